@@ -1,0 +1,18 @@
+// See process_port_actor.hpp.
+#include "actors/process_port/process_port_actor.hpp"
+
+namespace runwarden {
+
+process_port_actor::behavior_type process_port(process_port_actor::pointer self,
+                                               std::shared_ptr<child_process_host> host) {
+  return {
+      [=](spawn_atom) {
+        host->spawn(caf::actor_cast<caf::actor>(self->current_sender()));
+      },
+      [=](signal_atom, std::int64_t pid, std::int32_t signal_number) {
+        host->signal_group(pid, signal_number);
+      },
+  };
+}
+
+}  // namespace runwarden

@@ -1,0 +1,48 @@
+#pragma once
+// The CAF vocabulary between the warden (the coordinator) and its ports: atoms, the typed
+// interface of the process port, and the drain machine's events as local message types.
+//
+// The events never cross a process boundary as CAF messages (the journal writes its own
+// records), so they are allowed as unsafe local types instead of being given inspect()
+// overloads that CAF 0.17 could not apply to std::optional anyway.
+
+#include <cstdint>
+
+#include "caf/all.hpp"
+#include "src/drain/drain_machine.hpp"
+
+namespace runwarden {
+
+using spawn_atom = caf::atom_constant<caf::atom("spawn")>;
+using signal_atom = caf::atom_constant<caf::atom("signal")>;
+using exited_atom = caf::atom_constant<caf::atom("exited")>;
+
+// An OS signal delivered to runwarden itself, as the signal port saw it.
+struct os_signal_received {
+  int signal_number = 0;
+};
+
+// Sent once to the warden's exit listener when the warden reaches gone.
+struct warden_exited {
+  int exit_code = 0;
+  std::string reason;
+};
+
+// The process port owns the runner's process. `spawn` starts the configured command; the
+// port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
+// `signal` sends a signal to the process group of the given runner pid.
+using process_port_actor =
+    caf::typed_actor<caf::reacts_to<spawn_atom>,
+                     caf::reacts_to<signal_atom, std::int64_t, std::int32_t>>;
+
+}  // namespace runwarden
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_started)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_spawned)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_spawn_failed)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_exited)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::shutdown_requested)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::reload_requested)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::timer_fired)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::os_signal_received)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_exited)

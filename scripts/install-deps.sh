@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages runwarden builds and tests with, and nothing else.
+# Idempotent: it asks dpkg what is present and stays quiet when nothing is missing.
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config
+  libcaf-dev libasio-dev libspdlog-dev libfmt-dev
+  catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  libbenchmark-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=sudo
+else
+  sudo=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,28 @@
+#pragma once
+// Reads runwarden's TOML config file into `settings`. Every problem in the file is reported,
+// not only the first, as "<file>:<line>: <key>: <problem>", so that one edit can fix a whole
+// file. Command-line flags are applied afterwards by the caller; this file knows none.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/app/settings.hpp"
+
+namespace runwarden {
+
+struct config_result {
+  std::optional<settings> config;   // set exactly when errors is empty
+  std::vector<std::string> errors;  // in line order; each names the file, line and key
+};
+
+// Reads and checks the file at `path`. A file that cannot be read (missing, no permission,
+// a directory, too large) gives one error naming the path and the reason.
+config_result load_config_file(const std::filesystem::path& path);
+
+// Checks TOML text as if read from a file called `source_name` (used in the messages).
+config_result parse_config_text(std::string_view text, std::string_view source_name);
+
+}  // namespace runwarden

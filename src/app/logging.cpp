@@ -1,0 +1,93 @@
+// See logging.hpp. The JSON lines are built with nlohmann-json so that every message, the
+// runner's arbitrary output included, is escaped correctly.
+#include "src/app/logging.hpp"
+
+#include <chrono>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <spdlog/details/os.h>
+#include <spdlog/formatter.h>
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace runwarden {
+
+namespace {
+
+class json_line_formatter final : public spdlog::formatter {
+public:
+  void format(const spdlog::details::log_msg& message, spdlog::memory_buf_t& destination) override {
+    const auto since_epoch = message.time.time_since_epoch();
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(since_epoch);
+    nlohmann::json line = {
+        {"time_unix_us", micros.count()},
+        {"level", spdlog::level::to_string_view(message.level).data()},
+        {"logger", std::string(message.logger_name.data(), message.logger_name.size())},
+        {"msg", std::string(message.payload.data(), message.payload.size())},
+    };
+    // Replace, not throw, on invalid UTF-8: the runner's output is not ours to trust.
+    const auto text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    destination.append(text.data(), text.data() + text.size());
+    destination.push_back('\n');
+  }
+  std::unique_ptr<spdlog::formatter> clone() const override {
+    return std::make_unique<json_line_formatter>();
+  }
+};
+
+std::shared_ptr<spdlog::logger> make_logger(const std::string& name,
+                                            const spdlog::sink_ptr& sink) {
+  auto logger = std::make_shared<spdlog::logger>(name, sink);
+  spdlog::register_logger(logger);
+  return logger;
+}
+
+std::shared_ptr<spdlog::logger> logger_named(const std::string& name) {
+  static std::mutex creating;
+  const std::lock_guard lock{creating};
+  if (auto logger = spdlog::get(name)) return logger;
+  static auto fallback_sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+  return make_logger(name, fallback_sink);
+}
+
+}  // namespace
+
+std::optional<spdlog::level::level_enum> parse_log_level(std::string_view text) {
+  for (int level = spdlog::level::trace; level < spdlog::level::n_levels; ++level) {
+    const auto name = spdlog::level::to_string_view(spdlog::level::level_enum(level));
+    if (text == std::string_view(name.data(), name.size()))
+      return spdlog::level::level_enum(level);
+  }
+  if (text == "warn") return spdlog::level::warn;
+  return std::nullopt;
+}
+
+std::optional<log_format> parse_log_format(std::string_view text) {
+  if (text == "text") return log_format::text;
+  if (text == "json") return log_format::json;
+  return std::nullopt;
+}
+
+std::optional<std::string> setup_logging(const log_settings& settings) {
+  const auto level = parse_log_level(settings.level);
+  if (!level) return "unknown log level \"" + settings.level + "\"";
+  auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+  if (settings.format == log_format::json) {
+    sink->set_formatter(std::make_unique<json_line_formatter>());
+  } else {
+    sink->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%-5l%$ %n: %v");
+  }
+  spdlog::drop_all();
+  for (const char* name : {"warden", "runner"}) {
+    auto logger = make_logger(name, sink);
+    logger->set_level(*level);
+    logger->flush_on(spdlog::level::trace);
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<spdlog::logger> warden_logger() { return logger_named("warden"); }
+std::shared_ptr<spdlog::logger> runner_logger() { return logger_named("runner"); }
+
+}  // namespace runwarden

@@ -1,0 +1,280 @@
+// The drain machine's transitions. Each event has one handler; each handler spells out what
+// it does in every state, including the states where the event changes nothing, so the
+// state × event table is complete (STYLE.md). Stale timers are recognised by their id and
+// ignored, which is why no effect ever cancels a timer.
+#include "src/drain/drain_machine.hpp"
+
+#include <cassert>
+#include <cerrno>
+#include <csignal>
+#include <utility>
+
+#include "src/runner/signal_names.hpp"
+#include "src/supervision/restart_decision.hpp"
+#include "src/util/duration_text.hpp"
+#include "src/util/seeded_random.hpp"
+
+namespace runwarden {
+
+namespace {
+
+std::string describe_duration(duration value) {
+  return format_duration(std::chrono::duration_cast<std::chrono::milliseconds>(value));
+}
+
+}  // namespace
+
+// One step: the machine's state, the time, and the effects gathered so far.
+class drain_machine::stepper {
+public:
+  stepper(const drain_config& config, drain_state& state, instant now)
+      : config_(config), state_(state), now_(now) {}
+
+  std::vector<drain_effect> take_effects() { return std::move(effects_); }
+
+  void operator()(const warden_started&) {
+    assert(state_.status == warden_status::starting && !state_.runner_pid);
+    emit(spawn_runner{});
+  }
+
+  void operator()(const runner_spawned& event) {
+    if (state_.runner != runner_state::spawning) {
+      say(report_level::warning, "ignored a spawn report while no spawn was pending");
+      return;
+    }
+    state_.runner = runner_state::alive;
+    state_.runner_pid = event.pid;
+    say(report_level::info, "runner started, pid " + std::to_string(event.pid));
+    if (state_.status == warden_status::starting) move_to(warden_status::running);
+    // A drain requested while the runner was being spawned starts now that it can.
+    if (state_.status == warden_status::shutting_down) send_graceful_signal();
+  }
+
+  void operator()(const runner_spawn_failed& event) {
+    if (state_.runner != runner_state::spawning) return;
+    state_.runner = runner_state::exited;
+    // The shell's convention: 127 when the command is not there, 126 when it cannot run.
+    const int code = event.error_number == ENOENT ? 127 : 126;
+    finish(code, "cannot start the runner: " + event.message);
+  }
+
+  void operator()(const runner_exited& event) {
+    if (state_.runner != runner_state::alive || state_.runner_pid != event.pid) {
+      say(report_level::debug, "reaped pid " + std::to_string(event.pid));
+      return;
+    }
+    state_.runner = runner_state::exited;
+    state_.runner_pid.reset();
+    state_.last_exit = event.status;
+    if (state_.status == warden_status::shutting_down) {
+      finish_drain(event.status);
+    } else {
+      consider_restart(event.status);
+    }
+  }
+
+  void operator()(const shutdown_requested& event) {
+    switch (state_.status) {
+      case warden_status::starting:
+      case warden_status::running:
+        begin_drain(event);
+        return;
+      case warden_status::shutting_down:
+        join_drain(event);
+        return;
+      case warden_status::gone:
+        return;  // Nothing left to stop.
+    }
+  }
+
+  void operator()(const reload_requested&) {
+    if (state_.runner != runner_state::alive || state_.status == warden_status::gone) {
+      say(report_level::info, "reload requested while no runner is alive: nothing to forward");
+      return;
+    }
+    emit(signal_runner{*state_.runner_pid, SIGHUP, signal_purpose::reload});
+  }
+
+  void operator()(const timer_fired& event) {
+    switch (event.kind) {
+      case timer_kind::restart_backoff:
+        if (!take_timer(state_.timers.restart_backoff, event.id)) return;
+        if (state_.runner != runner_state::backing_off) return;
+        state_.runner = runner_state::spawning;
+        emit(spawn_runner{});
+        return;
+      case timer_kind::drain_deadline:
+        if (!take_timer(state_.timers.drain_deadline, event.id)) return;
+        if (state_.runner != runner_state::alive) return;
+        escalate_to_forceful("the drain deadline passed");
+        return;
+      case timer_kind::kill_timeout:
+        if (!take_timer(state_.timers.kill_timeout, event.id)) return;
+        if (state_.runner != runner_state::alive) return;
+        state_.stage = escalation::kill_sent;
+        say(report_level::warning, "runner still alive " +
+                                       describe_duration(config_.kill_timeout) +
+                                       " after the forceful signal: sending SIGKILL");
+        emit(signal_runner{*state_.runner_pid, SIGKILL, signal_purpose::kill});
+        return;
+    }
+  }
+
+private:
+  void begin_drain(const shutdown_requested& event) {
+    move_to(warden_status::shutting_down);
+    state_.drain_started_at = now_;
+    state_.drain_trigger = event.source;
+    if (is_operator_signal(event.source)) ++state_.operator_signals_received;
+    say(report_level::info, "drain requested by " + std::string{to_string(event.source)});
+    if (state_.runner == runner_state::backing_off) {
+      // Between restarts there is nothing to drain: the last exit stands.
+      finish_drain(state_.last_exit.value_or(exit_status{}));
+      return;
+    }
+    // While spawning, the graceful signal goes out once the spawn is confirmed.
+    if (state_.runner == runner_state::alive) send_graceful_signal();
+    std::optional<instant> deadline = event.deadline;
+    if (config_.drain_timeout) deadline = earliest(deadline, now_ + *config_.drain_timeout);
+    if (deadline) set_deadline(*deadline);
+  }
+
+  // A trigger during a drain never restarts it. It may tighten the deadline, and a second
+  // SIGTERM or SIGINT after an operator signal means "now" (as Ctrl-C twice does).
+  void join_drain(const shutdown_requested& event) {
+    const bool repeated_operator_signal =
+        (event.source == trigger_source::signal_terminate ||
+         event.source == trigger_source::signal_interrupt) &&
+        state_.operator_signals_received > 0;
+    if (is_operator_signal(event.source)) ++state_.operator_signals_received;
+    if (event.deadline && (!state_.drain_deadline || *event.deadline < *state_.drain_deadline))
+      set_deadline(*event.deadline);
+    if (repeated_operator_signal && state_.runner == runner_state::alive) {
+      escalate_to_forceful("a second " + std::string{to_string(event.source)} + " arrived");
+    } else {
+      say(report_level::info, "already draining; " + std::string{to_string(event.source)} +
+                                  " does not restart the drain");
+    }
+  }
+
+  void set_deadline(instant deadline) {
+    state_.drain_deadline = deadline;
+    if (deadline <= now_) {
+      // A runner still spawning hears both signals once it is up (send_graceful_signal).
+      if (state_.runner == runner_state::alive)
+        escalate_to_forceful("the drain deadline has already passed");
+      return;
+    }
+    arm(state_.timers.drain_deadline, timer_kind::drain_deadline, deadline);
+    say(report_level::info, "drain deadline in " + describe_duration(deadline - now_));
+  }
+
+  void send_graceful_signal() {
+    assert(state_.runner == runner_state::alive && state_.stage == escalation::none);
+    state_.stage = escalation::graceful_sent;
+    say(report_level::info, "asking the runner to finish its jobs (" +
+                                signal_name(config_.graceful_signal) + ")");
+    emit(signal_runner{*state_.runner_pid, config_.graceful_signal, signal_purpose::graceful});
+    // A deadline that passed while the runner was spawning is due at once.
+    if (state_.drain_deadline && *state_.drain_deadline <= now_)
+      escalate_to_forceful("the drain deadline has already passed");
+  }
+
+  void escalate_to_forceful(const std::string& why) {
+    assert(state_.runner == runner_state::alive);
+    if (state_.stage == escalation::forceful_sent || state_.stage == escalation::kill_sent) {
+      say(report_level::info, why + "; the forceful signal was already sent");
+      return;
+    }
+    state_.stage = escalation::forceful_sent;
+    say(report_level::warning, why + ": stopping the runner now (" +
+                                   signal_name(config_.forceful_signal) + ")");
+    emit(signal_runner{*state_.runner_pid, config_.forceful_signal, signal_purpose::forceful});
+    arm(state_.timers.kill_timeout, timer_kind::kill_timeout, now_ + config_.kill_timeout);
+  }
+
+  void finish_drain(const exit_status& status) {
+    const auto took = now_ - state_.drain_started_at.value_or(now_);
+    finish(status.as_exit_code(),
+           "runner stopped (" + to_string(status) + ") " + describe_duration(took) +
+               " after the drain began");
+  }
+
+  void consider_restart(const exit_status& status) {
+    const auto& policy = config_.restart;
+    if (!exit_calls_for_restart(policy.type, status)) {
+      finish(status.as_exit_code(), "runner ended (" + to_string(status) + "); restart policy " +
+                                        std::string{to_string(policy.type)} + " keeps it down");
+      return;
+    }
+    forget_restarts_outside_window(state_.recent_restarts, policy.budget_window, now_);
+    if (!restart_budget_allows_one_more(policy, state_.recent_restarts)) {
+      const int code = status.normal() ? 1 : status.as_exit_code();
+      finish(code, "runner ended (" + to_string(status) + ") and the restart budget is spent: " +
+                       std::to_string(state_.recent_restarts.size()) + " restarts within " +
+                       describe_duration(policy.budget_window));
+      return;
+    }
+    const auto delay = backoff_delay(policy, state_.recent_restarts.size(),
+                                     next_unit_random(state_.random_state));
+    state_.recent_restarts.push_back(now_);
+    ++state_.restarts_total;
+    state_.runner = runner_state::backing_off;
+    arm(state_.timers.restart_backoff, timer_kind::restart_backoff, now_ + delay);
+    say(report_level::warning, "runner ended (" + to_string(status) + "); restart " +
+                                   std::to_string(state_.recent_restarts.size()) + " of " +
+                                   std::to_string(policy.budget_restarts_max) + " within " +
+                                   describe_duration(policy.budget_window) + " in " +
+                                   describe_duration(delay));
+  }
+
+  void finish(int exit_code, std::string reason) {
+    state_.timers = {};
+    state_.runner = runner_state::exited;
+    say(exit_code == 0 ? report_level::info : report_level::warning, reason);
+    move_to(warden_status::gone);
+    emit(exit_warden{exit_code, std::move(reason)});
+  }
+
+  void move_to(warden_status next) {
+    assert(next > state_.status);  // Status only moves forward.
+    emit(change_status{state_.status, next});
+    state_.status = next;
+  }
+
+  void arm(std::optional<timer_id>& slot, timer_kind kind, instant at) {
+    slot = state_.next_timer_id++;
+    emit(arm_timer{kind, *slot, at});
+  }
+
+  // True when `id` is the timer currently armed in `slot`; disarms it.
+  static bool take_timer(std::optional<timer_id>& slot, timer_id id) {
+    if (slot != id) return false;
+    slot.reset();
+    return true;
+  }
+
+  static instant earliest(std::optional<instant> a, instant b) { return a && *a < b ? *a : b; }
+
+  void say(report_level level, std::string text) { emit(report{level, std::move(text)}); }
+  void emit(drain_effect effect) { effects_.push_back(std::move(effect)); }
+
+  const drain_config& config_;
+  drain_state& state_;
+  const instant now_;
+  std::vector<drain_effect> effects_;
+};
+
+drain_machine::drain_machine(drain_config config) : config_(std::move(config)) {
+  assert(config_.kill_timeout > duration::zero());
+  assert(!config_.drain_timeout || *config_.drain_timeout > duration::zero());
+  state_.random_state = config_.random_seed;
+}
+
+std::vector<drain_effect> drain_machine::step(const drain_event& event, instant now) {
+  stepper step{config_, state_, now};
+  std::visit(step, event);
+  return step.take_effects();
+}
+
+}  // namespace runwarden

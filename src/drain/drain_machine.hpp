@@ -1,0 +1,108 @@
+#pragma once
+// The drain state machine: the one place that decides what happens to the runner. Events
+// (the runner started or exited, a shutdown was requested, a timer fired) go in with the
+// current time; effects (spawn, signal, arm a timer, change status, exit) come out. It does
+// no I/O, reads no clock and draws no random number of its own, so one sequence of events
+// always yields the same effects: the journal, replay and the simulation rest on that.
+//
+//   status:  starting ──▶ running ──▶ shutting_down ──▶ gone       (only forward)
+//
+//   runner:  spawning ──spawned──▶ alive ──exited──▶ backing_off ──timer──▶ spawning
+//                │                   │                   │
+//                └─spawn failed──────┴─no restart────────┴──────────▶ exited (gone)
+//
+//   drain escalation (inside shutting_down):
+//      graceful signal ──deadline or second operator signal──▶ forceful signal
+//                      ──kill timeout──▶ SIGKILL;   runner exit at any stage ──▶ gone
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "src/drain/drain_vocabulary.hpp"
+#include "src/supervision/restart_policy.hpp"
+
+namespace runwarden {
+
+// What the machine is told once, at start. The signals come from the runner kind.
+struct drain_config {
+  int graceful_signal;
+  int forceful_signal;
+  restart_settings restart;
+  std::optional<duration> drain_timeout;  // none: wait for the jobs as long as they take
+  duration kill_timeout;
+  std::uint64_t random_seed;  // feeds the backoff jitter; the simulation fixes it
+};
+
+enum class runner_state : std::uint8_t { spawning, alive, backing_off, exited };
+enum class escalation : std::uint8_t { none, graceful_sent, forceful_sent, kill_sent };
+
+struct armed_timers {
+  std::optional<timer_id> restart_backoff;
+  std::optional<timer_id> drain_deadline;
+  std::optional<timer_id> kill_timeout;
+};
+
+struct drain_state {
+  warden_status status = warden_status::starting;
+  runner_state runner = runner_state::spawning;
+  std::optional<std::int64_t> runner_pid;
+  std::optional<exit_status> last_exit;
+  // The drain, once begun.
+  std::optional<instant> drain_started_at;
+  std::optional<instant> drain_deadline;
+  std::optional<trigger_source> drain_trigger;
+  escalation stage = escalation::none;
+  std::uint32_t operator_signals_received = 0;
+  // Restarts inside the budget window, oldest first; bounded by budget_restarts_max.
+  std::vector<instant> recent_restarts;
+  std::uint64_t restarts_total = 0;
+  armed_timers timers;
+  timer_id next_timer_id = 1;
+  std::uint64_t random_state = 0;
+};
+
+// Events: what happened, in the past tense.
+struct warden_started {};
+struct runner_spawned { std::int64_t pid; };
+struct runner_spawn_failed { int error_number; std::string message; };
+struct runner_exited { std::int64_t pid; exit_status status; };
+struct shutdown_requested { trigger_source source; std::optional<instant> deadline; };
+struct reload_requested {};
+struct timer_fired { timer_kind kind; timer_id id; };
+
+using drain_event = std::variant<warden_started, runner_spawned, runner_spawn_failed,
+                                 runner_exited, shutdown_requested, reload_requested,
+                                 timer_fired>;
+
+// Effects: what to do, in the imperative.
+struct spawn_runner {};
+struct signal_runner { std::int64_t pid; int signal_number; signal_purpose purpose; };
+struct arm_timer { timer_kind kind; timer_id id; instant at; };
+struct change_status { warden_status from; warden_status to; };
+struct exit_warden { int exit_code; std::string reason; };
+struct report { report_level level; std::string text; };
+
+using drain_effect =
+    std::variant<spawn_runner, signal_runner, arm_timer, change_status, exit_warden, report>;
+
+class drain_machine {
+public:
+  explicit drain_machine(drain_config config);
+
+  // Applies one event at time `now` and returns the effects, in the order to carry out.
+  std::vector<drain_effect> step(const drain_event& event, instant now);
+
+  const drain_state& state() const { return state_; }
+  const drain_config& config() const { return config_; }
+
+private:
+  class stepper;
+  drain_config config_;
+  drain_state state_;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,61 @@
+// See drain_vocabulary.hpp.
+#include "src/drain/drain_vocabulary.hpp"
+
+#include <string>
+
+#include "src/runner/signal_names.hpp"
+
+namespace runwarden {
+
+std::string_view to_string(warden_status status) {
+  switch (status) {
+    case warden_status::starting: return "starting";
+    case warden_status::running: return "running";
+    case warden_status::shutting_down: return "shutting_down";
+    case warden_status::gone: return "gone";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(trigger_source source) {
+  switch (source) {
+    case trigger_source::signal_terminate: return "SIGTERM";
+    case trigger_source::signal_interrupt: return "SIGINT";
+    case trigger_source::signal_quit: return "SIGQUIT";
+    case trigger_source::control_api: return "control API";
+    case trigger_source::cloud_lifecycle: return "cloud lifecycle";
+    case trigger_source::idle_scale_in: return "idle scale-in";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(timer_kind kind) {
+  switch (kind) {
+    case timer_kind::restart_backoff: return "restart_backoff";
+    case timer_kind::drain_deadline: return "drain_deadline";
+    case timer_kind::kill_timeout: return "kill_timeout";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(signal_purpose purpose) {
+  switch (purpose) {
+    case signal_purpose::graceful: return "graceful";
+    case signal_purpose::forceful: return "forceful";
+    case signal_purpose::kill: return "kill";
+    case signal_purpose::reload: return "reload";
+  }
+  return "unknown";
+}
+
+std::string to_string(const exit_status& status) {
+  if (status.signaled) return "killed by " + signal_name(status.value);
+  return "exit code " + std::to_string(status.value);
+}
+
+bool is_operator_signal(trigger_source source) {
+  return source == trigger_source::signal_terminate ||
+         source == trigger_source::signal_interrupt || source == trigger_source::signal_quit;
+}
+
+}  // namespace runwarden

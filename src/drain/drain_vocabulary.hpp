@@ -1,0 +1,51 @@
+#pragma once
+// The small words the drain machine, its actors and its observers share: time, status,
+// triggers, timers and exit statuses, with their printed names.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace runwarden {
+
+// Time as the machine sees it: a count since the epoch of whichever clock drives it (CAF's
+// steady clock in production, virtual time in tests and the simulation).
+using duration = std::chrono::nanoseconds;
+using instant = std::chrono::nanoseconds;
+using timer_id = std::uint64_t;
+
+// Status seen from outside; it only ever moves forward.
+enum class warden_status : std::uint8_t { starting, running, shutting_down, gone };
+
+enum class trigger_source : std::uint8_t {
+  signal_terminate,  // SIGTERM: Kubernetes, systemd, docker stop
+  signal_interrupt,  // SIGINT: Ctrl-C
+  signal_quit,       // SIGQUIT: gitlab-runner's own word for "drain"
+  control_api,
+  cloud_lifecycle,
+  idle_scale_in,
+};
+
+enum class timer_kind : std::uint8_t { restart_backoff, drain_deadline, kill_timeout };
+enum class signal_purpose : std::uint8_t { graceful, forceful, kill, reload };
+enum class report_level : std::uint8_t { debug, info, warning, error };
+
+// How a process ended: exited with a code, or killed by a signal.
+struct exit_status {
+  bool signaled = false;
+  int value = 0;  // the exit code, or the signal number when signaled
+  // The shell's convention, which tini and runwarden follow for their own exit code.
+  int as_exit_code() const { return signaled ? 128 + value : value; }
+  bool normal() const { return !signaled && value == 0; }
+  friend bool operator==(const exit_status&, const exit_status&) = default;
+};
+
+std::string_view to_string(warden_status status);
+std::string_view to_string(trigger_source source);
+std::string_view to_string(timer_kind kind);
+std::string_view to_string(signal_purpose purpose);
+std::string to_string(const exit_status& status);
+bool is_operator_signal(trigger_source source);
+
+}  // namespace runwarden

@@ -1,0 +1,207 @@
+// See child_process_host.hpp.
+#include "src/ports/os/child_process_host.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <asio/post.hpp>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include "messages/warden_messages.hpp"
+#include "src/app/logging.hpp"
+
+extern char** environ;
+
+namespace runwarden {
+
+namespace {
+
+// A runner printing one enormous line must not grow the log buffer without bound.
+constexpr std::size_t output_line_bytes_max = 16 * 1024;
+
+exit_status exit_status_of(int wait_status) {
+  if (WIFSIGNALED(wait_status)) return exit_status{true, WTERMSIG(wait_status)};
+  return exit_status{false, WEXITSTATUS(wait_status)};
+}
+
+}  // namespace
+
+// Reads one of the runner's output pipes and logs it line by line.
+class child_process_host::output_pump : public std::enable_shared_from_this<output_pump> {
+public:
+  output_pump(asio::io_context& context, int fd, const char* stream, pid_t pid)
+      : pipe_(context, fd), stream_(stream), pid_(pid) {}
+
+  void start() { read_more(); }
+  void close() {
+    std::error_code ignored;
+    pipe_.close(ignored);
+  }
+
+private:
+  void read_more() {
+    pipe_.async_read_some(asio::buffer(chunk_),
+                          [self = shared_from_this()](std::error_code error, std::size_t n) {
+                            self->take(n);
+                            if (error) {
+                              self->flush_partial_line();
+                              return;
+                            }
+                            self->read_more();
+                          });
+  }
+
+  void take(std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = chunk_[i];
+      if (c == '\n') {
+        log_line();
+      } else {
+        line_.push_back(c);
+        if (line_.size() >= output_line_bytes_max) log_line();
+      }
+    }
+  }
+
+  void flush_partial_line() {
+    if (!line_.empty()) log_line();
+  }
+
+  void log_line() {
+    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    runner_logger()->info("[{} {}] {}", stream_, pid_, line_);
+    line_.clear();
+  }
+
+  asio::posix::stream_descriptor pipe_;
+  const char* stream_;
+  pid_t pid_;
+  std::array<char, 4096> chunk_{};
+  std::string line_;
+};
+
+child_process_host::child_process_host(asio::io_context& context, runner_command command)
+    : context_(context), command_(std::move(command)), child_signals_(context, SIGCHLD) {}
+
+void child_process_host::start() {
+  asio::post(context_, [self = shared_from_this()] {
+    self->wait_for_children();
+    // A child may have died before the handler was in place.
+    self->reap_children();
+  });
+}
+
+void child_process_host::spawn(caf::actor notify) {
+  asio::post(context_, [self = shared_from_this(), notify = std::move(notify)] {
+    self->do_spawn(notify);
+  });
+}
+
+void child_process_host::signal_group(std::int64_t pid, int signal_number) {
+  asio::post(context_, [pid, signal_number] {
+    // The whole group, so the runner's helpers hear it too; the runner alone if the group
+    // is already gone.
+    if (::kill(-static_cast<pid_t>(pid), signal_number) != 0)
+      ::kill(static_cast<pid_t>(pid), signal_number);
+  });
+}
+
+void child_process_host::stop() {
+  asio::post(context_, [self = shared_from_this()] {
+    std::error_code ignored;
+    self->child_signals_.cancel(ignored);
+    for (auto& pump : self->pumps_) pump->close();
+    self->pumps_.clear();
+  });
+}
+
+void child_process_host::do_spawn(const caf::actor& notify) {
+  notify_ = notify;
+  int out_pipe[2] = {-1, -1};
+  int err_pipe[2] = {-1, -1};
+  const bool capture = command_.output == output_mode::log;
+  if (capture && (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0)) {
+    const int error = errno;
+    caf::anon_send(notify, runner_spawn_failed{error, std::string{"pipe: "} +
+                                                         std::strerror(error)});
+    return;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attributes);
+  if (capture) {
+    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
+  }
+  // Its own process group (so Ctrl-C at a terminal reaches runwarden only), default signal
+  // dispositions and an empty mask whatever runwarden inherited.
+  sigset_t all_signals;
+  sigset_t no_signals;
+  sigfillset(&all_signals);
+  sigdelset(&all_signals, SIGKILL);
+  sigdelset(&all_signals, SIGSTOP);
+  sigemptyset(&no_signals);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setsigdefault(&attributes, &all_signals);
+  posix_spawnattr_setsigmask(&attributes, &no_signals);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::vector<char*> argv;
+  for (auto& arg : command_.argv) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int error = ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (capture) {
+    ::close(out_pipe[1]);
+    ::close(err_pipe[1]);
+  }
+  if (error != 0) {
+    if (capture) {
+      ::close(out_pipe[0]);
+      ::close(err_pipe[0]);
+    }
+    caf::anon_send(notify, runner_spawn_failed{error, command_.argv[0] + ": " +
+                                                          std::strerror(error)});
+    return;
+  }
+  runner_pid_ = pid;
+  if (capture) {
+    pumps_.clear();
+    pumps_.push_back(std::make_shared<output_pump>(context_, out_pipe[0], "stdout", pid));
+    pumps_.push_back(std::make_shared<output_pump>(context_, err_pipe[0], "stderr", pid));
+    for (auto& pump : pumps_) pump->start();
+  }
+  caf::anon_send(notify, runner_spawned{pid});
+}
+
+void child_process_host::wait_for_children() {
+  child_signals_.async_wait([self = shared_from_this()](std::error_code error, int) {
+    if (error) return;
+    self->reap_children();
+    self->wait_for_children();
+  });
+}
+
+void child_process_host::reap_children() {
+  for (;;) {
+    int wait_status = 0;
+    const pid_t pid = ::waitpid(-1, &wait_status, WNOHANG);
+    if (pid <= 0) return;  // None left to reap now (0), or no children at all (-1).
+    if (pid == runner_pid_) {
+      runner_pid_ = -1;
+      caf::anon_send(notify_, runner_exited{pid, exit_status_of(wait_status)});
+    } else {
+      warden_logger()->debug("reaped orphaned process {} ({})", pid,
+                             to_string(exit_status_of(wait_status)));
+    }
+  }
+}
+
+}  // namespace runwarden

@@ -1,0 +1,51 @@
+#pragma once
+// The runner's process as the OS sees it, living on the io thread: spawn with arguments
+// byte for byte in a process group of its own, forward signals to that group, capture
+// stdout and stderr line by line into the log, and reap every child that dies, the
+// runner's orphaned grandchildren included (runwarden is PID 1 or a child subreaper).
+// Results go to the actor that asked, as drain machine events.
+
+#include <asio/io_context.hpp>
+#include <asio/posix/stream_descriptor.hpp>
+#include <asio/signal_set.hpp>
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "caf/actor.hpp"
+#include "src/app/settings.hpp"
+
+namespace runwarden {
+
+struct runner_command {
+  std::vector<std::string> argv;
+  output_mode output = output_mode::log;
+};
+
+class child_process_host : public std::enable_shared_from_this<child_process_host> {
+public:
+  child_process_host(asio::io_context& context, runner_command command);
+
+  // Starts reaping. Call once, before the first spawn.
+  void start();
+  // Thread-safe: both post to the io thread.
+  void spawn(caf::actor notify);
+  void signal_group(std::int64_t pid, int signal_number);
+  void stop();
+
+private:
+  class output_pump;
+  void do_spawn(const caf::actor& notify);
+  void wait_for_children();
+  void reap_children();
+
+  asio::io_context& context_;
+  runner_command command_;
+  asio::signal_set child_signals_;
+  pid_t runner_pid_ = -1;
+  caf::actor notify_;
+  std::vector<std::shared_ptr<output_pump>> pumps_;
+};
+
+}  // namespace runwarden

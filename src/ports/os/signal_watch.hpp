@@ -1,0 +1,25 @@
+#pragma once
+// runwarden's own OS signals (SIGTERM, SIGINT, SIGQUIT, SIGHUP), caught on the io thread
+// and handed to the warden as messages. What each one means is the warden's business.
+
+#include <asio/io_context.hpp>
+#include <asio/signal_set.hpp>
+#include <memory>
+
+#include "caf/actor.hpp"
+
+namespace runwarden {
+
+class signal_watch : public std::enable_shared_from_this<signal_watch> {
+public:
+  explicit signal_watch(asio::io_context& context);
+  void start(caf::actor warden);
+  void stop();
+
+private:
+  void wait();
+  asio::signal_set signals_;
+  caf::actor warden_;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,186 @@
+// The warden actor in virtual time, with a scripted process port in place of the OS. The
+// tests check *when* things happen: the forceful signal exactly at the deadline and not a
+// nanosecond before, SIGKILL exactly a kill timeout later, restarts exactly one backoff
+// after an exit, and the exit once the restart budget is spent.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+
+#include "actors/warden/warden_actor.hpp"
+#include "tests/actors/deterministic_fixture.hpp"
+
+namespace {
+
+using namespace runwarden;
+using namespace std::chrono_literals;
+
+struct sent_signal {
+  caf::timespan at;
+  std::int64_t pid;
+  int signal_number;
+};
+
+// Pretends to be the OS: every spawn succeeds with the next pid, every signal is written down.
+struct scripted_port_state {
+  std::int64_t next_pid = 100;
+  std::vector<caf::timespan> spawned_at;
+  std::vector<sent_signal> signals;
+  caf::actor_clock::time_point start;
+};
+
+process_port_actor::behavior_type scripted_port(
+    process_port_actor::stateful_pointer<scripted_port_state> self) {
+  self->state.start = self->clock().now();
+  return {
+      [=](spawn_atom) {
+        auto& state = self->state;
+        state.spawned_at.push_back(self->clock().now() - state.start);
+        caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
+                       runner_spawned{state.next_pid++});
+      },
+      [=](signal_atom, std::int64_t pid, std::int32_t signal_number) {
+        self->state.signals.push_back(
+            {self->clock().now() - self->state.start, pid, signal_number});
+      },
+  };
+}
+
+struct exit_listener_state {
+  std::optional<warden_exited> exited;
+};
+
+caf::behavior exit_listener(caf::stateful_actor<exit_listener_state>* self) {
+  return {[=](const warden_exited& exited) { self->state.exited = exited; }};
+}
+
+class warden_fixture : public testing::deterministic_fixture {
+public:
+  void start(drain_config config) {
+    port_ = spawn(scripted_port);
+    listener_ = spawn(exit_listener);
+    warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, {}});
+    run();
+  }
+
+  void send(auto message) {
+    caf::anon_send(warden_, std::move(message));
+    run();
+  }
+
+  scripted_port_state& port() {
+    return typed_state_of<scripted_port_state, process_port_actor::base>(port_);
+  }
+  std::optional<warden_exited>& exited() {
+    return state_of<exit_listener_state>(listener_).exited;
+  }
+  std::int64_t current_pid() { return port().next_pid - 1; }
+
+private:
+  process_port_actor port_;
+  caf::actor listener_;
+  caf::actor warden_;
+};
+
+drain_config config_for_test() {
+  return drain_config{.graceful_signal = SIGQUIT,
+                      .forceful_signal = SIGTERM,
+                      .restart = restart_settings{.jitter = 0.0},
+                      .drain_timeout = 30s,
+                      .kill_timeout = 5s,
+                      .random_seed = 1};
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(warden_fixture, "escalation happens exactly at the deadline") {
+  start(config_for_test());
+  REQUIRE(port().spawned_at.size() == 1);
+  advance(10s);
+  send(os_signal_received{SIGTERM});
+  REQUIRE(port().signals.size() == 1);
+  CHECK(port().signals[0].signal_number == SIGQUIT);
+  CHECK(port().signals[0].at == 10s);
+
+  advance(30s - 1ns);
+  CHECK(port().signals.size() == 1);  // never forceful before the deadline
+  advance(1ns);
+  REQUIRE(port().signals.size() == 2);
+  CHECK(port().signals[1].signal_number == SIGTERM);
+  CHECK(port().signals[1].at == 40s);
+
+  advance(5s - 1ns);
+  CHECK(port().signals.size() == 2);
+  advance(1ns);
+  REQUIRE(port().signals.size() == 3);
+  CHECK(port().signals[2].signal_number == SIGKILL);
+  CHECK(port().signals[2].at == 45s);
+
+  send(runner_exited{current_pid(), exit_status{true, SIGKILL}});
+  REQUIRE(exited());
+  CHECK(exited()->exit_code == 137);
+}
+
+TEST_CASE_METHOD(warden_fixture, "a runner that drains in time is never forced") {
+  start(config_for_test());
+  send(os_signal_received{SIGTERM});
+  advance(29s);
+  send(runner_exited{current_pid(), exit_status{false, 0}});
+  REQUIRE(exited());
+  CHECK(exited()->exit_code == 0);
+  advance(1min);
+  CHECK(port().signals.size() == 1);
+}
+
+TEST_CASE_METHOD(warden_fixture, "a second SIGINT forces at once, without waiting") {
+  start(config_for_test());
+  send(os_signal_received{SIGINT});
+  send(os_signal_received{SIGINT});
+  REQUIRE(port().signals.size() == 2);
+  CHECK(port().signals[1].signal_number == SIGTERM);
+  CHECK(port().signals[1].at == 0s);
+}
+
+TEST_CASE_METHOD(warden_fixture, "SIGHUP is forwarded to the runner") {
+  start(config_for_test());
+  send(os_signal_received{SIGHUP});
+  REQUIRE(port().signals.size() == 1);
+  CHECK(port().signals[0].signal_number == SIGHUP);
+  CHECK(port().signals[0].pid == current_pid());
+}
+
+TEST_CASE_METHOD(warden_fixture, "restarts come exactly one backoff after each exit") {
+  auto config = config_for_test();
+  config.restart.backoff_initial = 1s;
+  config.restart.backoff_max = 4s;
+  config.restart.budget_restarts_max = 10;
+  start(config);
+  for (const auto delay : {1s, 2s, 4s, 4s}) {
+    const auto spawns = port().spawned_at.size();
+    const auto exit_time = elapsed();
+    send(runner_exited{current_pid(), exit_status{false, 1}});
+    advance(delay - 1ms);
+    CHECK(port().spawned_at.size() == spawns);
+    advance(1ms);
+    REQUIRE(port().spawned_at.size() == spawns + 1);
+    CHECK(port().spawned_at.back() - exit_time == delay);
+  }
+}
+
+TEST_CASE_METHOD(warden_fixture, "past the restart budget the warden exits and says why") {
+  auto config = config_for_test();
+  config.restart.budget_restarts_max = 2;
+  config.restart.budget_window = 1min;
+  start(config);
+  for (int restart = 0; restart < 2; ++restart) {
+    send(runner_exited{current_pid(), exit_status{false, 2}});
+    advance(10s);
+  }
+  CHECK(port().spawned_at.size() == 3);
+  send(runner_exited{current_pid(), exit_status{false, 2}});
+  REQUIRE(exited());
+  CHECK(exited()->exit_code == 2);
+  CHECK(exited()->reason.find("restart budget is spent: 2 restarts within 1m") !=
+        std::string::npos);
+  advance(10min);
+  CHECK(port().spawned_at.size() == 3);
+}

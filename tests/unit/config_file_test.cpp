@@ -1,0 +1,474 @@
+// The config reader is tested through its text form: each table row is a small TOML
+// document with the settings it must give, or the exact error lines it must give, so the
+// file, line, key and wording of every message are pinned. File-level cases (missing,
+// directory, unreadable) use a scratch directory, and the shipped config/runwarden.toml
+// must parse to exactly the defaults in settings.hpp.
+
+#include "src/app/config_file.hpp"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace std::chrono_literals;
+using runwarden::config_result;
+using runwarden::runner_kind_name;
+using runwarden::settings;
+
+struct good_config {
+  std::string text;
+  std::function<bool(const settings&)> holds;
+};
+
+struct bad_config {
+  std::string text;
+  std::vector<std::string> errors;
+};
+
+config_result parse(const std::string& text) {
+  return runwarden::parse_config_text(text, "test.toml");
+}
+
+// Every field against settings{}, so a default that moves fails here.
+void check_defaults(const settings& loaded) {
+  const settings defaults;
+  CHECK(loaded.runner.kind == defaults.runner.kind);
+  CHECK(loaded.runner.command == defaults.runner.command);
+  CHECK(loaded.runner.output == defaults.runner.output);
+  CHECK(loaded.runner.graceful_signal == defaults.runner.graceful_signal);
+  CHECK(loaded.runner.forceful_signal == defaults.runner.forceful_signal);
+  CHECK(loaded.restart.type == defaults.restart.type);
+  CHECK(loaded.restart.backoff_initial == defaults.restart.backoff_initial);
+  CHECK(loaded.restart.backoff_max == defaults.restart.backoff_max);
+  CHECK(loaded.restart.jitter == defaults.restart.jitter);
+  CHECK(loaded.restart.budget_restarts_max == defaults.restart.budget_restarts_max);
+  CHECK(loaded.restart.budget_window == defaults.restart.budget_window);
+  CHECK(loaded.drain.timeout == defaults.drain.timeout);
+  CHECK(loaded.drain.kill_timeout == defaults.drain.kill_timeout);
+  CHECK(loaded.log.level == defaults.log.level);
+  CHECK(loaded.log.format == defaults.log.format);
+}
+
+// A scratch directory, removed at the end of the test.
+class scratch_directory {
+ public:
+  scratch_directory()
+      : path_(std::filesystem::temp_directory_path() /
+              ("runwarden-config-test-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~scratch_directory() {
+    std::error_code ignored;
+    std::filesystem::permissions(path_ / "locked.toml", std::filesystem::perms::owner_all, ignored);
+    std::filesystem::remove_all(path_, ignored);
+  }
+  scratch_directory(const scratch_directory&) = delete;
+  scratch_directory& operator=(const scratch_directory&) = delete;
+
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    const std::filesystem::path file = path_ / name;
+    std::ofstream{file} << text;
+    return file;
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// One key set per row, with what the settings must then hold.
+const std::vector<good_config> good_values{
+    {"runner.kind = \"gitlab\"",
+     [](const settings& loaded) { return loaded.runner.kind == runner_kind_name::gitlab; }},
+    {"runner.kind = \"generic\"",
+     [](const settings& loaded) { return loaded.runner.kind == runner_kind_name::generic; }},
+    {"runner.command = [\"gitlab-runner\", \"run\", \"\", \"--a b\"]",
+     [](const settings& loaded) {
+       return loaded.runner.command ==
+              std::vector<std::string>{"gitlab-runner", "run", "", "--a b"};
+     }},
+    {"runner.command = [\"/bin/worker\"]",
+     [](const settings& loaded) {
+       return loaded.runner.command == std::vector<std::string>{"/bin/worker"};
+     }},
+    {"runner.output = \"inherit\"",
+     [](const settings& loaded) {
+       return loaded.runner.output == runwarden::output_mode::inherit;
+     }},
+    {"runner.output = \"log\"",
+     [](const settings& loaded) { return loaded.runner.output == runwarden::output_mode::log; }},
+    {"runner.graceful_signal = \"SIGINT\"",
+     [](const settings& loaded) { return loaded.runner.graceful_signal == SIGINT; }},
+    {"runner.graceful_signal = \"usr1\"",
+     [](const settings& loaded) { return loaded.runner.graceful_signal == SIGUSR1; }},
+    {"runner.graceful_signal = 3",
+     [](const settings& loaded) { return loaded.runner.graceful_signal == SIGQUIT; }},
+    {"runner.forceful_signal = \"KILL\"",
+     [](const settings& loaded) { return loaded.runner.forceful_signal == SIGKILL; }},
+    {"runner.forceful_signal = \"15\"",
+     [](const settings& loaded) { return loaded.runner.forceful_signal == SIGTERM; }},
+    {"runner.kind = \"generic\"\nrunner.graceful_signal = \"SIGHUP\"",
+     [](const settings& loaded) { return loaded.runner.graceful_signal == SIGHUP; }},
+    {"restart.policy = \"permanent\"",
+     [](const settings& loaded) {
+       return loaded.restart.type == runwarden::restart_type::permanent;
+     }},
+    {"restart.policy = \"transient\"",
+     [](const settings& loaded) {
+       return loaded.restart.type == runwarden::restart_type::transient;
+     }},
+    {"restart.policy = \"temporary\"",
+     [](const settings& loaded) {
+       return loaded.restart.type == runwarden::restart_type::temporary;
+     }},
+    {"restart.backoff_initial = \"250ms\"",
+     [](const settings& loaded) { return loaded.restart.backoff_initial == 250ms; }},
+    {"restart.backoff_initial = \"60s\"",
+     [](const settings& loaded) { return loaded.restart.backoff_initial == 60s; }},
+    {"restart.backoff_max = \"1h30m\"",
+     [](const settings& loaded) { return loaded.restart.backoff_max == 90min; }},
+    {"restart.backoff_max = \"1s\"",
+     [](const settings& loaded) { return loaded.restart.backoff_max == 1s; }},
+    {"restart.jitter = 0.5", [](const settings& loaded) { return loaded.restart.jitter == 0.5; }},
+    {"restart.jitter = 0", [](const settings& loaded) { return loaded.restart.jitter == 0.0; }},
+    {"restart.jitter = 1", [](const settings& loaded) { return loaded.restart.jitter == 1.0; }},
+    {"restart.jitter = 1.0", [](const settings& loaded) { return loaded.restart.jitter == 1.0; }},
+    {"restart.budget_restarts = 0",
+     [](const settings& loaded) { return loaded.restart.budget_restarts_max == 0; }},
+    {"restart.budget_restarts = 4294967295",
+     [](const settings& loaded) { return loaded.restart.budget_restarts_max == 4294967295u; }},
+    {"restart.budget_window = \"1h\"",
+     [](const settings& loaded) { return loaded.restart.budget_window == 1h; }},
+    {"drain.timeout = \"none\"", [](const settings& loaded) { return !loaded.drain.timeout; }},
+    {"drain.timeout = \"2h\"", [](const settings& loaded) { return loaded.drain.timeout == 2h; }},
+    {"drain.timeout = \"1ms\"", [](const settings& loaded) { return loaded.drain.timeout == 1ms; }},
+    {"drain.kill_timeout = \"30s\"",
+     [](const settings& loaded) { return loaded.drain.kill_timeout == 30s; }},
+    {"log.level = \"trace\"", [](const settings& loaded) { return loaded.log.level == "trace"; }},
+    {"log.level = \"critical\"",
+     [](const settings& loaded) { return loaded.log.level == "critical"; }},
+    {"log.level = \"off\"", [](const settings& loaded) { return loaded.log.level == "off"; }},
+    {"log.format = \"json\"",
+     [](const settings& loaded) { return loaded.log.format == runwarden::log_format::json; }},
+    {"log.format = \"text\"",
+     [](const settings& loaded) { return loaded.log.format == runwarden::log_format::text; }},
+    {"[restart]\nbudget_restarts = 10\nbudget_window = \"10m\"",
+     [](const settings& loaded) {
+       return loaded.restart.budget_restarts_max == 10 && loaded.restart.budget_window == 10min;
+     }},
+    {"runner = { kind = \"gitlab\", command = [\"gitlab-runner\"] }",
+     [](const settings& loaded) {
+       return loaded.runner.kind == runner_kind_name::gitlab && loaded.runner.command.size() == 1;
+     }},
+};
+
+// Well-typed values that no setting can take.
+const std::vector<bad_config> bad_values{
+    {"[runner]\nkind = \"gitlub\"",
+     {"test.toml:2: runner.kind: unknown value \"gitlub\" (expected \"gitlab\" or "
+      "\"generic\")"}},
+    {"[runner]\nkind = \"GitLab\"",
+     {"test.toml:2: runner.kind: unknown value \"GitLab\" (expected \"gitlab\" or "
+      "\"generic\")"}},
+    {"[runner]\n\ncommand = []",
+     {"test.toml:3: runner.command: must not be empty (leave the key out to give the "
+      "command after -- instead)"}},
+    {"[runner]\ncommand = [\n  \"run\",\n  2,\n  true,\n]",
+     {"test.toml:4: runner.command[1]: expected a string, got integer",
+      "test.toml:5: runner.command[2]: expected a string, got boolean"}},
+    {"[runner]\ncommand = [\"\", \"run\"]",
+     {"test.toml:2: runner.command[0]: the executable must not be empty"}},
+    {"[runner]\noutput = \"file\"",
+     {"test.toml:2: runner.output: unknown value \"file\" (expected \"log\" or "
+      "\"inherit\")"}},
+    {"[runner]\ngraceful_signal = \"SIGFOO\"",
+     {"test.toml:2: runner.graceful_signal: unknown signal \"SIGFOO\" (write a name such "
+      "as \"SIGTERM\" or a number from 1 to 64)"}},
+    {"[runner]\nforceful_signal = 65",
+     {"test.toml:2: runner.forceful_signal: unknown signal \"65\" (write a name such as "
+      "\"SIGTERM\" or a number from 1 to 64)"}},
+    {"[runner]\nforceful_signal = 0",
+     {"test.toml:2: runner.forceful_signal: unknown signal \"0\" (write a name such as "
+      "\"SIGTERM\" or a number from 1 to 64)"}},
+    {"[restart]\npolicy = \"always\"",
+     {"test.toml:2: restart.policy: unknown value \"always\" (expected \"permanent\", "
+      "\"transient\" or \"temporary\")"}},
+    {"[restart]\nbackoff_initial = \"10\"",
+     {"test.toml:2: restart.backoff_initial: missing unit in \"10\" (use ms, s, m or h)"}},
+    {"[restart]\nbackoff_initial = \"0s\"",
+     {"test.toml:2: restart.backoff_initial: must be greater than zero (a zero backoff "
+      "would restart a failing runner in a tight loop)"}},
+    {"[restart]\nbackoff_max = \"5x\"",
+     {"test.toml:2: restart.backoff_max: unknown unit \"x\" in \"5x\" (use ms, s, m or h)"}},
+    {"[restart]\nbackoff_max = \"-1s\"",
+     {"test.toml:2: restart.backoff_max: negative duration \"-1s\" (durations are zero or "
+      "more)"}},
+    {"[restart]\njitter = 1.5",
+     {"test.toml:2: restart.jitter: 1.5 is not between 0 and 1 (the fraction of each delay "
+      "drawn at random)"}},
+    {"[restart]\njitter = -0.1",
+     {"test.toml:2: restart.jitter: -0.1 is not between 0 and 1 (the fraction of each "
+      "delay drawn at random)"}},
+    {"[restart]\njitter = nan",
+     {"test.toml:2: restart.jitter: nan is not between 0 and 1 (the fraction of each delay "
+      "drawn at random)"}},
+    {"[restart]\nbudget_restarts = -1",
+     {"test.toml:2: restart.budget_restarts: -1 is not between 0 and 4294967295"}},
+    {"[restart]\nbudget_restarts = 4294967296",
+     {"test.toml:2: restart.budget_restarts: 4294967296 is not between 0 and 4294967295"}},
+    {"[restart]\nbudget_window = \"0\"",
+     {"test.toml:2: restart.budget_window: must be greater than zero (the budget counts "
+      "restarts within this window)"}},
+    {"[drain]\ntimeout = \"0s\"",
+     {"test.toml:2: drain.timeout: \"0s\" would kill running jobs at once; write \"none\" "
+      "for no deadline or a positive duration such as \"2h\""}},
+    {"[drain]\ntimeout = \"never\"",
+     {"test.toml:2: drain.timeout: \"never\" is not a duration (write a number and a unit, "
+      "such as \"10s\"); write \"none\" for no deadline"}},
+    {"[drain]\ntimeout = \"10\"",
+     {"test.toml:2: drain.timeout: missing unit in \"10\" (use ms, s, m or h); write \"none\" "
+      "for no deadline"}},
+    {"[drain]\nkill_timeout = \"0ms\"",
+     {"test.toml:2: drain.kill_timeout: must be greater than zero (the runner needs a "
+      "moment to exit between the forceful signal and SIGKILL)"}},
+    {"[drain]\nkill_timeout = \"1.5ms\"",
+     {"test.toml:2: drain.kill_timeout: duration \"1.5ms\" is finer than a millisecond"}},
+    {"[log]\nlevel = \"warning\"",
+     {"test.toml:2: log.level: unknown value \"warning\" (expected \"trace\", \"debug\", "
+      "\"info\", \"warn\", \"error\", \"critical\" or \"off\")"}},
+    {"[log]\nformat = \"yaml\"",
+     {"test.toml:2: log.format: unknown value \"yaml\" (expected \"text\" or \"json\")"}},
+};
+
+const std::vector<bad_config> wrong_types{
+    {"[runner]\nkind = 1", {"test.toml:2: runner.kind: expected a string, got integer"}},
+    {"[runner]\ncommand = \"gitlab-runner run\"",
+     {"test.toml:2: runner.command: expected an array of strings, got string"}},
+    {"[runner]\ngraceful_signal = 1.5",
+     {"test.toml:2: runner.graceful_signal: expected a signal name such as \"SIGTERM\", got "
+      "float"}},
+    {"[restart]\nbackoff_max = 60",
+     {"test.toml:2: restart.backoff_max: expected a duration string such as \"10s\", got "
+      "integer"}},
+    {"[restart]\njitter = \"0.2\"",
+     {"test.toml:2: restart.jitter: expected a number from 0 to 1, got string"}},
+    {"[restart]\nbudget_restarts = 5.0",
+     {"test.toml:2: restart.budget_restarts: expected an integer, got float"}},
+    {"[drain]\ntimeout = false",
+     {"test.toml:2: drain.timeout: expected \"none\" or a duration string such as \"2h\", "
+      "got boolean"}},
+    {"[drain]\nkill_timeout = 1979-05-27",
+     {"test.toml:2: drain.kill_timeout: expected a duration string such as \"10s\", got "
+      "date"}},
+    {"[log]\nlevel = [\"info\"]", {"test.toml:2: log.level: expected a string, got array"}},
+    {"[log]\nformat = { kind = \"json\" }",
+     {"test.toml:2: log.format: expected a string, got table"}},
+    {"\n\nrunner = \"gitlab\"", {"test.toml:3: runner: expected a table, got string"}},
+    {"[[drain]]\ntimeout = \"1h\"", {"test.toml:1: drain: expected a table, got array"}},
+};
+
+const std::vector<bad_config> unknown_keys{
+    {"[runner]\nkind = \"gitlab\"\n\n\n\n\nkidn = \"gitlab\"",
+     {"test.toml:7: runner.kidn: unknown key (did you mean runner.kind?)"}},
+    {"[runner]\ncomand = [\"x\"]",
+     {"test.toml:2: runner.comand: unknown key (did you mean runner.command?)"}},
+    {"[restart]\nbackof_max = \"1s\"",
+     {"test.toml:2: restart.backof_max: unknown key (did you mean restart.backoff_max?)"}},
+    {"[restart]\nbudget_restart = 1",
+     {"test.toml:2: restart.budget_restart: unknown key (did you mean "
+      "restart.budget_restarts?)"}},
+    {"[restart]\nkill_timeout = \"1s\"",
+     {"test.toml:2: restart.kill_timeout: unknown key (did you mean drain.kill_timeout?)"}},
+    {"kind = \"gitlab\"", {"test.toml:1: kind: unknown key (did you mean runner.kind?)"}},
+    {"[runer]\nkind = \"gitlab\"", {"test.toml:1: runer: unknown table (did you mean runner?)"}},
+    {"[logs]\nlevel = \"info\"", {"test.toml:1: logs: unknown table (did you mean log?)"}},
+    {"[runner.env]\nA = \"1\"", {"test.toml:1: runner.env: unknown table"}},
+    {"[runner]\ntotally_unrelated = 1", {"test.toml:2: runner.totally_unrelated: unknown key"}},
+    {"[metrics]\nlisten = \"x\"", {"test.toml:1: metrics: unknown table"}},
+    // Two edits away still gets a suggestion, three do not.
+    {"[log]\nlvl = \"info\"", {"test.toml:2: log.lvl: unknown key (did you mean log.level?)"}},
+    {"[log]\nlv = \"info\"", {"test.toml:2: log.lv: unknown key"}},
+    {"[drain]\nkill-timeout = \"1s\"",
+     {"test.toml:2: drain.kill-timeout: unknown key (did you mean drain.kill_timeout?)"}},
+};
+
+// Values fine alone that contradict another key.
+const std::vector<bad_config> cross_key_problems{
+    {"[runner]\nkind = \"gitlab\"\ngraceful_signal = \"SIGTERM\"",
+     {"test.toml:3: runner.graceful_signal: cannot be set for kind \"gitlab\", whose "
+      "signals are fixed (SIGQUIT drains, SIGTERM aborts); use kind = \"generic\" to choose "
+      "signals"}},
+    {"[runner]\nforceful_signal = \"SIGKILL\"\nkind = \"gitlab\"",
+     {"test.toml:2: runner.forceful_signal: cannot be set for kind \"gitlab\", whose "
+      "signals are fixed (SIGQUIT drains, SIGTERM aborts); use kind = \"generic\" to choose "
+      "signals"}},
+    {"[restart]\nbackoff_initial = \"2m\"\nbackoff_max = \"1m\"",
+     {"test.toml:2: restart.backoff_initial: 2m is longer than restart.backoff_max (1m)"}},
+    {"[restart]\nbackoff_initial = \"90s\"",
+     {"test.toml:2: restart.backoff_initial: 1m30s is longer than restart.backoff_max "
+      "(1m)"}},
+    {"[restart]\n\nbackoff_max = \"500ms\"",
+     {"test.toml:3: restart.backoff_max: 500ms is shorter than restart.backoff_initial "
+      "(1s)"}},
+    // A rejected value is not compared against the other key's default.
+    {"[restart]\nbackoff_initial = \"1m\"\nbackoff_max = \"10\"",
+     {"test.toml:3: restart.backoff_max: missing unit in \"10\" (use ms, s, m or h)"}},
+};
+
+}  // namespace
+
+TEST_CASE("an empty file gives the defaults", "[config]") {
+  const auto text = GENERATE(as<std::string>{}, "", "# only a comment\n",
+                             "[runner]\n[restart]\n[drain]\n[log]\n");
+  CAPTURE(text);
+  const config_result result = parse(text);
+  CHECK(result.errors.empty());
+  REQUIRE(result.config.has_value());
+  check_defaults(*result.config);
+}
+
+TEST_CASE("the shipped config/runwarden.toml sets exactly the defaults", "[config]") {
+  const config_result result =
+      runwarden::load_config_file(RUNWARDEN_TEST_DATA_DIR "/../../config/runwarden.toml");
+  INFO((result.errors.empty() ? std::string{} : result.errors.front()));
+  CHECK(result.errors.empty());
+  REQUIRE(result.config.has_value());
+  check_defaults(*result.config);
+}
+
+TEST_CASE("every key takes its good values", "[config]") {
+  const auto row = GENERATE(from_range(good_values));
+  CAPTURE(row.text);
+  const config_result result = parse(row.text);
+  INFO((result.errors.empty() ? std::string{} : result.errors.front()));
+  REQUIRE(result.config.has_value());
+  CHECK(result.errors.empty());
+  CHECK(row.holds(*result.config));
+}
+
+TEST_CASE("every key rejects bad values, naming file, line and key", "[config]") {
+  const auto row = GENERATE(from_range(bad_values));
+  CAPTURE(row.text);
+  const config_result result = parse(row.text);
+  CHECK_FALSE(result.config.has_value());
+  CHECK(result.errors == row.errors);
+}
+
+TEST_CASE("wrong types name the key, line, expected and actual type", "[config]") {
+  const auto row = GENERATE(from_range(wrong_types));
+  CAPTURE(row.text);
+  const config_result result = parse(row.text);
+  CHECK_FALSE(result.config.has_value());
+  CHECK(result.errors == row.errors);
+}
+
+TEST_CASE("unknown tables and keys are errors, with the closest known key", "[config]") {
+  const auto row = GENERATE(from_range(unknown_keys));
+  CAPTURE(row.text);
+  const config_result result = parse(row.text);
+  CHECK_FALSE(result.config.has_value());
+  CHECK(result.errors == row.errors);
+}
+
+TEST_CASE("checks across keys", "[config]") {
+  const auto row = GENERATE(from_range(cross_key_problems));
+  CAPTURE(row.text);
+  const config_result result = parse(row.text);
+  CHECK_FALSE(result.config.has_value());
+  CHECK(result.errors == row.errors);
+}
+
+TEST_CASE("all errors are collected, in line order", "[config]") {
+  const config_result result = parse(
+      "[runner]\n"                    // 1
+      "kind = \"gitlab\"\n"           // 2
+      "graceful_signal = \"TERM\"\n"  // 3
+      "outptu = \"log\"\n"            // 4
+      "[restart]\n"                   // 5
+      "jitter = 2\n"                  // 6
+      "policy = \"sometimes\"\n"      // 7
+      "[log]\n"                       // 8
+      "level = 3\n"                   // 9
+      "[extra]\n");                   // 10
+  CHECK_FALSE(result.config.has_value());
+  const std::vector<std::string> expected{
+      "test.toml:3: runner.graceful_signal: cannot be set for kind \"gitlab\", whose signals "
+      "are fixed (SIGQUIT drains, SIGTERM aborts); use kind = \"generic\" to choose signals",
+      "test.toml:4: runner.outptu: unknown key (did you mean runner.output?)",
+      "test.toml:6: restart.jitter: 2 is not between 0 and 1 (the fraction of each delay "
+      "drawn at random)",
+      "test.toml:7: restart.policy: unknown value \"sometimes\" (expected \"permanent\", "
+      "\"transient\" or \"temporary\")",
+      "test.toml:9: log.level: expected a string, got integer",
+      "test.toml:10: extra: unknown table",
+  };
+  CHECK(result.errors == expected);
+}
+
+TEST_CASE("TOML syntax errors give toml++'s message with line and column", "[config]") {
+  const config_result duplicate = parse("[log]\nlevel = \"info\"\nlevel = \"debug\"\n");
+  CHECK_FALSE(duplicate.config.has_value());
+  REQUIRE(duplicate.errors.size() == 1);
+  CHECK_THAT(duplicate.errors[0], Catch::Matchers::StartsWith("test.toml:3:"));
+  CHECK_THAT(duplicate.errors[0], Catch::Matchers::Contains("level"));
+
+  const config_result unfinished = parse("[drain]\ntimeout = \n");
+  CHECK_FALSE(unfinished.config.has_value());
+  REQUIRE(unfinished.errors.size() == 1);
+  CHECK_THAT(unfinished.errors[0], Catch::Matchers::StartsWith("test.toml:2:11: "));
+  CHECK_THAT(unfinished.errors[0], Catch::Matchers::Contains("expected"));
+}
+
+TEST_CASE("load_config_file reads a file and names it in errors", "[config]") {
+  const scratch_directory scratch;
+  const auto good = scratch.write("good.toml", "[log]\nformat = \"json\"\n");
+  const config_result loaded = runwarden::load_config_file(good);
+  REQUIRE(loaded.config.has_value());
+  CHECK(loaded.config->log.format == runwarden::log_format::json);
+
+  const auto bad = scratch.write("bad.toml", "[log]\nformat = \"xml\"\n");
+  const config_result rejected = runwarden::load_config_file(bad);
+  CHECK_FALSE(rejected.config.has_value());
+  REQUIRE(rejected.errors.size() == 1);
+  CHECK_THAT(rejected.errors[0], Catch::Matchers::StartsWith(bad.string() + ":2: log.format: "));
+}
+
+TEST_CASE("load_config_file explains why a file cannot be read", "[config]") {
+  const scratch_directory scratch;
+  const auto missing = scratch.path() / "missing.toml";
+  const config_result absent = runwarden::load_config_file(missing);
+  CHECK_FALSE(absent.config.has_value());
+  CHECK(absent.errors ==
+        std::vector<std::string>{missing.string() +
+                                 ": cannot read config file: No such file or directory"});
+
+  const config_result directory = runwarden::load_config_file(scratch.path());
+  CHECK_FALSE(directory.config.has_value());
+  CHECK(directory.errors ==
+        std::vector<std::string>{scratch.path().string() + ": cannot read config file: Is a "
+                                                           "directory"});
+
+  const auto huge = scratch.write("huge.toml", std::string(1024 * 1024 + 1, '#'));
+  const config_result too_large = runwarden::load_config_file(huge);
+  CHECK_FALSE(too_large.config.has_value());
+  REQUIRE(too_large.errors.size() == 1);
+  CHECK_THAT(too_large.errors[0], Catch::Matchers::Contains("larger than 1048576 bytes"));
+
+  if (::geteuid() == 0) return;  // root reads files whatever their permissions say
+  const auto locked = scratch.write("locked.toml", "");
+  std::filesystem::permissions(locked, std::filesystem::perms::none);
+  const config_result denied = runwarden::load_config_file(locked);
+  CHECK_FALSE(denied.config.has_value());
+  CHECK(denied.errors ==
+        std::vector<std::string>{locked.string() + ": cannot read config file: Permission denied"});
+}
