@@ -22,15 +22,16 @@ struct sent_signal {
 
 // Pretends to be the OS: every spawn succeeds with the next pid, every signal is written down.
 struct scripted_port_state {
-  std::int64_t next_pid = 100;
+  std::int64_t next_pid = 0;
   std::vector<caf::timespan> spawned_at;
   std::vector<sent_signal> signals;
   caf::actor_clock::time_point start;
 };
 
 process_port_actor::behavior_type scripted_port(
-    process_port_actor::stateful_pointer<scripted_port_state> self) {
+    process_port_actor::stateful_pointer<scripted_port_state> self, std::int64_t first_pid) {
   self->state.start = self->clock().now();
+  self->state.next_pid = first_pid;
   return {
       [=](spawn_atom) {
         auto& state = self->state;
@@ -47,17 +48,22 @@ process_port_actor::behavior_type scripted_port(
 
 struct exit_listener_state {
   std::optional<warden_exited> exited;
+  caf::timespan exited_at{};
 };
 
-caf::behavior exit_listener(caf::stateful_actor<exit_listener_state>* self) {
-  return {[=](const warden_exited& exited) { self->state.exited = exited; }};
+caf::behavior exit_listener(caf::stateful_actor<exit_listener_state>* self,
+                            caf::actor_clock::time_point start) {
+  return {[=](const warden_exited& exited) {
+    self->state.exited = exited;
+    self->state.exited_at = self->clock().now() - start;
+  }};
 }
 
 class warden_fixture : public testing::deterministic_fixture {
 public:
   void start(drain_config config) {
-    port_ = spawn(scripted_port);
-    listener_ = spawn(exit_listener);
+    port_ = spawn(scripted_port, std::int64_t{100});
+    listener_ = spawn(exit_listener, system().clock().now());
     warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, {}});
     run();
   }
@@ -73,6 +79,7 @@ public:
   std::optional<warden_exited>& exited() {
     return state_of<exit_listener_state>(listener_).exited;
   }
+  caf::timespan exited_at() { return state_of<exit_listener_state>(listener_).exited_at; }
   std::int64_t current_pid() { return port().next_pid - 1; }
 
 private:
@@ -118,6 +125,7 @@ TEST_CASE_METHOD(warden_fixture, "escalation happens exactly at the deadline") {
   send(runner_exited{current_pid(), exit_status{true, SIGKILL}});
   REQUIRE(exited());
   CHECK(exited()->exit_code == 137);
+  CHECK(exited_at() == 45s);
 }
 
 TEST_CASE_METHOD(warden_fixture, "a runner that drains in time is never forced") {

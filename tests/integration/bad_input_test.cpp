@@ -1,0 +1,127 @@
+// Mistakes on the command line and in the config file, made against the real binary: each
+// case runs runwarden to its exit (bounded) and checks the exit code (64 usage, 78 config,
+// 127 command not found, as sysexits and the shell define them) and that stderr names the
+// problem. Where a runner command is given, it is the demo runner with a report file, so
+// the test can also check that a rejected invocation never started the runner.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/integration/process_harness.hpp"
+
+namespace {
+
+using namespace runwarden_test;
+
+struct finished_run {
+  std::optional<int> code;
+  std::string out;
+  std::string err;
+};
+
+finished_run run_to_exit(const temp_dir& dir, const std::vector<std::string>& args) {
+  warden_process warden{dir, args};
+  const auto code = warden.wait_exit();
+  return finished_run{code, warden.stdout_text(), warden.stderr_text()};
+}
+
+bool runner_started(const temp_dir& dir) { return std::filesystem::exists(dir.report_path()); }
+
+}  // namespace
+
+TEST_CASE("no runner command is a usage error", "[process][input]") {
+  const auto args = GENERATE(std::vector<std::string>{"run"},
+                             std::vector<std::string>{"run", "--"},
+                             std::vector<std::string>{"run", "--kind", "gitlab", "--"});
+  CAPTURE(args);
+  temp_dir dir;
+  const auto run = run_to_exit(dir, args);
+  INFO("stderr:\n" << run.err);
+  CHECK(run.code == 64);
+  CHECK(contains(run.err, "no runner command"));
+}
+
+TEST_CASE("a missing runner binary exits 127 and names it", "[process][input]") {
+  const auto [command, restart] =
+      GENERATE(std::pair{std::string{"/nonexistent-runwarden-dir/runner"}, "transient"},
+               std::pair{std::string{"runwarden-no-such-runner"}, "permanent"});
+  CAPTURE(command, restart);
+  temp_dir dir;
+  const auto run = run_to_exit(dir, run_args({"--restart", restart}, {command, "--flag"}));
+  INFO("stderr:\n" << run.err);
+  // Not restarted over and over, whatever the policy: a missing binary stays missing.
+  CHECK(run.code == 127);
+  CHECK(contains(run.err, command));
+  CHECK(contains(run.err, "No such file or directory"));
+}
+
+TEST_CASE("unknown flags and bad flag values are usage errors", "[process][input]") {
+  const auto flags = GENERATE(std::vector<std::string>{"--no-such-flag"},
+                              std::vector<std::string>{"--restart", "sometimes"},
+                              std::vector<std::string>{"--kind", "jenkins"},
+                              std::vector<std::string>{"--drain-timeout", "soon"});
+  CAPTURE(flags);
+  temp_dir dir;
+  const auto run = run_to_exit(dir, run_args(flags, demo_command(dir, {"--concurrency", "0"})));
+  INFO("stderr:\n" << run.err);
+  CHECK(run.code == 64);
+  CHECK(contains(run.err, flags.back().substr(flags.back().find_first_not_of('-'))));
+  CHECK_FALSE(runner_started(dir));
+}
+
+TEST_CASE("a config file that does not exist is a usage error", "[process][input]") {
+  temp_dir dir;
+  const auto missing = dir.file("absent.toml").string();
+  const auto run = run_to_exit(
+      dir, run_args({"--config", missing}, demo_command(dir, {"--concurrency", "0"})));
+  INFO("stderr:\n" << run.err);
+  CHECK(run.code == 64);
+  CHECK(contains(run.err, "absent.toml"));
+  CHECK_FALSE(runner_started(dir));
+}
+
+TEST_CASE("an invalid config file names the key and the line", "[process][input]") {
+  temp_dir dir;
+  const auto config = dir.file("runwarden.toml");
+  write_text(config, "# a comment on line 1\n[runner]\nkidn = \"x\"\n");
+  const auto run = run_to_exit(
+      dir, run_args({"--config", config.string()}, demo_command(dir, {"--concurrency", "0"})));
+  INFO("stderr:\n" << run.err);
+  CHECK(run.code == 78);
+  CHECK(contains(run.err, "runner.kidn"));
+  CHECK(contains(run.err, "unknown key"));
+  // The file and line, as a compiler would print them.
+  CHECK(contains(run.err, config.string() + ":3:"));
+  CHECK_FALSE(runner_started(dir));
+}
+
+TEST_CASE("an unreadable config file is an error", "[process][input]") {
+  if (::geteuid() == 0) {
+    WARN("skipped: running as root, so file permissions do not stop reading");
+    return;
+  }
+  temp_dir dir;
+  const auto config = dir.file("runwarden.toml");
+  write_text(config, "[runner]\nkind = \"gitlab\"\n");
+  REQUIRE(::chmod(config.c_str(), 0) == 0);
+  const auto run = run_to_exit(
+      dir, run_args({"--config", config.string()}, demo_command(dir, {"--concurrency", "0"})));
+  INFO("stderr:\n" << run.err);
+  CHECK(run.code == 78);
+  CHECK(contains(run.err, config.string()));
+  CHECK_FALSE(runner_started(dir));
+}
+
+TEST_CASE("runwarden version prints a version", "[process][input]") {
+  temp_dir dir;
+  const auto run = run_to_exit(dir, {"version"});
+  INFO("stdout:\n" << run.out << "stderr:\n" << run.err);
+  CHECK(run.code == 0);
+  CHECK(std::regex_match(run.out, std::regex{R"(runwarden \d+\.\d+\.\d+\S*\n)"}));
+}
