@@ -4,6 +4,7 @@
 #include "src/app/cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -13,99 +14,52 @@
 #include "src/app/config_file.hpp"
 #include "src/app/logging.hpp"
 #include "src/app/run_command.hpp"
-#include "src/runner/signal_names.hpp"
-#include "src/util/duration_text.hpp"
 
 namespace runwarden {
 
 namespace {
 
-// Flags as given; each one set overrides the config file.
+// Each flag sets one config key and goes through the config file's own checks.
+struct flag_spec {
+  const char* flag;
+  const char* key;
+  const char* help;
+};
+
+constexpr flag_spec run_flag_specs[] = {
+    {"--kind", "runner.kind", "runner kind: gitlab or generic (default: from COMMAND)"},
+    {"--output", "runner.output", "runner output: log (default) or inherit"},
+    {"--graceful-signal", "runner.graceful_signal", "generic kind: the drain signal"},
+    {"--forceful-signal", "runner.forceful_signal", "generic kind: the abort signal"},
+    {"--restart", "restart.policy", "permanent, transient (default) or temporary"},
+    {"--drain-timeout", "drain.timeout", "drain deadline such as 2h, or none (default)"},
+    {"--kill-timeout", "drain.kill_timeout", "SIGKILL this long after the forceful signal"},
+    {"--log-level", "log.level", "trace, debug, info (default), warn, error, critical, off"},
+    {"--log-format", "log.format", "text (default) or json"},
+};
+
 struct run_flags {
   std::string config_path;
-  std::optional<std::string> kind, output, graceful_signal, forceful_signal, restart,
-      drain_timeout, kill_timeout, log_level, log_format;
+  std::array<std::optional<std::string>, std::size(run_flag_specs)> values;
 };
 
 void add_run_flags(CLI::App& run, run_flags& flags) {
   run.add_option("--config", flags.config_path, "TOML config file (see config/runwarden.toml)")
       ->check(CLI::ExistingFile);
-  run.add_option("--kind", flags.kind, "runner kind: gitlab or generic (default: from COMMAND)");
-  run.add_option("--output", flags.output, "runner output: log (default) or inherit");
-  run.add_option("--graceful-signal", flags.graceful_signal, "generic kind: drain signal");
-  run.add_option("--forceful-signal", flags.forceful_signal, "generic kind: abort signal");
-  run.add_option("--restart", flags.restart, "permanent, transient (default) or temporary");
-  run.add_option("--drain-timeout", flags.drain_timeout, "drain deadline, e.g. 2h (default none)");
-  run.add_option("--kill-timeout", flags.kill_timeout, "SIGKILL this long after the forceful signal");
-  run.add_option("--log-level", flags.log_level, "trace, debug, info (default), warn, error");
-  run.add_option("--log-format", flags.log_format, "text (default) or json");
+  for (std::size_t index = 0; index < std::size(run_flag_specs); ++index) {
+    const auto& spec = run_flag_specs[index];
+    run.add_option(spec.flag, flags.values[index], spec.help);
+  }
 }
 
-// Applies one flag through the same parser the config file uses; errors name the flag.
-template <class Parse>
-void override_with(const std::optional<std::string>& flag, const char* name, Parse parse,
-                   std::vector<std::string>& errors) {
-  if (!flag) return;
-  if (auto problem = parse(*flag)) errors.push_back(std::string{name} + ": " + *problem);
-}
-
-std::vector<std::string> apply_flags(const run_flags& flags, settings& config) {
-  std::vector<std::string> errors;
-  override_with(flags.kind, "--kind", [&](const std::string& text) -> std::optional<std::string> {
-    config.runner.kind = parse_runner_kind(text);
-    if (!config.runner.kind) return "unknown runner kind \"" + text + "\" (gitlab, generic)";
-    return std::nullopt;
-  }, errors);
-  override_with(flags.output, "--output", [&](const std::string& text) -> std::optional<std::string> {
-    if (text == "log") config.runner.output = output_mode::log;
-    else if (text == "inherit") config.runner.output = output_mode::inherit;
-    else return "unknown output mode \"" + text + "\" (log, inherit)";
-    return std::nullopt;
-  }, errors);
-  const auto signal_flag = [](std::optional<int>& target) {
-    return [&target](const std::string& text) -> std::optional<std::string> {
-      target = parse_signal_name(text);
-      if (!target) return "unknown signal \"" + text + "\"";
-      return std::nullopt;
-    };
-  };
-  override_with(flags.graceful_signal, "--graceful-signal",
-                signal_flag(config.runner.graceful_signal), errors);
-  override_with(flags.forceful_signal, "--forceful-signal",
-                signal_flag(config.runner.forceful_signal), errors);
-  override_with(flags.restart, "--restart", [&](const std::string& text) -> std::optional<std::string> {
-    auto type = parse_restart_type(text);
-    if (!type) return "unknown restart policy \"" + text + "\" (permanent, transient, temporary)";
-    config.restart.type = *type;
-    return std::nullopt;
-  }, errors);
-  override_with(flags.drain_timeout, "--drain-timeout", [&](const std::string& text) -> std::optional<std::string> {
-    if (text == "none") { config.drain.timeout.reset(); return std::nullopt; }
-    auto parsed = parse_duration(text);
-    if (!parsed.value) return parsed.error;
-    if (parsed.value->count() == 0) return "must be positive, or \"none\" for no deadline";
-    config.drain.timeout = parsed.value;
-    return std::nullopt;
-  }, errors);
-  override_with(flags.kill_timeout, "--kill-timeout", [&](const std::string& text) -> std::optional<std::string> {
-    auto parsed = parse_duration(text);
-    if (!parsed.value) return parsed.error;
-    if (parsed.value->count() == 0) return "must be positive";
-    config.drain.kill_timeout = *parsed.value;
-    return std::nullopt;
-  }, errors);
-  override_with(flags.log_level, "--log-level", [&](const std::string& text) -> std::optional<std::string> {
-    if (!parse_log_level(text)) return "unknown log level \"" + text + "\"";
-    config.log.level = text;
-    return std::nullopt;
-  }, errors);
-  override_with(flags.log_format, "--log-format", [&](const std::string& text) -> std::optional<std::string> {
-    auto format = parse_log_format(text);
-    if (!format) return "unknown log format \"" + text + "\" (text, json)";
-    config.log.format = *format;
-    return std::nullopt;
-  }, errors);
-  return errors;
+std::vector<config_override> overrides_from(const run_flags& flags) {
+  std::vector<config_override> overrides;
+  for (std::size_t index = 0; index < std::size(run_flag_specs); ++index) {
+    if (flags.values[index])
+      overrides.push_back({run_flag_specs[index].key, *flags.values[index],
+                           run_flag_specs[index].flag});
+  }
+  return overrides;
 }
 
 // Checks that hold only once file and flags are merged.
@@ -135,8 +89,9 @@ int run(const run_flags& flags, std::vector<std::string> command) {
     config = std::move(*loaded.config);
   }
   if (!command.empty()) config.runner.command = std::move(command);
-  if (auto errors = apply_flags(flags, config); !errors.empty())
-    return report_errors(errors, exit_usage);
+  auto merged = apply_overrides(std::move(config), overrides_from(flags));
+  if (!merged.config) return report_errors(merged.errors, exit_usage);
+  config = std::move(*merged.config);
   if (auto errors = check_merged(config); !errors.empty())
     return report_errors(errors, exit_usage);
   if (auto problem = setup_logging(config.log)) return report_errors({*problem}, exit_config);

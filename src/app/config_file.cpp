@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cerrno>
 #include <cstdint>
 #include <limits>
@@ -112,7 +113,10 @@ std::size_t edit_distance(std::string_view from, std::string_view to) {
 
 class config_reader {
  public:
-  explicit config_reader(std::string_view source_name) : source_name_(source_name) {}
+  // Reads on top of `base`. `labels` renames keys in messages (a flag for its key).
+  config_reader(std::string_view source_name, settings base,
+                std::map<std::string, std::string, std::less<>> labels = {})
+      : source_name_(source_name), settings_(std::move(base)), labels_(std::move(labels)) {}
 
   void read(const toml::table& root);
   config_result finish() &&;
@@ -158,6 +162,7 @@ class config_reader {
 
   std::string source_name_;
   settings settings_;
+  std::map<std::string, std::string, std::less<>> labels_;
   std::vector<located_error> errors_;
   std::map<std::string, key_seen, std::less<>> seen_keys_;
 };
@@ -269,6 +274,10 @@ config_result config_reader::finish() && {
 }
 
 void config_reader::report(std::uint32_t line, std::string_view key, std::string_view problem) {
+  if (const auto label = labels_.find(key); label != labels_.end()) {
+    errors_.push_back(located_error{line, fmt::format("{}: {}", label->second, problem)});
+    return;
+  }
   std::string message = line == 0 ? fmt::format("{}: {}: {}", source_name_, key, problem)
                                   : fmt::format("{}:{}: {}: {}", source_name_, line, key, problem);
   errors_.push_back(located_error{line, std::move(message)});
@@ -619,7 +628,23 @@ config_result parse_config_text(std::string_view text, std::string_view source_n
         std::nullopt,
         {fmt::format("{}:{}:{}: {}", source_name, begin.line, begin.column, error.description())}};
   }
-  config_reader reader{source_name};
+  config_reader reader{source_name, settings{}};
+  reader.read(root);
+  return std::move(reader).finish();
+}
+
+config_result apply_overrides(settings base, const std::vector<config_override>& overrides) {
+  toml::table root;
+  std::map<std::string, std::string, std::less<>> labels;
+  for (const config_override& override : overrides) {
+    const auto dot = override.key.find('.');
+    assert(dot != std::string::npos);
+    const auto table_name = override.key.substr(0, dot);
+    if (!root.contains(table_name)) root.insert(table_name, toml::table{});
+    root[table_name].as_table()->insert_or_assign(override.key.substr(dot + 1), override.value);
+    labels[override.key] = override.label;
+  }
+  config_reader reader{"command line", std::move(base), std::move(labels)};
   reader.read(root);
   return std::move(reader).finish();
 }

@@ -25,4 +25,16 @@ config_result load_config_file(const std::filesystem::path& path);
 // Checks TOML text as if read from a file called `source_name` (used in the messages).
 config_result parse_config_text(std::string_view text, std::string_view source_name);
 
+// One setting given outside the file, such as a command-line flag: the key it sets
+// ("drain.timeout"), its text, and the name to blame in messages ("--drain-timeout").
+struct config_override {
+  std::string key;
+  std::string value;
+  std::string label;
+};
+
+// Applies overrides on top of `base` through the same checks as the file, so a flag and a
+// key accept exactly the same values and are refused with the same words.
+config_result apply_overrides(settings base, const std::vector<config_override>& overrides);
+
 }  // namespace runwarden

@@ -472,3 +472,24 @@ TEST_CASE("load_config_file explains why a file cannot be read", "[config]") {
   CHECK(denied.errors ==
         std::vector<std::string>{locked.string() + ": cannot read config file: Permission denied"});
 }
+
+TEST_CASE("overrides go through the file's checks and are blamed by their label") {
+  settings base;
+  base.drain.kill_timeout = std::chrono::seconds{3};
+  const auto applied = apply_overrides(
+      base, {{"drain.timeout", "2h", "--drain-timeout"}, {"runner.kind", "gitlab", "--kind"}});
+  REQUIRE(applied.config);
+  CHECK(applied.config->drain.timeout == std::chrono::hours{2});
+  CHECK(applied.config->runner.kind == runner_kind_name::gitlab);
+  CHECK(applied.config->drain.kill_timeout == std::chrono::seconds{3});
+
+  const auto refused = apply_overrides(base, {{"drain.kill_timeout", "0s", "--kill-timeout"},
+                                              {"restart.policy", "always", "--restart"}});
+  CHECK_FALSE(refused.config);
+  REQUIRE(refused.errors.size() == 2);
+  for (const auto& error : refused.errors) {
+    const bool blames_flag = error.rfind("--kill-timeout: ", 0) == 0 ||
+                             error.rfind("--restart: unknown value \"always\"", 0) == 0;
+    CHECK(blames_flag);
+  }
+}
