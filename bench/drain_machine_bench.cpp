@@ -33,7 +33,7 @@ void drain_life_cycle(benchmark::State& state) {
     const auto restart = std::get<arm_timer>(effects.front());
     effects = machine.step(timer_fired{restart.kind, restart.id}, restart.at);
     effects = machine.step(runner_spawned{101}, now = restart.at);
-    effects = machine.step(shutdown_requested{trigger_source::signal_terminate, {}}, now += 1s);
+    effects = machine.step(shutdown_requested{.source = trigger_source::signal_terminate}, now += 1s);
     effects = machine.step(runner_exited{101, exit_status{false, 0}}, now += 1s);
     benchmark::DoNotOptimize(effects);
     steps += 7;

@@ -46,9 +46,9 @@ void handle_event(warden_pointer self, const drain_event& event) {
 
 std::optional<drain_event> event_for_os_signal(int signal_number) {
   switch (signal_number) {
-    case SIGTERM: return shutdown_requested{trigger_source::signal_terminate, std::nullopt};
-    case SIGINT: return shutdown_requested{trigger_source::signal_interrupt, std::nullopt};
-    case SIGQUIT: return shutdown_requested{trigger_source::signal_quit, std::nullopt};
+    case SIGTERM: return shutdown_requested{.source = trigger_source::signal_terminate};
+    case SIGINT: return shutdown_requested{.source = trigger_source::signal_interrupt};
+    case SIGQUIT: return shutdown_requested{.source = trigger_source::signal_quit};
     case SIGHUP: return reload_requested{};
     default: return std::nullopt;
   }

@@ -30,6 +30,11 @@ struct effect_text {
   std::string operator()(const exit_warden& e) const {
     return fmt::format("exit_warden code={}", e.exit_code);
   }
+  std::string operator()(const send_notification& e) const {
+    std::string text = fmt::format("send_notification {}", to_string(e.kind));
+    for (const auto& callback : e.callbacks) text += " callback=" + callback.url;
+    return text;
+  }
   std::string operator()(const report& e) const { return "report " + e.text; }
 };
 

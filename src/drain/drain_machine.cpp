@@ -4,6 +4,7 @@
 // ignored, which is why no effect ever cancels a timer.
 #include "src/drain/drain_machine.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cerrno>
 #include <csignal>
@@ -77,14 +78,29 @@ public:
     switch (state_.status) {
       case warden_status::starting:
       case warden_status::running:
+        keep_callback(event.callback);
         begin_drain(event);
         return;
       case warden_status::shutting_down:
+        keep_callback(event.callback);
         join_drain(event);
         return;
       case warden_status::gone:
         return;  // Nothing left to stop.
     }
+  }
+
+  // Forceful from the start, or at once during a drain.
+  void operator()(const forceful_shutdown_requested& event) {
+    if (state_.status == warden_status::gone) return;
+    state_.force_requested = true;
+    if (state_.status != warden_status::shutting_down) {
+      begin_drain(shutdown_requested{event.source, std::nullopt, event.reason, std::nullopt});
+      return;  // begin_drain sent both signals if the runner is up.
+    }
+    if (state_.runner == runner_state::alive)
+      escalate_to_forceful("forceful shutdown requested by " +
+                           std::string{to_string(event.source)});
   }
 
   void operator()(const reload_requested&) {
@@ -125,8 +141,11 @@ private:
     move_to(warden_status::shutting_down);
     state_.drain_started_at = now_;
     state_.drain_trigger = event.source;
+    state_.drain_reason = event.reason;
     if (is_operator_signal(event.source)) ++state_.operator_signals_received;
-    say(report_level::info, "drain requested by " + std::string{to_string(event.source)});
+    say(report_level::info, "drain requested by " + std::string{to_string(event.source)} +
+                                (event.reason.empty() ? "" : ": " + event.reason));
+    emit(send_notification{notification_kind::drain_started, {}});
     if (state_.runner == runner_state::backing_off) {
       // Between restarts there is nothing to drain: the last exit stands.
       finish_drain(state_.last_exit.value_or(exit_status{}));
@@ -175,9 +194,24 @@ private:
     say(report_level::info, "asking the runner to finish its jobs (" +
                                 signal_name(config_.graceful_signal) + ")");
     emit(signal_runner{*state_.runner_pid, config_.graceful_signal, signal_purpose::graceful});
-    // A deadline that passed while the runner was spawning is due at once.
-    if (state_.drain_deadline && *state_.drain_deadline <= now_)
+    // A deadline that passed, or a force requested, while the runner was spawning.
+    if (state_.force_requested) {
+      escalate_to_forceful("forceful shutdown requested");
+    } else if (state_.drain_deadline && *state_.drain_deadline <= now_) {
       escalate_to_forceful("the drain deadline has already passed");
+    }
+  }
+
+  void keep_callback(const std::optional<shutdown_callback>& callback) {
+    if (!callback) return;
+    if (state_.callbacks.size() >= shutdown_callbacks_max) {
+      say(report_level::error, "shutdown callback to " + callback->url + " refused: already " +
+                                   std::to_string(shutdown_callbacks_max) + " callbacks");
+      return;
+    }
+    if (std::find(state_.callbacks.begin(), state_.callbacks.end(), *callback) ==
+        state_.callbacks.end())
+      state_.callbacks.push_back(*callback);
   }
 
   void escalate_to_forceful(const std::string& why) {
@@ -231,8 +265,11 @@ private:
   void finish(int exit_code, std::string reason) {
     state_.timers = {};
     state_.runner = runner_state::exited;
+    state_.exit_code = exit_code;
+    state_.exit_reason = reason;
     say(exit_code == 0 ? report_level::info : report_level::warning, reason);
     move_to(warden_status::gone);
+    emit(send_notification{notification_kind::gone, state_.callbacks});
     emit(exit_warden{exit_code, std::move(reason)});
   }
 
@@ -240,6 +277,7 @@ private:
     assert(next > state_.status);  // Status only moves forward.
     emit(change_status{state_.status, next});
     state_.status = next;
+    state_.status_since = now_;
   }
 
   void arm(std::optional<timer_id>& slot, timer_kind kind, instant at) {

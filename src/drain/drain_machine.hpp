@@ -12,7 +12,7 @@
 //                └─spawn failed──────┴─no restart────────┴──────────▶ exited (gone)
 //
 //   drain escalation (inside shutting_down):
-//      graceful signal ──deadline or second operator signal──▶ forceful signal
+//      graceful signal ──deadline, second operator signal or forceful request──▶ forceful
 //                      ──kill timeout──▶ SIGKILL;   runner exit at any stage ──▶ gone
 
 #include <chrono>
@@ -40,6 +40,9 @@ struct drain_config {
 enum class runner_state : std::uint8_t { spawning, alive, backing_off, exited };
 enum class escalation : std::uint8_t { none, graceful_sent, forceful_sent, kill_sent };
 
+// Callbacks one drain may collect (each Shutdown call may add one); more are refused.
+inline constexpr std::size_t shutdown_callbacks_max = 16;
+
 struct armed_timers {
   std::optional<timer_id> restart_backoff;
   std::optional<timer_id> drain_deadline;
@@ -55,11 +58,18 @@ struct drain_state {
   std::optional<instant> drain_started_at;
   std::optional<instant> drain_deadline;
   std::optional<trigger_source> drain_trigger;
+  std::string drain_reason;
+  std::vector<shutdown_callback> callbacks;  // at most shutdown_callbacks_max
+  bool force_requested = false;
   escalation stage = escalation::none;
   std::uint32_t operator_signals_received = 0;
   // Restarts inside the budget window, oldest first; bounded by budget_restarts_max.
   std::vector<instant> recent_restarts;
   std::uint64_t restarts_total = 0;
+  // When the status last changed, and how runwarden ends once gone.
+  instant status_since{0};
+  std::optional<int> exit_code;
+  std::string exit_reason;
   armed_timers timers;
   timer_id next_timer_id = 1;
   std::uint64_t random_state = 0;
@@ -70,13 +80,22 @@ struct warden_started {};
 struct runner_spawned { std::int64_t pid; };
 struct runner_spawn_failed { int error_number; std::string message; };
 struct runner_exited { std::int64_t pid; exit_status status; };
-struct shutdown_requested { trigger_source source; std::optional<instant> deadline; };
+struct shutdown_requested {
+  trigger_source source = trigger_source::control_api;
+  std::optional<instant> deadline = std::nullopt;  // a trigger's own deadline (spot: 2 min)
+  std::string reason = {};
+  std::optional<shutdown_callback> callback = std::nullopt;
+};
+struct forceful_shutdown_requested {
+  trigger_source source = trigger_source::control_api;
+  std::string reason = {};
+};
 struct reload_requested {};
 struct timer_fired { timer_kind kind; timer_id id; };
 
 using drain_event = std::variant<warden_started, runner_spawned, runner_spawn_failed,
-                                 runner_exited, shutdown_requested, reload_requested,
-                                 timer_fired>;
+                                 runner_exited, shutdown_requested,
+                                 forceful_shutdown_requested, reload_requested, timer_fired>;
 
 // Effects: what to do, in the imperative.
 struct spawn_runner {};
@@ -84,10 +103,13 @@ struct signal_runner { std::int64_t pid; int signal_number; signal_purpose purpo
 struct arm_timer { timer_kind kind; timer_id id; instant at; };
 struct change_status { warden_status from; warden_status to; };
 struct exit_warden { int exit_code; std::string reason; };
+// Tell the configured webhook, and at gone the callbacks collected, how the drain goes.
+struct send_notification { notification_kind kind; std::vector<shutdown_callback> callbacks; };
 struct report { report_level level; std::string text; };
 
 using drain_effect =
-    std::variant<spawn_runner, signal_runner, arm_timer, change_status, exit_warden, report>;
+    std::variant<spawn_runner, signal_runner, arm_timer, change_status, exit_warden,
+                 send_notification, report>;
 
 class drain_machine {
 public:

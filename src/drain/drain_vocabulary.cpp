@@ -48,6 +48,14 @@ std::string_view to_string(signal_purpose purpose) {
   return "unknown";
 }
 
+std::string_view to_string(notification_kind kind) {
+  switch (kind) {
+    case notification_kind::drain_started: return "drain_started";
+    case notification_kind::gone: return "gone";
+  }
+  return "unknown";
+}
+
 std::string to_string(const exit_status& status) {
   if (status.signaled) return "killed by " + signal_name(status.value);
   return "exit code " + std::to_string(status.value);

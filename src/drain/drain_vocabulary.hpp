@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace runwarden {
 
@@ -28,8 +30,17 @@ enum class trigger_source : std::uint8_t {
 };
 
 enum class timer_kind : std::uint8_t { restart_backoff, drain_deadline, kill_timeout };
+enum class notification_kind : std::uint8_t { drain_started, gone };
 enum class signal_purpose : std::uint8_t { graceful, forceful, kill, reload };
 enum class report_level : std::uint8_t { debug, info, warning, error };
+
+// Where to report the end of a drain, as gitlab-runner's wrapper API passes it.
+struct shutdown_callback {
+  std::string url;
+  std::string method;  // empty means POST
+  std::vector<std::pair<std::string, std::string>> headers;
+  friend bool operator==(const shutdown_callback&, const shutdown_callback&) = default;
+};
 
 // How a process ended: exited with a code, or killed by a signal.
 struct exit_status {
@@ -45,6 +56,7 @@ std::string_view to_string(warden_status status);
 std::string_view to_string(trigger_source source);
 std::string_view to_string(timer_kind kind);
 std::string_view to_string(signal_purpose purpose);
+std::string_view to_string(notification_kind kind);
 std::string to_string(const exit_status& status);
 bool is_operator_signal(trigger_source source);
 

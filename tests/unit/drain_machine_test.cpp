@@ -3,6 +3,7 @@
 // so any change in what the machine decides shows up as a failing line here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 
 #include "src/drain/drain_effect_text.hpp"
@@ -55,8 +56,8 @@ private:
   lines reports_;
 };
 
-shutdown_requested sigterm() { return {trigger_source::signal_terminate, std::nullopt}; }
-shutdown_requested sigint() { return {trigger_source::signal_interrupt, std::nullopt}; }
+shutdown_requested sigterm() { return {.source = trigger_source::signal_terminate}; }
+shutdown_requested sigint() { return {.source = trigger_source::signal_interrupt}; }
 runner_exited exited(std::int64_t pid, int code) { return {pid, exit_status{false, code}}; }
 runner_exited killed(std::int64_t pid, int signal) { return {pid, exit_status{true, signal}}; }
 
@@ -66,10 +67,10 @@ TEST_CASE("a graceful drain waits for the runner however long it takes") {
   machine_under_test m;
   m.start_running();
   CHECK(m.at(5s, sigterm()) ==
-        lines{"change_status running->shutting_down", "signal_runner graceful SIGQUIT pid=100"});
+        lines{"change_status running->shutting_down", "send_notification drain_started", "signal_runner graceful SIGQUIT pid=100"});
   CHECK(m.state().status == warden_status::shutting_down);
   CHECK(m.at(5h, exited(100, 0)) ==
-        lines{"change_status shutting_down->gone", "exit_warden code=0"});
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
 }
 
 TEST_CASE("past the deadline the runner gets the forceful signal, then SIGKILL") {
@@ -77,7 +78,7 @@ TEST_CASE("past the deadline the runner gets the forceful signal, then SIGKILL")
   config.drain_timeout = 60s;
   machine_under_test m{config};
   m.start_running();
-  CHECK(m.at(10s, sigterm()) == lines{"change_status running->shutting_down",
+  CHECK(m.at(10s, sigterm()) == lines{"change_status running->shutting_down", "send_notification drain_started",
                                       "signal_runner graceful SIGQUIT pid=100",
                                       "arm_timer drain_deadline id=1 at=70000ms"});
   CHECK(m.at(70s, timer_fired{timer_kind::drain_deadline, 1}) ==
@@ -85,7 +86,7 @@ TEST_CASE("past the deadline the runner gets the forceful signal, then SIGKILL")
   CHECK(m.at(80s, timer_fired{timer_kind::kill_timeout, 2}) ==
         lines{"signal_runner kill SIGKILL pid=100"});
   CHECK(m.at(80s, killed(100, SIGKILL)) ==
-        lines{"change_status shutting_down->gone", "exit_warden code=137"});
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=137"});
 }
 
 TEST_CASE("a runner that finishes before the deadline is never signalled again") {
@@ -95,7 +96,7 @@ TEST_CASE("a runner that finishes before the deadline is never signalled again")
   m.start_running();
   m.at(10s, sigterm());
   CHECK(m.at(30s, exited(100, 0)) ==
-        lines{"change_status shutting_down->gone", "exit_warden code=0"});
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
   CHECK(m.at(70s, timer_fired{timer_kind::drain_deadline, 1}).empty());
 }
 
@@ -113,19 +114,19 @@ TEST_CASE("a second SIGINT or SIGTERM forces, a third adds nothing") {
 TEST_CASE("SIGQUIT then SIGTERM forces; SIGQUIT twice does not") {
   machine_under_test quit_then_term;
   quit_then_term.start_running();
-  quit_then_term.at(1s, shutdown_requested{trigger_source::signal_quit, std::nullopt});
+  quit_then_term.at(1s, shutdown_requested{.source = trigger_source::signal_quit});
   CHECK(quit_then_term.at(2s, sigterm()).at(0) == "signal_runner forceful SIGTERM pid=100");
 
   machine_under_test quit_twice;
   quit_twice.start_running();
-  quit_twice.at(1s, shutdown_requested{trigger_source::signal_quit, std::nullopt});
-  CHECK(quit_twice.at(2s, shutdown_requested{trigger_source::signal_quit, std::nullopt}).empty());
+  quit_twice.at(1s, shutdown_requested{.source = trigger_source::signal_quit});
+  CHECK(quit_twice.at(2s, shutdown_requested{.source = trigger_source::signal_quit}).empty());
 }
 
 TEST_CASE("a SIGTERM after an API-triggered drain keeps draining gracefully") {
   machine_under_test m;
   m.start_running();
-  m.at(1s, shutdown_requested{trigger_source::control_api, std::nullopt});
+  m.at(1s, shutdown_requested{.source = trigger_source::control_api});
   CHECK(m.at(2s, sigterm()).empty());
   CHECK(m.state().stage == escalation::graceful_sent);
 }
@@ -133,9 +134,9 @@ TEST_CASE("a SIGTERM after an API-triggered drain keeps draining gracefully") {
 TEST_CASE("later triggers only tighten the deadline; the old timer is ignored") {
   machine_under_test m;
   m.start_running();
-  m.at(0s, shutdown_requested{trigger_source::cloud_lifecycle, instant{600s}});
-  CHECK(m.at(10s, shutdown_requested{trigger_source::cloud_lifecycle, instant{900s}}).empty());
-  CHECK(m.at(20s, shutdown_requested{trigger_source::control_api, instant{120s}}) ==
+  m.at(0s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{600s}});
+  CHECK(m.at(10s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{900s}}).empty());
+  CHECK(m.at(20s, shutdown_requested{.source = trigger_source::control_api, .deadline = instant{120s}}) ==
         lines{"arm_timer drain_deadline id=2 at=120000ms"});
   CHECK(m.at(120s, timer_fired{timer_kind::drain_deadline, 2}).at(0) ==
         "signal_runner forceful SIGTERM pid=100");
@@ -145,8 +146,8 @@ TEST_CASE("later triggers only tighten the deadline; the old timer is ignored") 
 TEST_CASE("a deadline already past when the drain begins forces at once") {
   machine_under_test m;
   m.start_running();
-  CHECK(m.at(200s, shutdown_requested{trigger_source::cloud_lifecycle, instant{120s}}) ==
-        lines{"change_status running->shutting_down", "signal_runner graceful SIGQUIT pid=100",
+  CHECK(m.at(200s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{120s}}) ==
+        lines{"change_status running->shutting_down", "send_notification drain_started", "signal_runner graceful SIGQUIT pid=100",
               "signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=1 at=210000ms"});
 }
 
@@ -177,7 +178,7 @@ TEST_CASE("restart types follow OTP: permanent always, transient on failure, tem
       CHECK(effects == lines{"arm_timer restart_backoff id=1 at=2000ms"});
     } else {
       CHECK(effects == lines{"change_status running->gone",
-                             "exit_warden code=" + std::to_string(r.exit_code)});
+                             "send_notification gone", "exit_warden code=" + std::to_string(r.exit_code)});
     }
   }
 }
@@ -206,7 +207,7 @@ TEST_CASE("backoff doubles up to its maximum and the budget ends the restarts") 
     CHECK(m.at(now, runner_spawned{++pid}).empty());
   }
   CHECK(m.at(now += 1s, exited(pid, 5)) ==
-        lines{"change_status running->gone", "exit_warden code=5"});
+        lines{"change_status running->gone", "send_notification gone", "exit_warden code=5"});
   CHECK(m.reports().back().find("restart budget is spent: 4 restarts within 10m") !=
         std::string::npos);
 }
@@ -268,16 +269,16 @@ TEST_CASE("a drain between restarts ends at once with the last exit status") {
   machine_under_test m;
   m.start_running();
   m.at(1s, exited(100, 4));
-  CHECK(m.at(1500ms, sigterm()) == lines{"change_status running->shutting_down",
+  CHECK(m.at(1500ms, sigterm()) == lines{"change_status running->shutting_down", "send_notification drain_started",
                                          "change_status shutting_down->gone",
-                                         "exit_warden code=4"});
+                                         "send_notification gone", "exit_warden code=4"});
   CHECK(m.at(2s, timer_fired{timer_kind::restart_backoff, 1}).empty());
 }
 
 TEST_CASE("a drain during a spawn signals the runner as soon as it is up") {
   machine_under_test m;
   CHECK(m.at(0s, warden_started{}) == lines{"spawn_runner"});
-  CHECK(m.at(0s, sigterm()) == lines{"change_status starting->shutting_down"});
+  CHECK(m.at(0s, sigterm()) == lines{"change_status starting->shutting_down", "send_notification drain_started"});
   CHECK(m.at(1s, runner_spawned{100}) == lines{"signal_runner graceful SIGQUIT pid=100"});
   CHECK(m.at(2s, exited(100, 0)).back() == "exit_warden code=0");
 }
@@ -286,7 +287,7 @@ TEST_CASE("a command that cannot start exits 127 when missing and 126 otherwise"
   machine_under_test missing;
   missing.at(0s, warden_started{});
   CHECK(missing.at(0s, runner_spawn_failed{ENOENT, "nope: No such file or directory"}) ==
-        lines{"change_status starting->gone", "exit_warden code=127"});
+        lines{"change_status starting->gone", "send_notification gone", "exit_warden code=127"});
   CHECK(missing.reports().back() ==
         "cannot start the runner: nope: No such file or directory");
   machine_under_test denied;
@@ -319,4 +320,57 @@ TEST_CASE("after gone nothing happens any more") {
   CHECK(m.at(3s, reload_requested{}).empty());
   CHECK(m.at(3s, timer_fired{timer_kind::kill_timeout, 1}).empty());
   CHECK(m.state().status == warden_status::gone);
+}
+
+TEST_CASE("a forceful shutdown forces at once, whether or not a drain is under way") {
+  machine_under_test idle;
+  idle.start_running();
+  CHECK(idle.at(1s, forceful_shutdown_requested{.reason = "operator"}) ==
+        lines{"change_status running->shutting_down", "send_notification drain_started",
+              "signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
+              "arm_timer kill_timeout id=1 at=11000ms"});
+  CHECK(idle.state().drain_reason == "operator");
+
+  machine_under_test draining;
+  draining.start_running();
+  draining.at(1s, sigterm());
+  CHECK(draining.at(5s, forceful_shutdown_requested{}) ==
+        lines{"signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=1 at=15000ms"});
+
+  machine_under_test spawning;
+  spawning.at(0s, warden_started{});
+  CHECK(spawning.at(0s, forceful_shutdown_requested{}) ==
+        lines{"change_status starting->shutting_down", "send_notification drain_started"});
+  CHECK(spawning.at(1s, runner_spawned{100}) ==
+        lines{"signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
+              "arm_timer kill_timeout id=1 at=11000ms"});
+}
+
+TEST_CASE("callbacks from every shutdown call are kept once each and sent at gone") {
+  const shutdown_callback first{"http://127.0.0.1:9/first", "POST", {{"X-Token", "a"}}};
+  const shutdown_callback second{"http://127.0.0.1:9/second", "PUT", {}};
+  machine_under_test m;
+  m.start_running();
+  m.at(1s, shutdown_requested{.reason = "scale in", .callback = first});
+  CHECK(m.at(2s, shutdown_requested{.callback = second}).empty());
+  CHECK(m.at(3s, shutdown_requested{.callback = first}).empty());
+  CHECK(m.state().callbacks == std::vector{first, second});
+  CHECK(m.at(4s, exited(100, 0)) ==
+        lines{"change_status shutting_down->gone",
+              "send_notification gone callback=http://127.0.0.1:9/first "
+              "callback=http://127.0.0.1:9/second",
+              "exit_warden code=0"});
+}
+
+TEST_CASE("callbacks beyond the limit are refused with a report, not dropped silently") {
+  machine_under_test m;
+  m.start_running();
+  for (std::size_t index = 0; index <= shutdown_callbacks_max; ++index)
+    m.at(1s, shutdown_requested{.callback = shutdown_callback{
+                                    "http://127.0.0.1:9/" + std::to_string(index), "", {}}});
+  CHECK(m.state().callbacks.size() == shutdown_callbacks_max);
+  const auto refused = std::count_if(m.reports().begin(), m.reports().end(), [](auto& text) {
+    return text.find("refused: already 16 callbacks") != std::string::npos;
+  });
+  CHECK(refused == 1);
 }
