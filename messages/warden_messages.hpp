@@ -10,12 +10,16 @@
 
 #include "caf/all.hpp"
 #include "src/drain/drain_machine.hpp"
+#include "src/drain/warden_snapshot.hpp"
 
 namespace runwarden {
 
 using spawn_atom = caf::atom_constant<caf::atom("spawn")>;
 using signal_atom = caf::atom_constant<caf::atom("signal")>;
 using exited_atom = caf::atom_constant<caf::atom("exited")>;
+using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
+using unsubscribe_atom = caf::atom_constant<caf::atom("unsubscrib")>;
+using notify_atom = caf::atom_constant<caf::atom("notify")>;
 
 // An OS signal delivered to runwarden itself, as the signal port saw it.
 struct os_signal_received {
@@ -27,6 +31,16 @@ struct warden_exited {
   int exit_code = 0;
   std::string reason;
 };
+
+// The warden's questions and subscriptions (the control API and its tests use them):
+//   (get_atom)                      -> warden_snapshot
+//   (subscribe_atom, actor)         the actor receives a warden_snapshot now and on every
+//                                   change, until it goes down or unsubscribes
+//   (unsubscribe_atom, actor)
+//   shutdown_requested              -> warden_snapshot (after the request took effect)
+//   forceful_shutdown_requested     -> warden_snapshot
+// The warden tells its notifier (webhooks, callbacks):
+//   (notify_atom, notification_kind, std::vector<shutdown_callback>, warden_snapshot)
 
 // The process port owns the runner's process. `spawn` starts the configured command; the
 // port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
@@ -42,6 +56,10 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_spawned)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_spawn_failed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_exited)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::shutdown_requested)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::forceful_shutdown_requested)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_snapshot)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::notification_kind)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<runwarden::shutdown_callback>)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::reload_requested)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::timer_fired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::os_signal_received)

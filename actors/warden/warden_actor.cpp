@@ -1,6 +1,7 @@
 // See warden_actor.hpp. One handler per event message, one translation per effect.
 #include "actors/warden/warden_actor.hpp"
 
+#include <algorithm>
 #include <csignal>
 
 namespace runwarden {
@@ -11,6 +12,10 @@ using warden_pointer = caf::stateful_actor<warden_state>*;
 
 instant now_of(warden_pointer self) {
   return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
+}
+
+warden_snapshot current_snapshot(warden_pointer self) {
+  return snapshot_of(self->state.machine->state(), now_of(self), self->state.version);
 }
 
 void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
@@ -28,18 +33,50 @@ void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
           self->delayed_send(self, delay, timer_fired{e.kind, e.id});
         } else if constexpr (std::is_same_v<effect_type, exit_warden>) {
           self->send(state.exit_listener, warden_exited{e.exit_code, e.reason});
+        } else if constexpr (std::is_same_v<effect_type, send_notification>) {
+          if (state.notifier)
+            self->send(state.notifier, notify_atom::value, e.kind, e.callbacks,
+                       current_snapshot(self));
         }
         // change_status and report only inform: the observer logs them.
       },
       effect);
-  if (state.observer) state.observer(effect, now);
+}
+
+// Subscribers hear of every change, not of every event: a stale timer changes nothing.
+void publish(warden_pointer self) {
+  auto& state = self->state;
+  auto snapshot = current_snapshot(self);
+  if (same_state(snapshot, state.last_published)) return;
+  state.last_published = snapshot;
+  for (const auto& subscriber : state.subscribers) self->send(subscriber, snapshot);
 }
 
 void handle_event(warden_pointer self, const drain_event& event) {
+  auto& state = self->state;
   const auto now = now_of(self);
-  const auto effects = self->state.machine->step(event, now);
-  for (const auto& effect : effects) carry_out(self, effect, now);
-  if (self->state.machine->state().status == warden_status::gone) self->quit();
+  const auto effects = state.machine->step(event, now);
+  ++state.version;
+  for (const auto& effect : effects) {
+    carry_out(self, effect, now);
+    if (state.observer) state.observer(effect, current_snapshot(self));
+  }
+  publish(self);
+}
+
+void subscribe(warden_pointer self, const caf::actor& subscriber) {
+  auto& subscribers = self->state.subscribers;
+  if (std::find(subscribers.begin(), subscribers.end(), subscriber) != subscribers.end()) return;
+  subscribers.push_back(subscriber);
+  self->monitor(subscriber);
+  self->send(subscriber, current_snapshot(self));
+}
+
+void unsubscribe(warden_pointer self, const caf::actor_addr& subscriber) {
+  auto& subscribers = self->state.subscribers;
+  subscribers.erase(std::remove_if(subscribers.begin(), subscribers.end(),
+                                   [&](const caf::actor& s) { return s.address() == subscriber; }),
+                    subscribers.end());
 }
 
 }  // namespace
@@ -55,20 +92,36 @@ std::optional<drain_event> event_for_os_signal(int signal_number) {
 }
 
 caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wiring wiring) {
-  self->state.machine.emplace(std::move(wiring.config));
-  self->state.process_port = std::move(wiring.process_port);
-  self->state.exit_listener = std::move(wiring.exit_listener);
-  self->state.observer = std::move(wiring.observer);
+  auto& state = self->state;
+  state.machine.emplace(std::move(wiring.config));
+  state.process_port = std::move(wiring.process_port);
+  state.exit_listener = std::move(wiring.exit_listener);
+  state.notifier = std::move(wiring.notifier);
+  state.observer = std::move(wiring.observer);
+  self->set_down_handler([=](const caf::down_msg& down) { unsubscribe(self, down.source); });
   handle_event(self, warden_started{});
   return {
       [=](const runner_spawned& e) { handle_event(self, e); },
       [=](const runner_spawn_failed& e) { handle_event(self, e); },
       [=](const runner_exited& e) { handle_event(self, e); },
-      [=](const shutdown_requested& e) { handle_event(self, e); },
       [=](const reload_requested& e) { handle_event(self, e); },
       [=](const timer_fired& e) { handle_event(self, e); },
       [=](const os_signal_received& signal) {
         if (auto event = event_for_os_signal(signal.signal_number)) handle_event(self, *event);
+      },
+      [=](const shutdown_requested& e) {
+        handle_event(self, e);
+        return current_snapshot(self);
+      },
+      [=](const forceful_shutdown_requested& e) {
+        handle_event(self, e);
+        return current_snapshot(self);
+      },
+      [=](caf::get_atom) { return current_snapshot(self); },
+      [=](subscribe_atom, const caf::actor& subscriber) { subscribe(self, subscriber); },
+      [=](unsubscribe_atom, const caf::actor& subscriber) {
+        unsubscribe(self, subscriber.address());
+        self->demonitor(subscriber);
       },
   };
 }

@@ -2,32 +2,43 @@
 // The warden: the coordinator actor around the drain machine. It turns messages into
 // machine events, stamps them with the actor clock's time (virtual under the test
 // coordinator), and turns the machine's effects into messages to its ports. It decides
-// nothing itself.
+// nothing itself. It answers status questions and keeps subscribers (Watch) up to date.
 
 #include <functional>
+#include <vector>
 
 #include "caf/all.hpp"
 #include "messages/warden_messages.hpp"
 #include "src/drain/drain_machine.hpp"
+#include "src/drain/warden_snapshot.hpp"
 
 namespace runwarden {
+
+using effect_observer = std::function<void(const drain_effect&, const warden_snapshot&)>;
 
 struct warden_state {
   static inline const char* name = "warden";
   std::optional<drain_machine> machine;
   process_port_actor process_port;
   caf::actor exit_listener;
-  // Observes every effect after it is carried out (logging, and tests in virtual time).
-  std::function<void(const drain_effect&, instant)> observer;
+  caf::actor notifier;  // may be empty: no webhooks, no callbacks
+  effect_observer observer;
+  std::vector<caf::actor> subscribers;
+  std::uint64_t version = 0;
+  warden_snapshot last_published;
 };
 
 struct warden_wiring {
   drain_config config;
   process_port_actor process_port;
-  caf::actor exit_listener;  // receives one warden_exited, then the warden quits
-  std::function<void(const drain_effect&, instant)> observer;
+  caf::actor exit_listener;  // receives one warden_exited when the warden reaches gone
+  caf::actor notifier = {};
+  // Sees every effect after it is carried out (logging, metrics).
+  effect_observer observer = {};
 };
 
+// The warden stays up after gone, so that late status questions still get an answer;
+// whoever spawned it ends it.
 caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wiring wiring);
 
 // Maps a signal runwarden itself received to the machine event it means; nullopt for

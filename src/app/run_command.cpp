@@ -83,7 +83,10 @@ int run_warden(const settings& config) {
   auto warden = system.spawn(
       warden_actor, warden_wiring{make_drain_config(config, std::random_device{}()), port,
                                   caf::actor_cast<caf::actor>(waiter),
-                                  [](const drain_effect& e, instant) { log_effect(e); }});
+                                  caf::actor{},
+                                  [](const drain_effect& e, const warden_snapshot&) {
+                                    log_effect(e);
+                                  }});
   signals->start(warden);
 
   int exit_code = 1;
@@ -91,6 +94,7 @@ int run_warden(const settings& config) {
   signals->stop();
   host->stop();
   io.stop();
+  caf::anon_send_exit(warden, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
   return exit_code;
 }

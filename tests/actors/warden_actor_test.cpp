@@ -59,14 +59,33 @@ caf::behavior exit_listener(caf::stateful_actor<exit_listener_state>* self,
   }};
 }
 
+// Records what a Watch client and the webhook notifier would see.
+struct observer_state {
+  std::vector<warden_snapshot> snapshots;
+  std::vector<std::pair<notification_kind, std::vector<shutdown_callback>>> notifications;
+};
+
+caf::behavior recording_observer(caf::stateful_actor<observer_state>* self, int /*unused*/) {
+  return {
+      [=](const warden_snapshot& snapshot) { self->state.snapshots.push_back(snapshot); },
+      [=](notify_atom, notification_kind kind, const std::vector<shutdown_callback>& callbacks,
+          const warden_snapshot&) { self->state.notifications.emplace_back(kind, callbacks); },
+  };
+}
+
 class warden_fixture : public testing::deterministic_fixture {
 public:
   void start(drain_config config) {
     port_ = spawn(scripted_port, std::int64_t{100});
     listener_ = spawn(exit_listener, system().clock().now());
-    warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, {}});
+    observer_ = spawn(recording_observer, 0);
+    warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, observer_});
     run();
   }
+
+  caf::actor& warden() { return warden_; }
+  caf::actor& observer() { return observer_; }
+  observer_state& observed() { return state_of<observer_state>(observer_); }
 
   void send(auto message) {
     caf::anon_send(warden_, std::move(message));
@@ -85,6 +104,7 @@ public:
 private:
   process_port_actor port_;
   caf::actor listener_;
+  caf::actor observer_;
   caf::actor warden_;
 };
 
@@ -191,4 +211,37 @@ TEST_CASE_METHOD(warden_fixture, "past the restart budget the warden exits and s
         std::string::npos);
   advance(10min);
   CHECK(port().spawned_at.size() == 3);
+}
+
+TEST_CASE_METHOD(warden_fixture, "subscribers see the status now and then every change") {
+  start(config_for_test());
+  caf::anon_send(warden(), subscribe_atom::value, observer());
+  run();
+  send(shutdown_requested{.source = trigger_source::control_api, .reason = "scale in"});
+  advance(1s);  // nothing changes while the jobs run: no snapshot
+  send(runner_exited{current_pid(), exit_status{false, 0}});
+  const auto& snapshots = observed().snapshots;
+  REQUIRE(snapshots.size() == 3);
+  CHECK(snapshots[0].status == warden_status::running);
+  CHECK(snapshots[1].status == warden_status::shutting_down);
+  CHECK(snapshots[1].phase == drain_phase::draining);
+  CHECK(snapshots[1].reason == "scale in");
+  CHECK(snapshots[1].drain_deadline == snapshots[1].drain_started_at.value() + 30s);
+  CHECK(snapshots[2].status == warden_status::gone);
+  CHECK(snapshots[2].exit_code == 0);
+  CHECK(snapshots[0].version < snapshots[1].version);
+  CHECK(snapshots[1].version < snapshots[2].version);
+}
+
+TEST_CASE_METHOD(warden_fixture, "the notifier hears the drain start and, with callbacks, gone") {
+  start(config_for_test());
+  const shutdown_callback callback{"http://127.0.0.1:9/done", "POST", {}};
+  send(shutdown_requested{.source = trigger_source::control_api, .callback = callback});
+  send(runner_exited{current_pid(), exit_status{false, 0}});
+  const auto& notifications = observed().notifications;
+  REQUIRE(notifications.size() == 2);
+  CHECK(notifications[0].first == notification_kind::drain_started);
+  CHECK(notifications[0].second.empty());
+  CHECK(notifications[1].first == notification_kind::gone);
+  CHECK(notifications[1].second == std::vector{callback});
 }

@@ -1,0 +1,50 @@
+#pragma once
+// What runwarden is doing, as the control API, `runwarden ctl`, /metrics and webhooks show
+// it: one value derived from the drain machine's state, so every view tells the same story.
+// Times are instants of the machine's clock; the edge that prints them converts to wall time.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "src/drain/drain_machine.hpp"
+
+namespace runwarden {
+
+// Progress inside shutting_down. Later phases (unregistering, completing) join as the
+// cloud issues land.
+enum class drain_phase : std::uint8_t {
+  none,                // not shutting down
+  waiting_for_runner,  // the runner is still being spawned; it is signalled once up
+  draining,            // graceful signal sent, jobs finishing
+  forcing,             // forceful signal sent
+  killing,             // SIGKILL sent
+  done,                // gone
+};
+
+std::string_view to_string(drain_phase phase);
+
+struct warden_snapshot {
+  std::uint64_t version = 0;  // grows with every change the warden makes
+  instant now{0};
+  warden_status status = warden_status::starting;
+  instant status_since{0};
+  drain_phase phase = drain_phase::none;
+  std::optional<std::int64_t> runner_pid;
+  std::uint64_t restarts_total = 0;
+  std::optional<exit_status> last_exit;
+  std::optional<instant> drain_started_at;
+  std::optional<instant> drain_deadline;
+  std::optional<trigger_source> trigger;
+  std::string reason;
+  std::optional<std::uint32_t> jobs_running;  // known once the metrics poller reports
+  std::optional<int> exit_code;               // once gone
+  std::string exit_reason;
+};
+
+warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t version);
+
+// True when two snapshots differ in more than their version and time of taking.
+bool same_state(const warden_snapshot& left, const warden_snapshot& right);
+
+}  // namespace runwarden
