@@ -33,6 +33,32 @@ struct drain_settings {
   std::chrono::milliseconds kill_timeout{std::chrono::seconds{10}};
 };
 
+// The control plane (issue 3): gRPC server, HTTP endpoints.
+struct control_settings {
+  // unix:///PATH or tcp://HOST:PORT; empty means default_control_socket(); "none" disables.
+  std::string grpc_listen;
+  // A file holding the bearer token every gRPC call must carry. Required for TCP on a
+  // non-loopback address. Only the path is ever logged.
+  std::string token_file;
+  std::string tls_cert_file;  // both or neither; TCP only
+  std::string tls_key_file;
+  // HOST:PORT for /metrics, /healthz and /readyz; "none" disables.
+  std::string http_listen = "127.0.0.1:9253";
+};
+
+// Where runwarden reports the drain (issue 3): a POST when it starts and when it is gone.
+struct webhook_settings {
+  std::string url;          // http:// or https://; empty means no webhook
+  std::string secret_file;  // HMAC-SHA256 key for the X-Runwarden-Signature header
+  // Link-local targets (169.254.0.0/16, fe80::/10: the instance metadata service among
+  // them) are refused unless this is set, so an API caller cannot aim runwarden at them.
+  bool allow_link_local = false;
+  std::chrono::milliseconds timeout{std::chrono::seconds{10}};  // per attempt
+  std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
+  std::chrono::milliseconds retry_max{std::chrono::seconds{30}};
+  std::uint32_t attempts_max = 8;  // the retry budget, first attempt included
+};
+
 struct log_settings {
   std::string level = "info";  // trace, debug, info, warn, error, critical, off
   log_format format = log_format::text;
@@ -42,6 +68,8 @@ struct settings {
   runner_settings runner;
   restart_settings restart;
   drain_settings drain;
+  control_settings control;
+  webhook_settings webhook;
   log_settings log;
 };
 
