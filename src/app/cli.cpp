@@ -12,6 +12,7 @@
 
 #include "runwarden_version.hpp"
 #include "src/app/config_file.hpp"
+#include "src/app/ctl_command.hpp"
 #include "src/app/logging.hpp"
 #include "src/app/run_command.hpp"
 
@@ -36,6 +37,10 @@ constexpr flag_spec run_flag_specs[] = {
     {"--kill-timeout", "drain.kill_timeout", "SIGKILL this long after the forceful signal"},
     {"--log-level", "log.level", "trace, debug, info (default), warn, error, critical, off"},
     {"--log-format", "log.format", "text (default) or json"},
+    {"--grpc-listen", "control.grpc_listen", "unix:///PATH or tcp://HOST:PORT, or none"},
+    {"--token-file", "control.token_file", "file with the bearer token gRPC calls must carry"},
+    {"--http-listen", "control.http_listen", "HOST:PORT for /metrics /healthz /readyz, or none"},
+    {"--webhook", "webhook.url", "http(s) URL told when a drain starts and ends"},
 };
 
 struct run_flags {
@@ -114,6 +119,7 @@ int run_cli(int argc, char** argv) {
   auto* run_command = app.add_subcommand("run", "supervise COMMAND: runwarden run -- COMMAND");
   add_run_flags(*run_command, flags);
   app.add_subcommand("version", "print runwarden's version");
+  auto ctl = add_ctl_command(app);
   std::vector<const char*> parse_args;
   for (const auto& arg : own_args) parse_args.push_back(arg.c_str());
   try {
@@ -122,6 +128,7 @@ int run_cli(int argc, char** argv) {
     const int code = app.exit(error);
     return code == 0 ? 0 : exit_usage;
   }
+  if (ctl.chosen()) return ctl.run();
   if (app.got_subcommand("version")) {
     std::printf("runwarden %s\n", version_text);
     return 0;
