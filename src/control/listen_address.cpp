@@ -1,11 +1,16 @@
-// See listen_address.hpp.
+// Parses listen addresses strictly, so that a typo is refused when the config is read
+// rather than when the server binds, and is_loopback can trust the host it is given.
 #include "src/control/listen_address.hpp"
 
 #include <arpa/inet.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <string>
+#include <utility>
 
 namespace runwarden {
 
@@ -16,7 +21,9 @@ constexpr std::string_view tcp_scheme = "tcp://";
 // sockaddr_un's sun_path holds 108 bytes with the terminating zero.
 constexpr std::size_t unix_path_bytes_max = 107;
 
-listen_address_result failed(std::string error) { return {unix_socket_address{}, std::move(error)}; }
+listen_address_result failed(std::string error) {
+  return {unix_socket_address{}, std::move(error)};
+}
 
 listen_address_result parse_unix(std::string_view path) {
   if (path.empty() || path.front() != '/')
@@ -24,13 +31,30 @@ listen_address_result parse_unix(std::string_view path) {
   if (path.size() > unix_path_bytes_max)
     return failed("unix socket path longer than " + std::to_string(unix_path_bytes_max) +
                   " bytes");
+  if (path.back() == '/') return failed("a unix socket path names a file, not a directory");
   return {unix_socket_address{std::string{path}}, {}};
+}
+
+// Brackets hold an IPv6 literal (with an optional %zone); anything else is a name or an
+// IPv4 literal, made of letters, digits, dots, hyphens and underscores. This keeps spaces,
+// slashes and "user@" out of a host before it reaches a resolver or a log line.
+bool valid_host(std::string_view host, bool bracketed) {
+  if (bracketed) {
+    const std::string address{host.substr(0, host.find('%'))};
+    in6_addr ignored{};
+    return ::inet_pton(AF_INET6, address.c_str(), &ignored) == 1;
+  }
+  return std::all_of(host.begin(), host.end(), [](char character) {
+    return std::isalnum(static_cast<unsigned char>(character)) != 0 || character == '.' ||
+           character == '-' || character == '_';
+  });
 }
 
 listen_address_result parse_tcp(std::string_view rest) {
   std::string_view host;
   std::string_view port_text;
-  if (!rest.empty() && rest.front() == '[') {
+  const bool bracketed = !rest.empty() && rest.front() == '[';
+  if (bracketed) {
     const auto close = rest.find(']');
     if (close == std::string_view::npos || rest.substr(close + 1, 1) != ":")
       return failed("an IPv6 address is written tcp://[::1]:7701");
@@ -45,6 +69,8 @@ listen_address_result parse_tcp(std::string_view rest) {
       return failed("an IPv6 address is written in brackets: tcp://[::1]:7701");
   }
   if (host.empty()) return failed("missing host: tcp://HOST:PORT");
+  if (!valid_host(host, bracketed))
+    return failed("host \"" + std::string{host} + "\" is not a name or an IP address");
   unsigned port = 0;
   const auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(),
                                             port);

@@ -54,6 +54,18 @@ void check_defaults(const settings& loaded) {
   CHECK(loaded.restart.budget_window == defaults.restart.budget_window);
   CHECK(loaded.drain.timeout == defaults.drain.timeout);
   CHECK(loaded.drain.kill_timeout == defaults.drain.kill_timeout);
+  CHECK(loaded.control.grpc_listen == defaults.control.grpc_listen);
+  CHECK(loaded.control.token_file == defaults.control.token_file);
+  CHECK(loaded.control.tls_cert_file == defaults.control.tls_cert_file);
+  CHECK(loaded.control.tls_key_file == defaults.control.tls_key_file);
+  CHECK(loaded.control.http_listen == defaults.control.http_listen);
+  CHECK(loaded.webhook.url == defaults.webhook.url);
+  CHECK(loaded.webhook.secret_file == defaults.webhook.secret_file);
+  CHECK(loaded.webhook.allow_link_local == defaults.webhook.allow_link_local);
+  CHECK(loaded.webhook.timeout == defaults.webhook.timeout);
+  CHECK(loaded.webhook.retry_initial == defaults.webhook.retry_initial);
+  CHECK(loaded.webhook.retry_max == defaults.webhook.retry_max);
+  CHECK(loaded.webhook.attempts_max == defaults.webhook.attempts_max);
   CHECK(loaded.log.level == defaults.log.level);
   CHECK(loaded.log.format == defaults.log.format);
 }
@@ -154,6 +166,59 @@ const std::vector<good_config> good_values{
     {"drain.timeout = \"1ms\"", [](const settings& loaded) { return loaded.drain.timeout == 1ms; }},
     {"drain.kill_timeout = \"30s\"",
      [](const settings& loaded) { return loaded.drain.kill_timeout == 30s; }},
+    {"control.grpc_listen = \"none\"",
+     [](const settings& loaded) { return loaded.control.grpc_listen == "none"; }},
+    {"control.grpc_listen = \"unix:///run/runwarden/control.sock\"",
+     [](const settings& loaded) {
+       return loaded.control.grpc_listen == "unix:///run/runwarden/control.sock";
+     }},
+    {"control.grpc_listen = \"tcp://0.0.0.0:7701\"",
+     [](const settings& loaded) { return loaded.control.grpc_listen == "tcp://0.0.0.0:7701"; }},
+    {"control.grpc_listen = \"tcp://[::1]:0\"",
+     [](const settings& loaded) { return loaded.control.grpc_listen == "tcp://[::1]:0"; }},
+    {"control.token_file = \"/etc/runwarden/token\"",
+     [](const settings& loaded) { return loaded.control.token_file == "/etc/runwarden/token"; }},
+    {"[control]\ntls_cert_file = \"cert.pem\"\ntls_key_file = \"key.pem\"",
+     [](const settings& loaded) {
+       return loaded.control.tls_cert_file == "cert.pem" &&
+              loaded.control.tls_key_file == "key.pem";
+     }},
+    {"control.http_listen = \"none\"",
+     [](const settings& loaded) { return loaded.control.http_listen == "none"; }},
+    {"control.http_listen = \"0.0.0.0:65535\"",
+     [](const settings& loaded) { return loaded.control.http_listen == "0.0.0.0:65535"; }},
+    {"control.http_listen = \"[::]:9253\"",
+     [](const settings& loaded) { return loaded.control.http_listen == "[::]:9253"; }},
+    {"control.http_listen = \"metrics.internal:0\"",
+     [](const settings& loaded) { return loaded.control.http_listen == "metrics.internal:0"; }},
+    {"webhook.url = \"https://ci.example.com/hooks/runwarden?team=a%20b\"",
+     [](const settings& loaded) {
+       return loaded.webhook.url == "https://ci.example.com/hooks/runwarden?team=a%20b";
+     }},
+    {"webhook.url = \"http://user:pass@[fd00::1]:8080\"",
+     [](const settings& loaded) {
+       return loaded.webhook.url == "http://user:pass@[fd00::1]:8080";
+     }},
+    {"webhook.secret_file = \"/etc/runwarden/webhook-secret\"",
+     [](const settings& loaded) {
+       return loaded.webhook.secret_file == "/etc/runwarden/webhook-secret";
+     }},
+    {"webhook.allow_link_local = true",
+     [](const settings& loaded) { return loaded.webhook.allow_link_local; }},
+    {"webhook.allow_link_local = false",
+     [](const settings& loaded) { return !loaded.webhook.allow_link_local; }},
+    {"webhook.timeout = \"2.5s\"",
+     [](const settings& loaded) { return loaded.webhook.timeout == 2500ms; }},
+    {"[webhook]\nretry_initial = \"30s\"\nretry_max = \"30s\"",
+     [](const settings& loaded) {
+       return loaded.webhook.retry_initial == 30s && loaded.webhook.retry_max == 30s;
+     }},
+    {"webhook.retry_max = \"1h\"",
+     [](const settings& loaded) { return loaded.webhook.retry_max == 1h; }},
+    {"webhook.attempts_max = 1",
+     [](const settings& loaded) { return loaded.webhook.attempts_max == 1; }},
+    {"webhook.attempts_max = 100",
+     [](const settings& loaded) { return loaded.webhook.attempts_max == 100; }},
     {"log.level = \"trace\"", [](const settings& loaded) { return loaded.log.level == "trace"; }},
     {"log.level = \"critical\"",
      [](const settings& loaded) { return loaded.log.level == "critical"; }},
@@ -243,6 +308,81 @@ const std::vector<bad_config> bad_values{
       "moment to exit between the forceful signal and SIGKILL)"}},
     {"[drain]\nkill_timeout = \"1.5ms\"",
      {"test.toml:2: drain.kill_timeout: duration \"1.5ms\" is finer than a millisecond"}},
+    {"[control]\ngrpc_listen = \"\"",
+     {"test.toml:2: control.grpc_listen: must not be empty (leave the key out for the default "
+      "socket, or write \"none\" for no gRPC server)"}},
+    {"[control]\ngrpc_listen = \"/run/runwarden/control.sock\"",
+     {"test.toml:2: control.grpc_listen: \"/run/runwarden/control.sock\" is neither "
+      "unix:///PATH nor tcp://HOST:PORT"}},
+    {"[control]\ngrpc_listen = \"unix://run/control.sock\"",
+     {"test.toml:2: control.grpc_listen: a unix socket needs an absolute path: "
+      "unix:///run/runwarden/control.sock"}},
+    {"[control]\ngrpc_listen = \"tcp://127.0.0.1\"",
+     {"test.toml:2: control.grpc_listen: missing port: tcp://HOST:PORT"}},
+    {"[control]\ngrpc_listen = \"tcp://127.0.0.1:65536\"",
+     {"test.toml:2: control.grpc_listen: port \"65536\" is not a number from 0 to 65535"}},
+    {"[control]\ngrpc_listen = \"tcp://::1:7701\"",
+     {"test.toml:2: control.grpc_listen: an IPv6 address is written in brackets: "
+      "tcp://[::1]:7701"}},
+    {"[control]\ntoken_file = \"\"",
+     {"test.toml:2: control.token_file: must not be empty (leave the key out for no token)"}},
+    {"[control]\ntls_key_file = \"\"",
+     {"test.toml:2: control.tls_key_file: must not be empty (leave the key out for no TLS)"}},
+    {"[control]\nhttp_listen = \"\"",
+     {"test.toml:2: control.http_listen: must not be empty (write \"none\" for no HTTP "
+      "endpoints)"}},
+    {"[control]\nhttp_listen = \"9253\"",
+     {"test.toml:2: control.http_listen: \"9253\" is not HOST:PORT or [IPv6]:PORT with a "
+      "port from 0 to 65535, or \"none\""}},
+    {"[control]\nhttp_listen = \"127.0.0.1:70000\"",
+     {"test.toml:2: control.http_listen: \"127.0.0.1:70000\" is not HOST:PORT or "
+      "[IPv6]:PORT with a port from 0 to 65535, or \"none\""}},
+    {"[control]\nhttp_listen = \"::1:9253\"",
+     {"test.toml:2: control.http_listen: \"::1:9253\" is not HOST:PORT or [IPv6]:PORT with "
+      "a port from 0 to 65535, or \"none\""}},
+    {"[control]\nhttp_listen = \"http://127.0.0.1:9253\"",
+     {"test.toml:2: control.http_listen: \"http://127.0.0.1:9253\" is not HOST:PORT or "
+      "[IPv6]:PORT with a port from 0 to 65535, or \"none\""}},
+    {"[webhook]\nurl = \"\"",
+     {"test.toml:2: webhook.url: must not be empty (leave the key out for no webhook)"}},
+    // The URL itself is never quoted: webhook URLs often carry a secret.
+    {"[webhook]\nurl = \"ftp://example.com/secret-token\"",
+     {"test.toml:2: webhook.url: must start with http:// or https://"}},
+    {"[webhook]\nurl = \"HTTPS://example.com\"",
+     {"test.toml:2: webhook.url: must start with http:// or https://"}},
+    {"[webhook]\nurl = \"https://example.com/a b\"",
+     {"test.toml:2: webhook.url: must not contain spaces or control characters "
+      "(percent-encode them: %20)"}},
+    {"[webhook]\nurl = \"https://example.com/\\t\"",
+     {"test.toml:2: webhook.url: must not contain spaces or control characters "
+      "(percent-encode them: %20)"}},
+    {"[webhook]\nurl = \"https:///path\"",
+     {"test.toml:2: webhook.url: has no host (write a URL such as "
+      "\"https://ci.example.com/runwarden\")"}},
+    {"[webhook]\nurl = \"http://user@:80/\"",
+     {"test.toml:2: webhook.url: has no host (write a URL such as "
+      "\"https://ci.example.com/runwarden\")"}},
+    {"[webhook]\nurl = \"http://[::1/\"",
+     {"test.toml:2: webhook.url: has no host (write a URL such as "
+      "\"https://ci.example.com/runwarden\")"}},
+    {"[webhook]\nsecret_file = \"\"",
+     {"test.toml:2: webhook.secret_file: must not be empty (leave the key out for unsigned "
+      "requests)"}},
+    {"[webhook]\ntimeout = \"0s\"",
+     {"test.toml:2: webhook.timeout: must be greater than zero (each attempt needs time to "
+      "connect)"}},
+    {"[webhook]\nretry_initial = \"0\"",
+     {"test.toml:2: webhook.retry_initial: must be greater than zero (a zero wait would "
+      "spend every attempt on a receiver that is down)"}},
+    {"[webhook]\nretry_max = \"0ms\"",
+     {"test.toml:2: webhook.retry_max: must be greater than zero (a zero wait would spend "
+      "every attempt on a receiver that is down)"}},
+    {"[webhook]\nretry_max = \"1d\"",
+     {"test.toml:2: webhook.retry_max: unknown unit \"d\" in \"1d\" (use ms, s, m or h)"}},
+    {"[webhook]\nattempts_max = 0",
+     {"test.toml:2: webhook.attempts_max: 0 is not between 1 and 100"}},
+    {"[webhook]\nattempts_max = 101",
+     {"test.toml:2: webhook.attempts_max: 101 is not between 1 and 100"}},
     {"[log]\nlevel = \"warning\"",
      {"test.toml:2: log.level: unknown value \"warning\" (expected \"trace\", \"debug\", "
       "\"info\", \"warn\", \"error\", \"critical\" or \"off\")"}},
@@ -273,6 +413,23 @@ const std::vector<bad_config> wrong_types{
     {"[log]\nlevel = [\"info\"]", {"test.toml:2: log.level: expected a string, got array"}},
     {"[log]\nformat = { kind = \"json\" }",
      {"test.toml:2: log.format: expected a string, got table"}},
+    {"[control]\ngrpc_listen = false",
+     {"test.toml:2: control.grpc_listen: expected a string, got boolean"}},
+    {"[control]\nhttp_listen = 9253",
+     {"test.toml:2: control.http_listen: expected a string, got integer"}},
+    {"[control]\ntoken_file = [\"a\"]",
+     {"test.toml:2: control.token_file: expected a string, got array"}},
+    {"[webhook]\nurl = { host = \"x\" }",
+     {"test.toml:2: webhook.url: expected a string, got table"}},
+    {"[webhook]\nallow_link_local = \"true\"",
+     {"test.toml:2: webhook.allow_link_local: expected true or false, got string"}},
+    {"[webhook]\nallow_link_local = 1",
+     {"test.toml:2: webhook.allow_link_local: expected true or false, got integer"}},
+    {"[webhook]\ntimeout = 10",
+     {"test.toml:2: webhook.timeout: expected a duration string such as \"10s\", got "
+      "integer"}},
+    {"[webhook]\nattempts_max = \"8\"",
+     {"test.toml:2: webhook.attempts_max: expected an integer, got string"}},
     {"\n\nrunner = \"gitlab\"", {"test.toml:3: runner: expected a table, got string"}},
     {"[[drain]]\ntimeout = \"1h\"", {"test.toml:1: drain: expected a table, got array"}},
 };
@@ -295,6 +452,14 @@ const std::vector<bad_config> unknown_keys{
     {"[runner.env]\nA = \"1\"", {"test.toml:1: runner.env: unknown table"}},
     {"[runner]\ntotally_unrelated = 1", {"test.toml:2: runner.totally_unrelated: unknown key"}},
     {"[metrics]\nlisten = \"x\"", {"test.toml:1: metrics: unknown table"}},
+    {"[webhooks]\nurl = \"https://x\"",
+     {"test.toml:1: webhooks: unknown table (did you mean webhook?)"}},
+    {"[control]\ngrpc-listen = \"none\"",
+     {"test.toml:2: control.grpc-listen: unknown key (did you mean control.grpc_listen?)"}},
+    {"[control]\ntls_cert = \"cert.pem\"", {"test.toml:2: control.tls_cert: unknown key"}},
+    {"[webhook]\nattempts = 3", {"test.toml:2: webhook.attempts: unknown key"}},
+    {"[drain]\nretry_max = \"1s\"",
+     {"test.toml:2: drain.retry_max: unknown key (did you mean webhook.retry_max?)"}},
     // Two edits away still gets a suggestion, three do not.
     {"[log]\nlvl = \"info\"", {"test.toml:2: log.lvl: unknown key (did you mean log.level?)"}},
     {"[log]\nlv = \"info\"", {"test.toml:2: log.lv: unknown key"}},
@@ -323,13 +488,32 @@ const std::vector<bad_config> cross_key_problems{
     // A rejected value is not compared against the other key's default.
     {"[restart]\nbackoff_initial = \"1m\"\nbackoff_max = \"10\"",
      {"test.toml:3: restart.backoff_max: missing unit in \"10\" (use ms, s, m or h)"}},
+    {"[webhook]\nretry_initial = \"1m\"\nretry_max = \"30s\"",
+     {"test.toml:2: webhook.retry_initial: 1m is longer than webhook.retry_max (30s)"}},
+    {"[webhook]\nretry_initial = \"31s\"",
+     {"test.toml:2: webhook.retry_initial: 31s is longer than webhook.retry_max (30s)"}},
+    {"[webhook]\n\nretry_max = \"500ms\"",
+     {"test.toml:3: webhook.retry_max: 500ms is shorter than webhook.retry_initial (1s)"}},
+    {"[webhook]\nretry_initial = \"1m\"\nretry_max = \"0s\"",
+     {"test.toml:3: webhook.retry_max: must be greater than zero (a zero wait would spend "
+      "every attempt on a receiver that is down)"}},
+    {"[control]\n\ntls_cert_file = \"cert.pem\"",
+     {"test.toml:3: control.tls_cert_file: needs control.tls_key_file as well (TLS takes "
+      "both files, or neither)"}},
+    {"[control]\ntls_key_file = \"key.pem\"",
+     {"test.toml:2: control.tls_key_file: needs control.tls_cert_file as well (TLS takes "
+      "both files, or neither)"}},
+    // An empty certificate path has its own error; the pair is not checked on top of it.
+    {"[control]\ntls_cert_file = \"\"\ntls_key_file = \"key.pem\"",
+     {"test.toml:2: control.tls_cert_file: must not be empty (leave the key out for no "
+      "TLS)"}},
 };
 
 }  // namespace
 
 TEST_CASE("an empty file gives the defaults", "[config]") {
   const auto text = GENERATE(as<std::string>{}, "", "# only a comment\n",
-                             "[runner]\n[restart]\n[drain]\n[log]\n");
+                             "[runner]\n[restart]\n[drain]\n[control]\n[webhook]\n[log]\n");
   CAPTURE(text);
   const config_result result = parse(text);
   CHECK(result.errors.empty());
@@ -492,4 +676,72 @@ TEST_CASE("overrides go through the file's checks and are blamed by their label"
                              error.rfind("--restart: unknown value \"always\"", 0) == 0;
     CHECK(blames_flag);
   }
+}
+
+TEST_CASE("control and webhook errors are collected with their lines", "[config]") {
+  const config_result result = parse(
+      "[drain]\n"                                // 1
+      "timeout = \"1h\"\n"                       // 2
+      "[control]\n"                              // 3
+      "grpc_listen = \"tcp://10.0.0.1:http\"\n"  // 4
+      "tls_key_file = \"key.pem\"\n"             // 5
+      "http_listen = \"127.0.0.1:9253\"\n"       // 6
+      "[webhook]\n"                              // 7
+      "retry_initial = \"2m\"\n"                 // 8
+      "url = \"mailto:ops@example.com\"\n"       // 9
+      "alow_link_local = true\n");               // 10
+  CHECK_FALSE(result.config.has_value());
+  const std::vector<std::string> expected{
+      "test.toml:4: control.grpc_listen: port \"http\" is not a number from 0 to 65535",
+      "test.toml:5: control.tls_key_file: needs control.tls_cert_file as well (TLS takes both "
+      "files, or neither)",
+      "test.toml:8: webhook.retry_initial: 2m is longer than webhook.retry_max (30s)",
+      "test.toml:9: webhook.url: must start with http:// or https://",
+      "test.toml:10: webhook.alow_link_local: unknown key (did you mean "
+      "webhook.allow_link_local?)",
+  };
+  CHECK(result.errors == expected);
+}
+
+TEST_CASE("control and webhook flags go through the same checks, blamed by their labels",
+          "[config]") {
+  settings base;
+  base.webhook.secret_file = "/etc/runwarden/webhook-secret";
+  const auto applied =
+      apply_overrides(base, {{"control.grpc_listen", "tcp://[::1]:7701", "--grpc-listen"},
+                             {"control.token_file", "/etc/runwarden/token", "--token-file"},
+                             {"control.http_listen", "none", "--http-listen"},
+                             {"webhook.url", "https://ci.example.com/hook", "--webhook"}});
+  INFO((applied.errors.empty() ? std::string{} : applied.errors.front()));
+  REQUIRE(applied.config);
+  CHECK(applied.config->control.grpc_listen == "tcp://[::1]:7701");
+  CHECK(applied.config->control.token_file == "/etc/runwarden/token");
+  CHECK(applied.config->control.http_listen == "none");
+  CHECK(applied.config->webhook.url == "https://ci.example.com/hook");
+  CHECK(applied.config->webhook.secret_file == "/etc/runwarden/webhook-secret");
+
+  const auto refused =
+      apply_overrides(base, {{"control.grpc_listen", "tcp://localhost", "--grpc-listen"},
+                             {"control.token_file", "", "--token-file"},
+                             {"control.http_listen", "localhost", "--http-listen"},
+                             {"webhook.url", "https://", "--webhook"}});
+  CHECK_FALSE(refused.config);
+  const std::vector<std::string> expected{
+      "--grpc-listen: missing port: tcp://HOST:PORT",
+      "--token-file: must not be empty (leave the key out for no token)",
+      "--http-listen: \"localhost\" is not HOST:PORT or [IPv6]:PORT with a port from 0 to "
+      "65535, or \"none\"",
+      "--webhook: has no host (write a URL such as \"https://ci.example.com/runwarden\")",
+  };
+  CHECK_THAT(refused.errors, Catch::Matchers::UnorderedEquals(expected));
+}
+
+TEST_CASE("a flag contradicting a key set earlier is blamed by its label", "[config]") {
+  settings base;
+  base.webhook.retry_max = std::chrono::seconds{5};
+  const auto refused =
+      apply_overrides(base, {{"webhook.retry_initial", "10s", "--webhook-retry-initial"}});
+  CHECK_FALSE(refused.config);
+  CHECK(refused.errors == std::vector<std::string>{"--webhook-retry-initial: 10s is longer "
+                                                   "than webhook.retry_max (5s)"});
 }

@@ -1,0 +1,200 @@
+// The whole file format: one row per key, binding it to a reader that stores into
+// `settings`, then the checks that span keys, all in one place. A new key is one row here,
+// its default in settings.hpp and its documentation in config/runwarden.toml. A key whose
+// value is only a type and a range reads it in its row; the others have a named reader in
+// config_values.cpp.
+
+#include "src/app/config_schema.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <limits>
+
+#include "src/app/config_values.hpp"
+#include "src/runner/signal_names.hpp"
+#include "src/util/duration_text.hpp"
+
+namespace runwarden {
+
+namespace {
+
+constexpr std::array<std::string_view, 7> level_words{"trace", "debug",    "info", "warn",
+                                                      "error", "critical", "off"};
+// Past this many attempts a webhook only delays the report of a drain long over.
+constexpr std::int64_t webhook_attempts_limit = 100;
+constexpr std::string_view retry_wait_why =
+    "a zero wait would spend every attempt on a receiver that is down";
+
+// The whole file format, in the order config/runwarden.toml documents it.
+constexpr key_spec schema[] = {
+    {"runner", "kind", read_runner_kind},
+    {"runner", "command", read_runner_command},
+    {"runner", "output", read_runner_output},
+    {"runner", "graceful_signal",
+     [](config_value& value) {
+       return store(expect_signal(value), value.config().runner.graceful_signal);
+     }},
+    {"runner", "forceful_signal",
+     [](config_value& value) {
+       return store(expect_signal(value), value.config().runner.forceful_signal);
+     }},
+    {"restart", "policy", read_restart_policy},
+    {"restart", "backoff_initial",
+     [](config_value& value) {
+       return store(value.expect_positive_duration(
+                        "a zero backoff would restart a failing runner in a tight loop"),
+                    value.config().restart.backoff_initial);
+     }},
+    {"restart", "backoff_max",
+     [](config_value& value) {
+       return store(value.expect_duration(), value.config().restart.backoff_max);
+     }},
+    {"restart", "jitter", read_restart_jitter},
+    {"restart", "budget_restarts",
+     [](config_value& value) {
+       return store(value.expect_integer(0, std::numeric_limits<std::uint32_t>::max()),
+                    value.config().restart.budget_restarts_max);
+     }},
+    {"restart", "budget_window",
+     [](config_value& value) {
+       return store(value.expect_positive_duration("the budget counts restarts within this window"),
+                    value.config().restart.budget_window);
+     }},
+    {"drain", "timeout", read_drain_timeout},
+    {"drain", "kill_timeout",
+     [](config_value& value) {
+       return store(value.expect_positive_duration(
+                        "the runner needs a moment to exit between the forceful signal and "
+                        "SIGKILL"),
+                    value.config().drain.kill_timeout);
+     }},
+    {"control", "grpc_listen", read_grpc_listen},
+    {"control", "token_file",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string("leave the key out for no token"),
+                    value.config().control.token_file);
+     }},
+    {"control", "tls_cert_file",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string("leave the key out for no TLS"),
+                    value.config().control.tls_cert_file);
+     }},
+    {"control", "tls_key_file",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string("leave the key out for no TLS"),
+                    value.config().control.tls_key_file);
+     }},
+    {"control", "http_listen", read_http_listen},
+    {"webhook", "url", read_webhook_url},
+    {"webhook", "secret_file",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string("leave the key out for unsigned requests"),
+                    value.config().webhook.secret_file);
+     }},
+    {"webhook", "allow_link_local",
+     [](config_value& value) {
+       return store(value.expect_bool(), value.config().webhook.allow_link_local);
+     }},
+    {"webhook", "timeout",
+     [](config_value& value) {
+       return store(value.expect_positive_duration("each attempt needs time to connect"),
+                    value.config().webhook.timeout);
+     }},
+    {"webhook", "retry_initial",
+     [](config_value& value) {
+       return store(value.expect_positive_duration(retry_wait_why),
+                    value.config().webhook.retry_initial);
+     }},
+    {"webhook", "retry_max",
+     [](config_value& value) {
+       return store(value.expect_positive_duration(retry_wait_why),
+                    value.config().webhook.retry_max);
+     }},
+    {"webhook", "attempts_max",
+     [](config_value& value) {
+       return store(value.expect_integer(1, webhook_attempts_limit),
+                    value.config().webhook.attempts_max);
+     }},
+    {"log", "level",
+     [](config_value& value) {
+       return store(value.expect_word(level_words), value.config().log.level);
+     }},
+    {"log", "format", read_log_format},
+};
+
+// gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the
+// generic kind. A kind guessed from the command is checked later, once flags are applied.
+void check_signals_allowed(config_reader& reader) {
+  const std::optional<runner_kind_name> name = reader.config().runner.kind;
+  if (!name || kind_of(*name).signals_configurable) return;
+  const runner_kind& kind = kind_of(*name);
+  for (const std::string_view key : {"runner.graceful_signal", "runner.forceful_signal"}) {
+    const std::optional<std::uint32_t> line = reader.accepted_line(key);
+    if (!line) continue;
+    reader.report(*line, key,
+                  fmt::format("cannot be set for kind \"{}\", whose signals are fixed ({} drains, "
+                              "{} aborts); use kind = \"generic\" to choose signals",
+                              kind.text, signal_name(kind.graceful_signal),
+                              signal_name(kind.forceful_signal)));
+  }
+}
+
+struct keyed_duration {
+  std::string_view key;
+  std::chrono::milliseconds value;
+};
+
+// A first wait longer than the longest wait. Reported on `initial` when the document sets
+// it, else on `max`; skipped when either was refused, since the comparison would then be
+// against a default.
+void check_order(config_reader& reader, keyed_duration initial, keyed_duration max) {
+  if (initial.value <= max.value) return;
+  if (reader.rejected(initial.key) || reader.rejected(max.key)) return;
+  const std::string initial_text = format_duration(initial.value);
+  const std::string max_text = format_duration(max.value);
+  if (const std::optional<std::uint32_t> line = reader.accepted_line(initial.key)) {
+    reader.report(*line, initial.key,
+                  fmt::format("{} is longer than {} ({})", initial_text, max.key, max_text));
+    return;
+  }
+  reader.report(reader.accepted_line(max.key).value_or(0), max.key,
+                fmt::format("{} is shorter than {} ({})", max_text, initial.key, initial_text));
+}
+
+// TLS takes a certificate and its key together. Reported on the one given, naming the one
+// missing; skipped when either was refused, since that already has its error.
+void check_tls_pair(config_reader& reader) {
+  const control_settings& control = reader.config().control;
+  if (control.tls_cert_file.empty() == control.tls_key_file.empty()) return;
+  if (reader.rejected("control.tls_cert_file") || reader.rejected("control.tls_key_file")) return;
+  const bool has_cert = !control.tls_cert_file.empty();
+  const std::string_view given = has_cert ? "control.tls_cert_file" : "control.tls_key_file";
+  const std::string_view missing = has_cert ? "control.tls_key_file" : "control.tls_cert_file";
+  reader.report(reader.accepted_line(given).value_or(0), given,
+                fmt::format("needs {} as well (TLS takes both files, or neither)", missing));
+}
+
+// Every check that spans keys, run once each key has been read on its own.
+void check_across_keys(config_reader& reader) {
+  check_signals_allowed(reader);
+  const restart_settings& restart = reader.config().restart;
+  check_order(reader, {"restart.backoff_initial", restart.backoff_initial},
+              {"restart.backoff_max", restart.backoff_max});
+  const webhook_settings& webhook = reader.config().webhook;
+  check_order(reader, {"webhook.retry_initial", webhook.retry_initial},
+              {"webhook.retry_max", webhook.retry_max});
+  check_tls_pair(reader);
+}
+
+}  // namespace
+
+config_result read_config(const toml::table& root, std::string_view source_name, settings base,
+                          config_labels labels) {
+  config_reader reader{schema, source_name, std::move(base), std::move(labels)};
+  reader.read(root);
+  check_across_keys(reader);
+  return std::move(reader).finish();
+}
+
+}  // namespace runwarden

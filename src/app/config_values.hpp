@@ -1,0 +1,25 @@
+#pragma once
+// Readers for the keys whose values are more than a type and a range, each named after its
+// key. config_schema.cpp binds them to their rows; each returns whether the value was
+// accepted, and stores it in the settings when it was.
+
+#include <optional>
+
+#include "src/app/config_reader.hpp"
+
+namespace runwarden {
+
+bool read_runner_kind(config_value& value);
+bool read_runner_command(config_value& value);
+bool read_runner_output(config_value& value);
+// A signal name ("SIGTERM", "term") or number, for graceful_signal and forceful_signal.
+std::optional<int> expect_signal(config_value& value);
+bool read_restart_policy(config_value& value);
+bool read_restart_jitter(config_value& value);
+bool read_drain_timeout(config_value& value);
+bool read_grpc_listen(config_value& value);
+bool read_http_listen(config_value& value);
+bool read_webhook_url(config_value& value);
+bool read_log_format(config_value& value);
+
+}  // namespace runwarden
