@@ -20,10 +20,26 @@ target_link_libraries(CAF::core INTERFACE "${CAF_CORE_LIBRARY}" Threads::Threads
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(asio::asio INTERFACE IMPORTED)
 target_include_directories(asio::asio SYSTEM INTERFACE "${ASIO_INCLUDE_DIR}")
-target_compile_definitions(asio::asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED)
+# ASIO_DISABLE_STD_ALIGNED_ALLOC: asio decides whether to use aligned_alloc from a libstdc++
+# macro that is only defined once a standard header came first, so two files could define
+# asio::aligned_new differently (an ODR violation ASan reports as alloc-dealloc-mismatch).
+target_compile_definitions(asio::asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED
+                                                ASIO_DISABLE_STD_ALIGNED_ALLOC)
 
 find_package(fmt REQUIRED CONFIG)
 find_package(spdlog REQUIRED CONFIG)
 find_package(tomlplusplus REQUIRED CONFIG)
 find_package(CLI11 REQUIRED CONFIG)
 find_package(nlohmann_json 3 REQUIRED CONFIG)
+
+# The control API (gRPC on protobuf). Debian ships gRPCConfig.cmake and protoc's plugin.
+find_package(Protobuf REQUIRED)
+find_package(gRPC CONFIG REQUIRED)
+find_program(GRPC_CPP_PLUGIN grpc_cpp_plugin REQUIRED)
+
+# HTTP for webhooks and cloud APIs (libcurl, OpenSSL flavour) and HMAC for their signatures.
+find_package(CURL 7.85 REQUIRED)
+find_package(OpenSSL 3 REQUIRED)
+
+# The HTTP server behind /metrics, /healthz and /readyz (Boost.Beast, header-only).
+find_package(Boost 1.74 REQUIRED)

@@ -8,6 +8,10 @@ packages=(
   libcaf-dev libasio-dev libspdlog-dev libfmt-dev
   catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libbenchmark-dev
+  libgrpc++-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
+  python3-grpcio python3-grpc-tools
+  libcurl4-openssl-dev libssl-dev
+  libboost-dev prometheus  # Boost.Beast for the HTTP endpoints; promtool for their tests
 )
 
 missing=()

@@ -4,13 +4,14 @@
 namespace runwarden {
 
 process_port_actor::behavior_type process_port(process_port_actor::pointer self,
-                                               std::shared_ptr<child_process_host> host) {
+                                               std::weak_ptr<child_process_host> host) {
   return {
       [=](spawn_atom) {
-        host->spawn(caf::actor_cast<caf::actor>(self->current_sender()));
+        if (auto live = host.lock())
+          live->spawn(caf::actor_cast<caf::actor>(self->current_sender()));
       },
       [=](signal_atom, std::int64_t pid, std::int32_t signal_number) {
-        host->signal_group(pid, signal_number);
+        if (auto live = host.lock()) live->signal_group(pid, signal_number);
       },
   };
 }

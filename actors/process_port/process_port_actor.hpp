@@ -1,6 +1,8 @@
 #pragma once
 // The production process port: a thin actor in front of the child process host on the io
 // thread. Tests and the simulation put a scripted actor with the same interface here.
+// It holds the host weakly: the host's asio objects must die before the io_context that
+// serves them, and an actor's behaviour may outlive the function that started it.
 
 #include <memory>
 
@@ -10,6 +12,6 @@
 namespace runwarden {
 
 process_port_actor::behavior_type process_port(process_port_actor::pointer self,
-                                               std::shared_ptr<child_process_host> host);
+                                               std::weak_ptr<child_process_host> host);
 
 }  // namespace runwarden

@@ -1,18 +1,179 @@
-// See ctl_command.hpp. A placeholder until the gRPC client lands: it says so and fails.
+// See ctl_command.hpp. `shutdown --wait` opens its Watch stream before it asks for the
+// shutdown: a runner with no jobs may be gone, and runwarden with it, before a Watch opened
+// afterwards could connect, and then the exit code would be lost.
 #include "src/app/ctl_command.hpp"
 
+#include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/app/ctl_output.hpp"
+#include "src/control/control_client.hpp"
+#include "src/control/listen_address.hpp"
+#include "src/util/duration_text.hpp"
 
 namespace runwarden {
 
+namespace {
+
+constexpr const char* default_reason = "requested with runwarden ctl";
+
+struct ctl_options {
+  std::string socket_path;
+  std::string address;
+  client_settings client;
+  bool json = false;
+  bool watch = false;
+  std::string reason = default_reason;
+  std::string webhook;
+  std::string deadline;
+  bool wait = false;
+  bool force = false;
+};
+
+int report(const client_failure& failure) {
+  std::cerr << "runwarden ctl: " << failure.message << '\n';
+  return failure.exit_code;
+}
+
+void print(const v1::StatusResponse& status, const ctl_options& options, bool as_change) {
+  if (options.json) {
+    std::cout << status_json(status).dump() << std::endl;
+  } else {
+    std::cout << (as_change ? change_line(status) : status_text(status)) << std::flush;
+  }
+}
+
+// A stream that ended before `gone`. One that never carried a status failed to open (a
+// refused token, say), and its failure says so by itself.
+int report_early_end(status_stream& stream, bool received_any) {
+  auto failure = stream.end();
+  if (failure.exit_code == 0) failure.exit_code = exit_ctl_protocol;
+  if (received_any || failure.message.empty())
+    failure.message = "the status stream ended before the runner was gone" +
+                      (failure.message.empty() ? "" : ": " + failure.message);
+  return report(failure);
+}
+
+// Prints statuses until the one that says gone; returns runwarden's exit code from it.
+int follow(status_stream& stream, const ctl_options& options, bool exit_code_from_gone,
+           bool received_any) {
+  while (auto status = stream.next()) {
+    received_any = true;
+    print(*status, options, true);
+    if (status->state() == v1::STATE_GONE) {
+      stream.end();
+      return exit_code_from_gone ? status->exit_code().value() : 0;
+    }
+  }
+  return report_early_end(stream, received_any);
+}
+
+int run_status(control_client& client, const ctl_options& options) {
+  if (options.watch) return follow(*client.watch(), options, false, false);
+  const auto answer = client.status();
+  if (!answer.status) return report(answer.failure);
+  print(*answer.status, options, false);
+  return 0;
+}
+
+std::optional<v1::ShutdownRequest> shutdown_request(const ctl_options& options) {
+  v1::ShutdownRequest request;
+  request.set_reason(options.reason);
+  if (!options.webhook.empty()) {
+    request.mutable_callback()->set_url(options.webhook);
+    request.mutable_callback()->set_method("POST");
+  }
+  if (!options.deadline.empty()) {
+    const auto parsed = parse_duration(options.deadline);
+    if (!parsed.value) {
+      std::cerr << "runwarden ctl: --deadline: " << parsed.error << '\n';
+      return std::nullopt;
+    }
+    const auto milliseconds = parsed.value->count();
+    request.mutable_deadline()->set_seconds(milliseconds / 1000);
+    request.mutable_deadline()->set_nanos(static_cast<std::int32_t>(milliseconds % 1000) *
+                                          1'000'000);
+  }
+  return request;
+}
+
+int run_shutdown(control_client& client, const ctl_options& options) {
+  const auto request = shutdown_request(options);
+  if (!request) return exit_ctl_usage;
+  std::unique_ptr<status_stream> stream;
+  if (options.wait) {
+    stream = client.watch();
+    const auto first = stream->next();
+    if (!first) return report_early_end(*stream, false);
+    if (first->state() == v1::STATE_GONE) {
+      print(*first, options, true);
+      stream->end();
+      return first->exit_code().value();
+    }
+  }
+  v1::ForceShutdownRequest force;
+  force.set_reason(options.reason);
+  const auto answer = options.force ? client.force_shutdown(force) : client.shutdown(*request);
+  if (!answer.status) return report(answer.failure);
+  if (!options.wait) {
+    print(*answer.status, options, false);
+    return 0;
+  }
+  return follow(*stream, options, true, true);
+}
+
+int run_ctl(const ctl_options& given, bool shutdown) {
+  ctl_options options = given;
+  if (!options.socket_path.empty()) {
+    options.client.address_text =
+        "unix://" + std::filesystem::absolute(options.socket_path).lexically_normal().string();
+  } else {
+    options.client.address_text =
+        options.address.empty() ? "unix://" + default_control_socket() : options.address;
+  }
+  auto connected = control_client::connect(options.client);
+  if (!connected.client) return report(connected.failure);
+  return shutdown ? run_shutdown(*connected.client, options)
+                  : run_status(*connected.client, options);
+}
+
+void add_shutdown_flags(CLI::App& shutdown, ctl_options& options) {
+  shutdown.add_option("--reason", options.reason, "why, for the logs and the status");
+  auto* webhook =
+      shutdown.add_option("--webhook", options.webhook, "http(s) URL to POST once gone");
+  auto* deadline = shutdown.add_option("--deadline", options.deadline,
+                                       "stop the runner forcefully after this long (e.g. 30m)");
+  shutdown.add_flag("--wait", options.wait,
+                    "wait until the runner is gone; exit with its exit code");
+  shutdown.add_flag("--force", options.force, "stop the runner now (forceful signal)")
+      ->excludes(webhook)
+      ->excludes(deadline);
+  shutdown.add_flag("--json", options.json, "print statuses as JSON, one object per line");
+}
+
+}  // namespace
+
 ctl_command add_ctl_command(CLI::App& app) {
+  auto options = std::make_shared<ctl_options>();
   auto* ctl = app.add_subcommand("ctl", "talk to a running runwarden (status, shutdown)");
-  ctl->allow_extras();
+  ctl->require_subcommand(1);
+  auto* socket = ctl->add_option("--socket", options->socket_path, "control socket PATH");
+  ctl->add_option("--addr", options->address, "unix:///PATH or tcp://HOST:PORT")
+      ->excludes(socket);
+  ctl->add_option("--token-file", options->client.token_file, "file with the bearer token");
+  ctl->add_option("--tls-ca", options->client.tls_ca_file, "CA file: connect with TLS");
+  auto* status = ctl->add_subcommand("status", "show what runwarden and its runner are doing");
+  status->fallthrough();
+  status->add_flag("--json", options->json, "print JSON, one object per status");
+  status->add_flag("--watch", options->watch, "print every change until the runner is gone");
+  auto* shutdown = ctl->add_subcommand("shutdown", "drain the runner (or stop it: --force)");
+  shutdown->fallthrough();
+  add_shutdown_flags(*shutdown, *options);
   return {[ctl] { return ctl->parsed(); },
-          [] {
-            std::cerr << "runwarden: ctl is not available in this build\n";
-            return 69;  // EX_UNAVAILABLE
-          }};
+          [options, shutdown] { return run_ctl(*options, shutdown->parsed()); }};
 }
 
 }  // namespace runwarden

@@ -1,6 +1,12 @@
 #pragma once
-// `runwarden ctl`: the client side of the control API (status, shutdown), for operators and
-// for Kubernetes preStop hooks.
+// `runwarden ctl`: the client side of the control API, for operators and for Kubernetes
+// preStop hooks:
+//   runwarden ctl [--socket PATH | --addr ADDRESS] [--token-file FILE] [--tls-ca FILE]
+//       status [--json] [--watch]
+//       shutdown [--reason TEXT] [--webhook URL] [--deadline DURATION] [--wait] [--force]
+//                [--json]
+// `shutdown --wait` returns once the runner is gone, with runwarden's exit code (the
+// runner's, normally). Failures have exit codes of their own (control_client.hpp).
 
 #include <CLI/CLI.hpp>
 #include <functional>

@@ -1,6 +1,8 @@
 // See run_command.hpp. Threads: CAF's sharing scheduler (it sleeps when idle, unlike the
 // default work-stealing one; see shared notes §10) runs the actors, one io thread owns the
-// child process and the signals, and the calling thread only waits for the exit.
+// child process and the signals, gRPC's own threads serve the control API, and the calling
+// thread only waits for the exit. The control endpoint is checked before the runner starts;
+// the server itself starts once the warden exists and stops after it reached gone.
 #include "src/app/run_command.hpp"
 
 #include <sys/prctl.h>
@@ -11,6 +13,7 @@
 #include "actors/process_port/process_port_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
 #include "src/app/logging.hpp"
+#include "src/control/control_server.hpp"
 #include "src/ports/os/io_thread.hpp"
 #include "src/ports/os/signal_watch.hpp"
 #include "src/runner/signal_names.hpp"
@@ -34,6 +37,26 @@ void log_effect(const drain_effect& effect) {
     logger->debug("sending {} to process group {}", signal_name(signal->signal_number),
                   signal->pid);
   }
+}
+
+// How long open control calls (Watch streams taking their final `gone`) may take at exit.
+constexpr std::chrono::seconds control_stop_grace{2};
+
+// Starts the control server for a prepared endpoint. When it cannot listen, the runner,
+// which is already up, is stopped at once and runwarden ends with the server's exit code.
+std::optional<int> start_control(std::optional<control_endpoint> endpoint,
+                                 caf::actor_system& system, const caf::actor& warden,
+                                 std::unique_ptr<control_server>& server) {
+  if (!endpoint) return std::nullopt;
+  auto started = control_server::start(std::move(*endpoint), system, warden);
+  if (started.server) {
+    server = std::move(started.server);
+    return std::nullopt;
+  }
+  warden_logger()->error("{}", started.error);
+  caf::anon_send(warden, forceful_shutdown_requested{trigger_source::control_api,
+                                                     "the control API could not start"});
+  return started.exit_code;
 }
 
 // Orphans re-parent to the nearest subreaper; as PID 1 runwarden is the init already.
@@ -66,6 +89,11 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
 }
 
 int run_warden(const settings& config) {
+  auto endpoint = prepare_control_endpoint(config.control);
+  if (!endpoint.error.empty()) {
+    warden_logger()->error("{}", endpoint.error);
+    return endpoint.exit_code;
+  }
   become_subreaper();
   caf::actor_system_config actor_config;
   actor_config.set("scheduler.policy", caf::atom("sharing"));
@@ -79,7 +107,7 @@ int run_warden(const settings& config) {
   host->start();
 
   caf::scoped_actor waiter{system};
-  auto port = system.spawn(process_port, host);
+  auto port = system.spawn(process_port, std::weak_ptr<child_process_host>{host});
   auto warden = system.spawn(
       warden_actor, warden_wiring{make_drain_config(config, std::random_device{}()), port,
                                   caf::actor_cast<caf::actor>(waiter),
@@ -88,15 +116,19 @@ int run_warden(const settings& config) {
                                     log_effect(e);
                                   }});
   signals->start(warden);
+  std::unique_ptr<control_server> control;
+  const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
+                                             control);
 
   int exit_code = 1;
   waiter->receive([&](const warden_exited& exited) { exit_code = exited.exit_code; });
+  if (control) control->stop(control_stop_grace);
   signals->stop();
   host->stop();
   io.stop();
   caf::anon_send_exit(warden, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
-  return exit_code;
+  return control_failure.value_or(exit_code);
 }
 
 }  // namespace runwarden

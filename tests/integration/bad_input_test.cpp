@@ -4,6 +4,9 @@
 // problem. Where a runner command is given, it is the demo runner with a report file, so
 // the test can also check that a rejected invocation never started the runner.
 
+// Failure messages print the exit code runwarden gave, not "{?}".
+#define CATCH_CONFIG_ENABLE_OPTIONAL_STRINGMAKER
+
 #include <sys/stat.h>
 #include <unistd.h>
 

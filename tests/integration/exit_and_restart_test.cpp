@@ -4,6 +4,9 @@
 // start of the demo runner; a config file written to the test's directory shortens the
 // backoff to milliseconds so that the budget is spent within a second.
 
+// Failure messages print the exit code runwarden gave, not "{?}".
+#define CATCH_CONFIG_ENABLE_OPTIONAL_STRINGMAKER
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>

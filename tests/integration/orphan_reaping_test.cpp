@@ -5,6 +5,9 @@
 // then waits (bounded) until the orphan is gone rather than a zombie runwarden never reaped,
 // and checks that reaping it was not mistaken for the runner's own exit.
 
+// Failure messages print the exit code runwarden gave, not "{?}".
+#define CATCH_CONFIG_ENABLE_OPTIONAL_STRINGMAKER
+
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <string>

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -153,6 +154,22 @@ bool eventually(const std::function<bool()>& condition, milliseconds timeout) {
   }
 }
 
+std::vector<std::string> control_args(const temp_dir& dir, std::vector<std::string> args) {
+  if (args.empty() || args.front() != "run") return args;
+  const auto own_end = std::find(args.begin(), args.end(), "--");
+  const auto has = [&](std::string_view flag) {
+    return std::any_of(args.begin(), own_end, [&](const std::string& arg) {
+      return arg == flag || arg.starts_with(std::string{flag} + "=");
+    });
+  };
+  std::vector<std::string> added;
+  if (!has("--grpc-listen"))
+    added = {"--grpc-listen", "unix://" + dir.control_socket_path().string()};
+  if (!has("--http-listen")) added.insert(added.end(), {"--http-listen", "none"});
+  args.insert(args.begin() + 1, added.begin(), added.end());
+  return args;
+}
+
 std::vector<std::string> run_args(const std::vector<std::string>& flags,
                                   const std::vector<std::string>& command) {
   std::vector<std::string> args{"run"};
@@ -217,7 +234,8 @@ std::vector<runner_start> demo_report::starts() const {
 std::vector<pid_t> demo_report::orphans() const {
   std::vector<pid_t> orphans;
   for (const auto& line : lines()) {
-    if (line.starts_with("orphan ")) orphans.push_back(static_cast<pid_t>(std::stol(line.substr(7))));
+    if (line.starts_with("orphan "))
+      orphans.push_back(static_cast<pid_t>(std::stol(line.substr(7))));
   }
   return orphans;
 }
@@ -231,7 +249,8 @@ warden_process::warden_process(const temp_dir& dir, const std::vector<std::strin
       stderr_file_(dir.file("warden.stderr")),
       report_file_(dir.report_path()) {
   std::vector<std::string> argv_text{RUNWARDEN_BINARY};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  const auto full_args = control_args(dir, args);
+  argv_text.insert(argv_text.end(), full_args.begin(), full_args.end());
   std::vector<char*> argv;
   for (auto& arg : argv_text) argv.push_back(arg.data());
   argv.push_back(nullptr);

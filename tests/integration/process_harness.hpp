@@ -42,6 +42,9 @@ class temp_dir {
   std::filesystem::path file(std::string_view name) const { return path_ / name; }
   // Where demo_command tells the demo runner to write its report.
   std::filesystem::path report_path() const { return file("report"); }
+  // Where every runwarden the harness starts serves its control API, so that tests running
+  // in parallel never share (or remove) one another's socket.
+  std::filesystem::path control_socket_path() const { return file("control.sock"); }
 
  private:
   std::filesystem::path path_;
@@ -55,6 +58,10 @@ bool contains(std::string_view text, std::string_view part);
 
 // Polls condition until it holds (true) or timeout passes (false).
 bool eventually(const std::function<bool()>& condition, milliseconds timeout = wait_ms_max);
+
+// args with, for a `run`, --grpc-listen unix://DIR/control.sock and --http-listen none
+// added after "run" unless args (before any "--") set them already.
+std::vector<std::string> control_args(const temp_dir& dir, std::vector<std::string> args);
 
 // The argv of `runwarden run FLAGS... -- COMMAND...`, without argv[0].
 std::vector<std::string> run_args(const std::vector<std::string>& flags,
@@ -106,6 +113,8 @@ class warden_process {
  public:
   // Starts RUNWARDEN_BINARY with args; stdin is /dev/null, stdout and stderr go to
   // dir/warden.stdout and dir/warden.stderr. Throws std::runtime_error when spawn fails.
+  // A `run` without its own --grpc-listen or --http-listen gets the control socket
+  // dir.control_socket_path() and no HTTP listener (see control_args).
   warden_process(const temp_dir& dir, const std::vector<std::string>& args);
   ~warden_process();
   warden_process(const warden_process&) = delete;

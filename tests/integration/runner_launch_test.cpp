@@ -3,6 +3,9 @@
 // tests compare those with what they asked for and with runwarden's pid. Arguments are
 // chosen to break any quoting, splitting, flag parsing or text decoding on the way.
 
+// Failure messages print the exit code runwarden gave, not "{?}".
+#define CATCH_CONFIG_ENABLE_OPTIONAL_STRINGMAKER
+
 #include <unistd.h>
 
 #include <catch2/catch.hpp>

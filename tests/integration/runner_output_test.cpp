@@ -6,6 +6,9 @@
 // lines it prints while stopping must be there too. With --output inherit the runner
 // writes straight to runwarden's stdout and stderr, which the harness captures as files.
 
+// Failure messages print the exit code runwarden gave, not "{?}".
+#define CATCH_CONFIG_ENABLE_OPTIONAL_STRINGMAKER
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -180,7 +183,7 @@ TEST_CASE("output a runner prints just before it exits is all logged", "[process
   CHECK(err_next == 300);
 }
 
-TEST_CASE("--output inherit gives the runner runwarden's stdout and stderr",
+TEST_CASE("inherited output: the runner writes to runwarden's own stdout and stderr",
           "[process][output]") {
   temp_dir dir;
   warden_process warden{

@@ -1,0 +1,90 @@
+// See webhook_notifier.hpp. The settings are checked in full before any thread or actor
+// exists, so that a refusal leaves nothing to clean up.
+#include "actors/notifier/webhook_notifier.hpp"
+
+#include "actors/http_port/http_port_actor.hpp"
+#include "actors/notifier/notifier_actor.hpp"
+#include "runwarden_version.hpp"
+#include "src/webhook/address_policy.hpp"
+#include "src/webhook/webhook_secret.hpp"
+
+namespace runwarden {
+
+namespace {
+
+struct checked_settings {
+  std::optional<webhook_target> webhook;
+  std::string secret;
+};
+
+struct check_result {
+  std::optional<checked_settings> checked;  // set exactly when error is empty
+  std::string error;
+};
+
+check_result check_settings(const webhook_settings& settings) {
+  if (settings.timeout.count() <= 0) return {std::nullopt, "webhook timeout must be positive"};
+  if (settings.attempts_max == 0) return {std::nullopt, "webhook attempts_max must be at least 1"};
+  checked_settings checked;
+  if (!settings.url.empty()) {
+    auto parsed = parse_webhook_target(settings.url);
+    if (!parsed.target) return {std::nullopt, "webhook url: " + parsed.error};
+    // A numeric host needs no lookup, so a refusal can be told now rather than at a drain.
+    if (parsed.target->host_is_address) {
+      if (auto refusal = check_target_addresses(*parsed.target, {parsed.target->host},
+                                                settings.allow_link_local))
+        return {std::nullopt, "webhook url: " + *refusal};
+    }
+    checked.webhook = std::move(parsed.target);
+  }
+  if (!settings.secret_file.empty()) {
+    auto read = read_webhook_secret(settings.secret_file);
+    if (!read.secret) return {std::nullopt, read.error};
+    checked.secret = std::move(*read.secret);
+  }
+  return {std::move(checked), {}};
+}
+
+}  // namespace
+
+webhook_notifier::webhook_notifier(caf::actor notifier, http_port_actor port,
+                                   std::shared_ptr<http_worker> worker)
+    : notifier_(std::move(notifier)), port_(std::move(port)), worker_(std::move(worker)) {}
+
+bool webhook_notifier::flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const {
+  caf::scoped_actor waiter{system};
+  bool flushed = false;
+  waiter->request(notifier_, caf::duration{wait_max}, flush_atom::value)
+      .receive([&](caf::ok_atom) { flushed = true; }, [&](const caf::error&) {});
+  return flushed;
+}
+
+void webhook_notifier::stop() {
+  if (notifier_) caf::anon_send_exit(notifier_, caf::exit_reason::user_shutdown);
+  if (port_) caf::anon_send_exit(port_, caf::exit_reason::user_shutdown);
+  if (worker_) worker_->stop();
+}
+
+notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_settings& settings,
+                                     std::uint64_t random_seed, delivery_observer observer) {
+  auto checked = check_settings(settings);
+  if (!checked.checked) return {std::nullopt, std::move(checked.error)};
+  auto worker = std::make_shared<http_worker>();
+  auto port = system.spawn(http_port, worker);
+  auto notifier = system.spawn(
+      notifier_actor, notifier_wiring{
+                          .http_port = port,
+                          .webhook = std::move(checked.checked->webhook),
+                          .secret = std::move(checked.checked->secret),
+                          .allow_link_local = settings.allow_link_local,
+                          .timeout = settings.timeout,
+                          .limits = delivery_limits_of(settings),
+                          .random_seed = random_seed,
+                          .observer = std::move(observer),
+                          .clock = [] { return std::chrono::system_clock::now(); },
+                          .version = version_text,
+                      });
+  return {webhook_notifier{std::move(notifier), std::move(port), std::move(worker)}, {}};
+}
+
+}  // namespace runwarden

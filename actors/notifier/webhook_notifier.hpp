@@ -1,0 +1,55 @@
+#pragma once
+// The notifier as `runwarden run` wires it: the notifier actor on the production HTTP port
+// (libcurl on its own worker thread). spawn_notifier checks the settings first and refuses
+// bad ones with a message naming the problem: an unreadable secret file, an invalid URL, a
+// numeric link-local URL, a zero timeout. The returned handle owns the worker thread, which
+// is why stopping goes through it and not through the actors alone.
+//
+// Exit path: after the warden reports gone, flush() with a bound, then stop(), then let the
+// actor system go.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "caf/all.hpp"
+#include "messages/http_messages.hpp"
+#include "messages/notifier_messages.hpp"
+#include "src/app/settings.hpp"
+#include "src/ports/http/http_worker.hpp"
+
+namespace runwarden {
+
+class webhook_notifier {
+public:
+  webhook_notifier(caf::actor notifier, http_port_actor port, std::shared_ptr<http_worker> worker);
+
+  // What the warden's wiring takes as its notifier.
+  const caf::actor& actor() const { return notifier_; }
+
+  // Blocks the calling thread (never a CAF worker) until no delivery is pending or
+  // `wait_max` passed; true when everything pending was delivered or given up.
+  bool flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const;
+
+  // Ends both actors and joins the worker thread, which takes at most one request timeout.
+  // Deliveries still pending are given up. Safe to call twice.
+  void stop();
+
+private:
+  caf::actor notifier_;
+  http_port_actor port_;
+  std::shared_ptr<http_worker> worker_;
+};
+
+struct notifier_spawn_result {
+  std::optional<webhook_notifier> notifier;  // set exactly when error is empty
+  std::string error;
+};
+
+// An empty settings.url still gives a notifier: shutdown callbacks need one.
+notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_settings& settings,
+                                     std::uint64_t random_seed, delivery_observer observer);
+
+}  // namespace runwarden

@@ -1,0 +1,82 @@
+// See bearer_token.hpp.
+#include "src/control/bearer_token.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace runwarden {
+
+namespace {
+
+constexpr std::string_view authorization_key = "authorization";
+constexpr std::string_view bearer_prefix = "Bearer ";
+
+// gRPC metadata values (and HTTP header values) are printable ASCII.
+bool printable(std::string_view text) {
+  for (const char c : text) {
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+token_file_result read_token_file(const std::string& path) {
+  std::ifstream stream{path, std::ios::binary};
+  if (!stream) return {std::nullopt, "cannot read token file " + path + ": " +
+                                         std::strerror(errno)};
+  std::string token(token_file_bytes_max + 1, '\0');
+  stream.read(token.data(), static_cast<std::streamsize>(token.size()));
+  token.resize(static_cast<std::size_t>(stream.gcount()));
+  if (token.size() > token_file_bytes_max)
+    return {std::nullopt, "token file " + path + " is larger than " +
+                              std::to_string(token_file_bytes_max) + " bytes"};
+  while (!token.empty() && (token.back() == '\n' || token.back() == '\r')) token.pop_back();
+  if (token.empty()) return {std::nullopt, "token file " + path + " is empty"};
+  if (!printable(token))
+    return {std::nullopt, "token file " + path +
+                              " holds spaces or control characters; a token is one word of "
+                              "printable ASCII"};
+  return {std::move(token), {}};
+}
+
+std::string authorization_value(std::string_view token) {
+  return std::string{bearer_prefix} + std::string{token};
+}
+
+bool call_authorized(const grpc::ServerContextBase& context,
+                     const std::optional<std::string>& token) {
+  if (!token) return true;
+  const auto& metadata = context.client_metadata();
+  const auto [first, last] = metadata.equal_range(
+      grpc::string_ref{authorization_key.data(), authorization_key.size()});
+  bool authorized = false;
+  for (auto entry = first; entry != last; ++entry) {
+    const std::string_view value{entry->second.data(), entry->second.size()};
+    if (value.starts_with(bearer_prefix) &&
+        equal_in_constant_time(value.substr(bearer_prefix.size()), *token))
+      authorized = true;
+  }
+  return authorized;
+}
+
+grpc::Status unauthenticated_status() {
+  return {grpc::StatusCode::UNAUTHENTICATED,
+          "missing or wrong token: send the metadata \"authorization: Bearer <token>\""};
+}
+
+bool equal_in_constant_time(std::string_view left, std::string_view right) {
+  // Every byte of the longer side is visited, and differences are OR-ed, not returned early.
+  const std::size_t length = std::max(left.size(), right.size());
+  unsigned difference = left.size() == right.size() ? 0U : 1U;
+  for (std::size_t index = 0; index < length; ++index) {
+    const auto l = index < left.size() ? static_cast<unsigned char>(left[index]) : 0U;
+    const auto r = index < right.size() ? static_cast<unsigned char>(right[index]) : 0U;
+    difference |= l ^ r;
+  }
+  return difference == 0;
+}
+
+}  // namespace runwarden

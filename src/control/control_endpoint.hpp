@@ -1,0 +1,42 @@
+#pragma once
+// Where and how the control server listens, decided and checked before the warden (and so
+// the runner) starts: a mistake here must stop runwarden before it has a runner to stop.
+// The rules: a TCP address that is not loopback needs a token, since anyone who reaches it
+// could stop the runner; TLS takes a certificate and a key, on TCP only; a unix socket's
+// directory is made ready and a stale socket removed (see unix_socket_file.hpp).
+
+#include <grpcpp/security/server_credentials.h>
+
+#include <optional>
+#include <string>
+
+#include "src/app/settings.hpp"
+#include "src/control/listen_address.hpp"
+
+namespace runwarden {
+
+// runwarden's exit codes when the control server cannot start (sysexits.h).
+inline constexpr int exit_control_config = 78;       // EX_CONFIG: the settings are wrong
+inline constexpr int exit_control_unavailable = 69;  // EX_UNAVAILABLE: cannot listen there
+
+// Certificates and keys are small; a larger file is not one.
+inline constexpr std::size_t tls_file_bytes_max = 1024 * 1024;
+
+struct control_endpoint {
+  listen_address address;
+  std::string address_text;  // as written, for messages: "unix:///run/runwarden/control.sock"
+  std::optional<std::string> token;
+  std::string token_file;  // the path, which alone may be logged
+  std::optional<grpc::SslServerCredentialsOptions::PemKeyCertPair> tls;
+};
+
+struct control_endpoint_result {
+  std::optional<control_endpoint> endpoint;  // none when disabled or failed
+  std::string error;                         // set when failed
+  int exit_code = 0;                         // set when failed
+};
+
+// Reads settings.grpc_listen ("none" disables the server) and everything it needs.
+control_endpoint_result prepare_control_endpoint(const control_settings& settings);
+
+}  // namespace runwarden

@@ -1,0 +1,60 @@
+#pragma once
+// The control server: one gRPC server on one address, carrying runwarden.v1.Warden,
+// gitlab-runner's ProcessWrapper, grpc.health.v1 (left open to everyone: Kubernetes' gRPC
+// probes cannot send a token, and it tells only SERVING or not) and server reflection.
+// Its handlers answer from the warden through one-shot actors, so gRPC's threads never wait.
+// Stopping gives open calls (Watch streams waiting for their final `gone`) a short grace,
+// then cancels what is left and removes the socket file this server created.
+
+#include <grpcpp/server.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/control/control_endpoint.hpp"
+#include "src/control/process_wrapper_service.hpp"
+#include "src/control/unix_socket_file.hpp"
+#include "src/control/warden_bridge.hpp"
+#include "src/control/warden_service.hpp"
+
+namespace runwarden {
+
+// Requests are small; anything larger is refused by gRPC before a handler sees it.
+inline constexpr int request_bytes_max = 64 * 1024;
+
+class control_server;
+
+struct control_server_start {
+  std::unique_ptr<control_server> server;  // set exactly when error is empty
+  std::string error;
+  int exit_code = 0;
+};
+
+class control_server {
+ public:
+  static control_server_start start(control_endpoint endpoint, caf::actor_system& system,
+                                    caf::actor warden);
+
+  ~control_server();
+  control_server(const control_server&) = delete;
+  control_server& operator=(const control_server&) = delete;
+
+  // Stops taking calls, lets open ones finish within `grace`, cancels the rest, and removes
+  // the socket file. Blocks until done; calling it again does nothing.
+  void stop(std::chrono::milliseconds grace);
+
+ private:
+  control_server(control_endpoint endpoint, caf::actor_system& system, caf::actor warden);
+  std::string listen();
+
+  control_endpoint endpoint_;
+  control_context context_;
+  warden_service warden_service_;
+  process_wrapper_service wrapper_service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::optional<socket_file_identity> socket_file_;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,58 @@
+// See process_wrapper_service.hpp.
+#include "src/control/process_wrapper_service.hpp"
+
+#include "src/control/bearer_token.hpp"
+#include "src/control/shutdown_request_check.hpp"
+
+namespace runwarden {
+
+namespace {
+
+// The reasons the drain shows, naming the API that asked.
+constexpr const char* graceful_reason = "InitGracefulShutdown (gitlab-runner wrapper API)";
+constexpr const char* forceful_reason = "InitForcefulShutdown (gitlab-runner wrapper API)";
+
+// All three responses carry the same two fields.
+template <class response_type>
+void fill_wrapper_status(const warden_snapshot& snapshot, std::chrono::system_clock::time_point,
+                         response_type& response) {
+  response.set_status(wrapper_status_of(snapshot.status));
+  response.set_failurereason(wrapper_failure_reason(snapshot));
+}
+
+}  // namespace
+
+grpc::ServerUnaryReactor* process_wrapper_service::CheckStatus(
+    grpc::CallbackServerContext* call, const runner_wrapper::CheckStatusRequest*,
+    runner_wrapper::CheckStatusResponse* response) {
+  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  return answer_from_warden(context_, call, response, &fill_wrapper_status,
+                            caf::get_atom::value);
+}
+
+grpc::ServerUnaryReactor* process_wrapper_service::InitGracefulShutdown(
+    grpc::CallbackServerContext* call,
+    const runner_wrapper::InitGracefulShutdownRequest* request,
+    runner_wrapper::InitGracefulShutdownResponse* response) {
+  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  shutdown_requested event{.source = trigger_source::control_api, .reason = graceful_reason};
+  if (request->has_shutdowncallback()) {
+    event.callback = callback_from_wire(request->shutdowncallback());
+    if (event.callback) {
+      if (auto problem = callback_problem(*event.callback))
+        return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, *problem});
+    }
+  }
+  return answer_from_warden(context_, call, response, &fill_wrapper_status, std::move(event));
+}
+
+grpc::ServerUnaryReactor* process_wrapper_service::InitForcefulShutdown(
+    grpc::CallbackServerContext* call, const runner_wrapper::InitForcefulShutdownRequest*,
+    runner_wrapper::InitForcefulShutdownResponse* response) {
+  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  return answer_from_warden(context_, call, response, &fill_wrapper_status,
+                            forceful_shutdown_requested{trigger_source::control_api,
+                                                        forceful_reason});
+}
+
+}  // namespace runwarden

@@ -1,0 +1,53 @@
+#pragma once
+// What a shutdown call from outside may carry, checked before anything reaches the warden:
+// a request that fails a check is answered INVALID_ARGUMENT and changes nothing. Every field
+// has a bound, because the reason is logged and the callback is later sent out by runwarden
+// itself: an http(s) URL with a host, a plain method, and a few headers without line breaks
+// (a line break in a header value would let a caller write extra headers into the request).
+
+#include <google/protobuf/duration.pb.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "src/drain/drain_vocabulary.hpp"
+
+namespace runwarden {
+
+inline constexpr std::size_t reason_bytes_max = 1024;
+inline constexpr std::size_t callback_url_bytes_max = 2048;
+inline constexpr std::size_t callback_method_bytes_max = 16;
+inline constexpr std::size_t callback_headers_max = 32;
+inline constexpr std::size_t callback_header_bytes_max = 8 * 1024;  // names and values
+inline constexpr std::chrono::hours shutdown_deadline_max{24 * 30};
+
+// The callback as the wire carries it (runwarden.v1 and gitlab-runner's wrapper spell it
+// alike), headers sorted by name; nullopt when the caller left it empty.
+template <class wire_callback>
+std::optional<shutdown_callback> callback_from_wire(const wire_callback& wire) {
+  if (wire.url().empty() && wire.method().empty() && wire.headers().empty())
+    return std::nullopt;
+  shutdown_callback callback{wire.url(), wire.method(), {}};
+  for (const auto& [name, value] : wire.headers()) callback.headers.emplace_back(name, value);
+  std::sort(callback.headers.begin(), callback.headers.end());
+  return callback;
+}
+
+// Each says what is wrong, for the caller to read; nullopt when nothing is. Header values
+// are never quoted back.
+std::optional<std::string> reason_problem(std::string_view reason);
+std::optional<std::string> callback_problem(const shutdown_callback& callback);
+
+struct deadline_check {
+  std::optional<duration> relative;  // set exactly when error is empty
+  std::string error;
+};
+
+// A deadline relative to now: zero or positive, at most shutdown_deadline_max.
+deadline_check deadline_from_wire(const google::protobuf::Duration& wire);
+
+}  // namespace runwarden

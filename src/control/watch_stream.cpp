@@ -1,0 +1,152 @@
+// See watch_stream.hpp. Two sides share one outbox under one mutex: the subscriber actor
+// (CAF threads) offers statuses, the reactor (gRPC threads) reports finished writes, a
+// cancelled call and its end. gRPC never runs OnWriteDone or OnDone inside StartWrite or
+// Finish (those reactions are dispatched, not inlined), so calling them under the mutex is
+// safe, and the reactor pointer is cleared under the same mutex before the reactor dies.
+#include "src/control/watch_stream.hpp"
+
+#include <cassert>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "src/control/snapshot_wire.hpp"
+
+namespace runwarden {
+
+namespace {
+
+using status_writer = grpc::ServerWriteReactor<v1::StatusResponse>;
+
+bool is_last(const v1::StatusResponse& response) {
+  return response.state() == v1::STATE_GONE;
+}
+
+class watch_outbox {
+ public:
+  explicit watch_outbox(status_writer* reactor) : reactor_(reactor) {}
+
+  // From the subscriber: the newest status replaces any that still waits.
+  void offer(v1::StatusResponse response) {
+    std::lock_guard lock{mutex_};
+    if (reactor_ == nullptr || finishing_ || (waiting_ && is_last(*waiting_))) return;
+    waiting_ = std::move(response);
+    if (!writing_) write_waiting();
+  }
+
+  // From the subscriber (the warden stopped) or the reactor (the call was cancelled).
+  void end(grpc::Status status) {
+    std::lock_guard lock{mutex_};
+    if (reactor_ == nullptr || finishing_) return;
+    waiting_.reset();
+    finish_status_ = std::move(status);
+    if (!writing_) finish();
+  }
+
+  void write_done(bool ok) {
+    std::lock_guard lock{mutex_};
+    writing_ = false;
+    if (reactor_ == nullptr || finishing_) return;
+    if (!ok && !finish_status_) finish_status_ = grpc::Status::CANCELLED;
+    if (finish_status_) {
+      finish();
+    } else if (waiting_) {
+      write_waiting();
+    }
+  }
+
+  // The reactor is about to be deleted: nothing may touch it any more.
+  void detach() {
+    std::lock_guard lock{mutex_};
+    reactor_ = nullptr;
+  }
+
+ private:
+  void write_waiting() {
+    assert(reactor_ != nullptr && waiting_ && !writing_ && !finishing_);
+    in_flight_ = std::move(*waiting_);
+    waiting_.reset();
+    if (is_last(in_flight_)) {
+      finishing_ = true;
+      reactor_->StartWriteAndFinish(&in_flight_, grpc::WriteOptions{}, grpc::Status::OK);
+      return;
+    }
+    writing_ = true;
+    reactor_->StartWrite(&in_flight_);
+  }
+
+  void finish() {
+    assert(reactor_ != nullptr && finish_status_ && !writing_ && !finishing_);
+    finishing_ = true;
+    reactor_->Finish(*finish_status_);
+  }
+
+  std::mutex mutex_;
+  status_writer* reactor_;  // null once gRPC is done with the call
+  v1::StatusResponse in_flight_;
+  std::optional<v1::StatusResponse> waiting_;
+  std::optional<grpc::Status> finish_status_;  // finish with this once no write is in flight
+  bool writing_ = false;
+  bool finishing_ = false;
+};
+
+// Subscribes on start; tells the warden it is leaving before it ends.
+caf::behavior watch_subscriber(caf::event_based_actor* self, caf::actor warden,
+                               std::shared_ptr<wall_clock_anchor> wall_clock,
+                               std::shared_ptr<watch_outbox> outbox) {
+  const auto leave = [=] {
+    self->send(warden, unsubscribe_atom::value, caf::actor_cast<caf::actor>(self));
+    self->quit();
+  };
+  self->monitor(warden);
+  self->set_down_handler([=](const caf::down_msg&) {
+    outbox->end(grpc::Status{grpc::StatusCode::UNAVAILABLE, "runwarden's warden stopped"});
+    self->quit();
+  });
+  self->send(warden, subscribe_atom::value, caf::actor_cast<caf::actor>(self));
+  return {
+      [=](const warden_snapshot& snapshot) {
+        outbox->offer(status_response_of(snapshot, wall_clock->wall_time_of(snapshot.now)));
+        if (snapshot.status == warden_status::gone) leave();
+      },
+      [=](unsubscribe_atom) { leave(); },
+  };
+}
+
+class watch_reactor final : public status_writer {
+ public:
+  explicit watch_reactor(const control_context& context)
+      : outbox_(std::make_shared<watch_outbox>(this)),
+        subscriber_(context.system.spawn(watch_subscriber, context.warden, context.wall_clock,
+                                         outbox_)) {}
+
+  void OnWriteDone(bool ok) override { outbox_->write_done(ok); }
+
+  void OnCancel() override {
+    outbox_->end(grpc::Status{grpc::StatusCode::CANCELLED, "the client went away"});
+  }
+
+  void OnDone() override {
+    outbox_->detach();
+    caf::anon_send(subscriber_, unsubscribe_atom::value);
+    delete this;
+  }
+
+ private:
+  std::shared_ptr<watch_outbox> outbox_;
+  caf::actor subscriber_;
+};
+
+class refused_reactor final : public status_writer {
+ public:
+  explicit refused_reactor(grpc::Status status) { Finish(std::move(status)); }
+  void OnDone() override { delete this; }
+};
+
+}  // namespace
+
+status_writer* start_watch(const control_context& context) { return new watch_reactor{context}; }
+
+status_writer* refuse_watch(grpc::Status status) { return new refused_reactor{std::move(status)}; }
+
+}  // namespace runwarden

@@ -1,0 +1,55 @@
+#pragma once
+// The closed sets of label values runwarden's metrics use. Every label value comes from one
+// of these tables, never from input (no pids, URLs, reasons or times), so the number of
+// series is fixed when the program is built and a scrape always has the same shape.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "src/drain/drain_vocabulary.hpp"
+#include "src/drain/warden_snapshot.hpp"
+
+namespace runwarden {
+
+// What runwarden_errors_total counts. Webhook failures have their own family.
+enum class error_kind : std::uint8_t {
+  runner_spawn,  // the runner command could not be started
+  drain,         // the drain machine reported an error (a refused shutdown callback)
+  http_request,  // a malformed or oversized request to the HTTP endpoints
+};
+
+inline constexpr std::size_t warden_status_count = 4;
+inline constexpr std::size_t drain_phase_count = 6;
+inline constexpr std::size_t trigger_source_count = 6;
+inline constexpr std::size_t signal_purpose_count = 4;
+inline constexpr std::size_t notification_kind_count = 2;
+inline constexpr std::size_t error_kind_count = 3;
+
+static_assert(static_cast<std::size_t>(warden_status::gone) + 1 == warden_status_count);
+static_assert(static_cast<std::size_t>(drain_phase::done) + 1 == drain_phase_count);
+static_assert(static_cast<std::size_t>(trigger_source::idle_scale_in) + 1 == trigger_source_count);
+static_assert(static_cast<std::size_t>(signal_purpose::reload) + 1 == signal_purpose_count);
+static_assert(static_cast<std::size_t>(notification_kind::gone) + 1 == notification_kind_count);
+static_assert(static_cast<std::size_t>(error_kind::http_request) + 1 == error_kind_count);
+
+// Lower-case words fit for a label: "sigterm", "control_api", "cloud_lifecycle".
+std::string_view label_of(trigger_source source);
+std::string_view label_of(error_kind kind);
+
+// How runner exits are counted: exit code 0, 1 or other; or a signal from a short list of
+// the ones that end runners in practice, or other.
+struct exit_label {
+  std::string_view kind;  // "code" or "signal"
+  std::string_view value;
+};
+
+inline constexpr std::size_t exit_label_count = 11;
+
+const std::array<exit_label, exit_label_count>& exit_labels();
+
+// The position in exit_labels() under which `status` is counted.
+std::size_t exit_label_index(const exit_status& status);
+
+}  // namespace runwarden

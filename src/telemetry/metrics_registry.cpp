@@ -1,0 +1,235 @@
+// See metrics_registry.hpp. The drain machine's effects say what was done (a signal sent, a
+// status changed); what happened to the runner (it exited, it came up) shows only in the
+// snapshots, so each step's snapshot is compared with the one before: a runner pid that
+// disappears with a last exit set is an exit, and a status reaching gone while a spawn is
+// still unanswered is a spawn failure.
+#include "src/telemetry/metrics_registry.hpp"
+
+#include <cassert>
+#include <utility>
+
+namespace runwarden {
+
+namespace {
+
+double as_value(std::uint64_t count) { return static_cast<double>(count); }
+
+template <typename enumeration>
+std::size_t index_of(enumeration value) {
+  return static_cast<std::size_t>(value);
+}
+
+metric_family make_family(std::string name, std::string help, metric_type type) {
+  return metric_family{std::move(name), std::move(help), type, {}, {}};
+}
+
+// One series per value of a closed enumeration, each with one label.
+template <typename enumeration, std::size_t count, typename namer>
+void add_per_value(metric_family& family, const char* label, namer name_of,
+                   const std::array<double, count>& values) {
+  for (std::size_t index = 0; index < count; ++index) {
+    const std::string_view value_name = name_of(static_cast<enumeration>(index));
+    family.samples.push_back({{{label, std::string{value_name}}}, values[index]});
+  }
+}
+
+template <std::size_t count>
+std::array<double, count> as_values(const std::array<std::uint64_t, count>& counts) {
+  std::array<double, count> result{};
+  for (std::size_t index = 0; index < count; ++index) result[index] = as_value(counts[index]);
+  return result;
+}
+
+template <std::size_t count>
+std::array<double, count> one_hot(std::size_t hot) {
+  std::array<double, count> result{};
+  result[hot] = 1;
+  return result;
+}
+
+metric_family build_info_family(std::string_view version) {
+  auto family =
+      make_family("runwarden_build_info", "Always 1; the version label names the runwarden build.",
+                  metric_type::gauge);
+  family.samples.push_back({{{"version", std::string{version}}}, 1});
+  return family;
+}
+
+metric_family start_time_family(double seconds) {
+  auto family = make_family("process_start_time_seconds",
+                            "Start time of the runwarden process since the Unix epoch, in "
+                            "seconds.",
+                            metric_type::gauge);
+  family.samples.push_back({{}, seconds});
+  return family;
+}
+
+metric_family exits_family(const std::array<std::uint64_t, exit_label_count>& exits) {
+  auto family = make_family("runwarden_runner_exits_total",
+                            "Runner exits, by exit code (0, 1 or other) or by the signal that "
+                            "ended the runner (a short list, or other).",
+                            metric_type::counter);
+  for (std::size_t index = 0; index < exit_label_count; ++index) {
+    const auto& label = exit_labels()[index];
+    family.samples.push_back(
+        {{{"kind", std::string{label.kind}}, {"value", std::string{label.value}}},
+         as_value(exits[index])});
+  }
+  return family;
+}
+
+metric_family webhook_family(
+    const std::array<std::array<std::uint64_t, 2>, notification_kind_count>& deliveries) {
+  auto family = make_family("runwarden_webhook_deliveries_total",
+                            "Webhook and shutdown callback deliveries that ended, by event and "
+                            "outcome (delivered, or failed once out of attempts).",
+                            metric_type::counter);
+  for (std::size_t kind = 0; kind < notification_kind_count; ++kind) {
+    const std::string event{to_string(static_cast<notification_kind>(kind))};
+    family.samples.push_back(
+        {{{"event", event}, {"outcome", "delivered"}}, as_value(deliveries[kind][1])});
+    family.samples.push_back(
+        {{{"event", event}, {"outcome", "failed"}}, as_value(deliveries[kind][0])});
+  }
+  return family;
+}
+
+metric_family drain_duration_family(const histogram_value& durations) {
+  auto family = make_family("runwarden_drain_duration_seconds",
+                            "Time from the start of a drain until the runner was gone, in "
+                            "seconds.",
+                            metric_type::histogram);
+  family.histograms.push_back({{}, durations});
+  return family;
+}
+
+}  // namespace
+
+metrics_registry::metrics_registry(std::string version,
+                                   std::chrono::system_clock::time_point process_started_at)
+    : version_(std::move(version)),
+      process_start_time_seconds_(
+          std::chrono::duration<double>(process_started_at.time_since_epoch()).count()) {
+  counts_.drain_duration =
+      make_histogram({drain_duration_bounds_seconds.begin(), drain_duration_bounds_seconds.end()});
+}
+
+void metrics_registry::observe(const drain_effect& effect, const warden_snapshot& snapshot) {
+  const std::lock_guard lock{mutex_};
+  if (last_version_ != snapshot.version) {
+    absorb_snapshot(snapshot);
+    last_version_ = snapshot.version;
+  }
+  count_effect(effect, snapshot);
+}
+
+void metrics_registry::count_webhook_delivery(notification_kind kind, bool delivered) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.webhook_deliveries[index_of(kind)][delivered ? 1 : 0];
+}
+
+void metrics_registry::count_error(error_kind kind) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.errors[index_of(kind)];
+}
+
+readiness metrics_registry::current_readiness() const {
+  const std::lock_guard lock{mutex_};
+  const bool ready = counts_.status == warden_status::running && counts_.phase == drain_phase::none;
+  return readiness{ready, counts_.status, counts_.phase};
+}
+
+void metrics_registry::absorb_snapshot(const warden_snapshot& snapshot) {
+  if (runner_alive_ && !snapshot.runner_pid && snapshot.last_exit)
+    ++counts_.exits[exit_label_index(*snapshot.last_exit)];
+  runner_alive_ = snapshot.runner_pid.has_value();
+  if (runner_alive_) spawn_pending_ = false;
+  assert(snapshot.restarts_total >= counts_.restarts_total);
+  counts_.restarts_total = snapshot.restarts_total;
+  counts_.status = snapshot.status;
+  counts_.phase = snapshot.phase;
+}
+
+void metrics_registry::count_effect(const drain_effect& effect, const warden_snapshot& snapshot) {
+  if (std::holds_alternative<spawn_runner>(effect)) {
+    spawn_pending_ = true;
+  } else if (const auto* signal = std::get_if<signal_runner>(&effect)) {
+    ++counts_.signals_sent[index_of(signal->purpose)];
+  } else if (const auto* said = std::get_if<report>(&effect)) {
+    if (said->level == report_level::error) ++counts_.errors[index_of(error_kind::drain)];
+  } else if (const auto* change = std::get_if<change_status>(&effect)) {
+    count_status_change(*change, snapshot);
+  }
+  // arm_timer, send_notification and exit_warden change no metric.
+}
+
+void metrics_registry::count_status_change(const change_status& change,
+                                           const warden_snapshot& snapshot) {
+  if (change.to == warden_status::shutting_down) {
+    assert(snapshot.trigger.has_value());
+    if (snapshot.trigger) ++counts_.drains[index_of(*snapshot.trigger)];
+  } else if (change.to == warden_status::gone) {
+    if (snapshot.drain_started_at) {
+      const auto took = snapshot.status_since - *snapshot.drain_started_at;
+      assert(took >= duration::zero());
+      runwarden::observe(counts_.drain_duration, std::chrono::duration<double>(took).count());
+    }
+    if (spawn_pending_) ++counts_.errors[index_of(error_kind::runner_spawn)];
+    spawn_pending_ = false;
+  }
+}
+
+std::vector<metric_family> metrics_registry::collect() const {
+  counts copy;
+  {
+    const std::lock_guard lock{mutex_};
+    copy = counts_;
+  }
+  std::vector<metric_family> result;
+  result.push_back(build_info_family(version_));
+  result.push_back(start_time_family(process_start_time_seconds_));
+  auto state = make_family("runwarden_state",
+                           "1 for the status runwarden is in (starting, running, "
+                           "shutting_down, gone), 0 for the others.",
+                           metric_type::gauge);
+  add_per_value<warden_status>(
+      state, "state", [](warden_status s) { return to_string(s); },
+      one_hot<warden_status_count>(index_of(copy.status)));
+  result.push_back(std::move(state));
+  auto phase = make_family("runwarden_drain_phase",
+                           "1 for the phase of the drain in progress (none outside a drain, "
+                           "done once gone), 0 for the others.",
+                           metric_type::gauge);
+  add_per_value<drain_phase>(
+      phase, "phase", [](drain_phase p) { return to_string(p); },
+      one_hot<drain_phase_count>(index_of(copy.phase)));
+  result.push_back(std::move(phase));
+  auto drains = make_family("runwarden_drains_total", "Drains begun, by what triggered them.",
+                            metric_type::counter);
+  add_per_value<trigger_source>(
+      drains, "trigger", [](trigger_source t) { return label_of(t); }, as_values(copy.drains));
+  result.push_back(std::move(drains));
+  result.push_back(drain_duration_family(copy.drain_duration));
+  auto restarts =
+      make_family("runwarden_runner_restarts_total",
+                  "Restarts of the runner after it ended outside a drain.", metric_type::counter);
+  restarts.samples.push_back({{}, as_value(copy.restarts_total)});
+  result.push_back(std::move(restarts));
+  result.push_back(exits_family(copy.exits));
+  auto signals = make_family("runwarden_runner_signals_sent_total",
+                             "Signals sent to the runner, by purpose.", metric_type::counter);
+  add_per_value<signal_purpose>(
+      signals, "purpose", [](signal_purpose p) { return to_string(p); },
+      as_values(copy.signals_sent));
+  result.push_back(std::move(signals));
+  result.push_back(webhook_family(copy.webhook_deliveries));
+  auto errors =
+      make_family("runwarden_errors_total", "Errors that have no metric of their own, by kind.",
+                  metric_type::counter);
+  add_per_value<error_kind>(
+      errors, "kind", [](error_kind k) { return label_of(k); }, as_values(copy.errors));
+  result.push_back(std::move(errors));
+  return result;
+}
+
+}  // namespace runwarden

@@ -1,0 +1,80 @@
+#pragma once
+// runwarden's own metrics, fed by the warden's effect observer and by webhook delivery
+// outcomes, read by /metrics and /readyz. The warden calls in on a CAF worker, webhooks on
+// theirs and scrapes on the HTTP thread, so one mutex guards everything; each call holds it
+// for a few counter updates or one copy. Every series exists from the start at zero and
+// every label value comes from metric_labels.hpp, so the series count is fixed.
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/drain/drain_machine.hpp"
+#include "src/drain/warden_snapshot.hpp"
+#include "src/telemetry/metric_family.hpp"
+#include "src/telemetry/metric_labels.hpp"
+
+namespace runwarden {
+
+// Drain durations from one second to a day: long CI jobs drain for hours.
+inline constexpr std::array<double, 16> drain_duration_bounds_seconds{
+    1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200, 14400, 28800, 43200, 86400};
+
+// What /readyz answers from: ready while running and not draining.
+struct readiness {
+  bool ready = false;
+  warden_status status = warden_status::starting;
+  drain_phase phase = drain_phase::none;
+};
+
+class metrics_registry {
+public:
+  metrics_registry(std::string version, std::chrono::system_clock::time_point process_started_at);
+
+  // The warden's observer: every effect, with the snapshot taken after the step that made
+  // it. The effects of one step share a snapshot version; the snapshot is read once per step.
+  void observe(const drain_effect& effect, const warden_snapshot& snapshot);
+
+  // One webhook (or shutdown callback) delivery that ended: delivered, or out of attempts.
+  void count_webhook_delivery(notification_kind kind, bool delivered);
+
+  void count_error(error_kind kind);
+
+  readiness current_readiness() const;
+
+  // Every family, in a fixed order, with every series.
+  std::vector<metric_family> collect() const;
+
+private:
+  struct counts {
+    warden_status status = warden_status::starting;
+    drain_phase phase = drain_phase::none;
+    std::uint64_t restarts_total = 0;
+    std::array<std::uint64_t, trigger_source_count> drains{};
+    std::array<std::uint64_t, exit_label_count> exits{};
+    std::array<std::uint64_t, signal_purpose_count> signals_sent{};
+    // Indexed by notification kind, then 0 for failed and 1 for delivered.
+    std::array<std::array<std::uint64_t, 2>, notification_kind_count> webhook_deliveries{};
+    std::array<std::uint64_t, error_kind_count> errors{};
+    histogram_value drain_duration;
+  };
+
+  void absorb_snapshot(const warden_snapshot& snapshot);
+  void count_effect(const drain_effect& effect, const warden_snapshot& snapshot);
+  void count_status_change(const change_status& change, const warden_snapshot& snapshot);
+
+  const std::string version_;
+  const double process_start_time_seconds_;
+  mutable std::mutex mutex_;
+  counts counts_;
+  // What the previous step left, to tell what this one changed.
+  std::optional<std::uint64_t> last_version_;
+  bool runner_alive_ = false;   // the last snapshot had a runner pid
+  bool spawn_pending_ = false;  // a spawn_runner went out and no pid has come back yet
+};
+
+}  // namespace runwarden

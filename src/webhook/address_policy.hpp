@@ -1,0 +1,34 @@
+#pragma once
+// Which addresses a webhook or callback may reach. Callbacks arrive through the control API,
+// so whoever can call it could aim runwarden's requests at the instance metadata service.
+// Link-local addresses (169.254.0.0/16 and fe80::/10, where the metadata services of EC2,
+// GCP and Azure live) and EC2's IPv6 metadata address fd00:ec2::254 are refused unless the
+// operator allows them; IPv4-mapped IPv6 addresses are judged by the IPv4 address inside.
+// The addresses checked are then pinned for the request, so that DNS cannot answer
+// differently between the check and the connection.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "messages/http_messages.hpp"
+#include "src/webhook/webhook_target.hpp"
+
+namespace runwarden {
+
+// True for the addresses refused without allow_link_local. `address` is numeric; text that
+// is no address counts as refused, since it cannot be shown harmless.
+bool is_refused_address(const std::string& address);
+
+// Nullopt when every address may be used; otherwise the reason, naming the target by its
+// label and the first refused address.
+std::optional<std::string> check_target_addresses(const webhook_target& target,
+                                                  const std::vector<std::string>& addresses,
+                                                  bool allow_link_local);
+
+// The pins that make the request use exactly `addresses`; none for a numeric host, which
+// libcurl never looks up.
+std::vector<resolve_pin> pins_for(const webhook_target& target,
+                                  const std::vector<std::string>& addresses);
+
+}  // namespace runwarden

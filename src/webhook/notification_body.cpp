@@ -1,0 +1,67 @@
+// See notification_body.hpp. nlohmann-json escapes every string (the reason comes from an
+// API caller), and invalid UTF-8 is replaced rather than allowed to throw.
+#include "src/webhook/notification_body.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "src/runner/signal_names.hpp"
+#include "src/util/rfc3339_time.hpp"
+
+namespace runwarden {
+
+namespace {
+
+using json = nlohmann::json;
+
+json runner_exit_of(const std::optional<exit_status>& status) {
+  if (!status) return nullptr;
+  return {
+      {"code", status->as_exit_code()},
+      {"signal", status->signaled ? json(signal_name(status->value)) : json(nullptr)},
+      {"text", to_string(*status)},
+  };
+}
+
+}  // namespace
+
+std::string_view trigger_token(trigger_source source) {
+  switch (source) {
+    case trigger_source::signal_terminate: return "sigterm";
+    case trigger_source::signal_interrupt: return "sigint";
+    case trigger_source::signal_quit: return "sigquit";
+    case trigger_source::control_api: return "control_api";
+    case trigger_source::cloud_lifecycle: return "cloud_lifecycle";
+    case trigger_source::idle_scale_in: return "idle_scale_in";
+  }
+  return "unknown";
+}
+
+std::string notification_body(notification_kind kind, const warden_snapshot& snapshot,
+                              std::chrono::system_clock::time_point wall_now,
+                              std::string_view version) {
+  const auto wall_text = [&](instant moment) {
+    return format_rfc3339_utc(wall_time_of(moment, snapshot.now, wall_now));
+  };
+  const auto optional_time = [&](const std::optional<instant>& moment) {
+    return moment ? json(wall_text(*moment)) : json(nullptr);
+  };
+  const json body = {
+      {"event", to_string(kind)},
+      {"state", to_string(snapshot.status)},
+      {"phase", to_string(snapshot.phase)},
+      {"reason", snapshot.reason},
+      {"trigger", snapshot.trigger ? json(trigger_token(*snapshot.trigger)) : json(nullptr)},
+      {"runner_exit", runner_exit_of(snapshot.last_exit)},
+      {"exit_code", snapshot.exit_code ? json(*snapshot.exit_code) : json(nullptr)},
+      {"exit_reason", snapshot.exit_code ? json(snapshot.exit_reason) : json(nullptr)},
+      {"runner_restarts", snapshot.restarts_total},
+      {"time", wall_text(snapshot.now)},
+      {"status_since", wall_text(snapshot.status_since)},
+      {"drain_started_at", optional_time(snapshot.drain_started_at)},
+      {"drain_deadline", optional_time(snapshot.drain_deadline)},
+      {"runwarden_version", version},
+  };
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace runwarden

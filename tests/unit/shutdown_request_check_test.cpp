@@ -1,0 +1,106 @@
+// What a shutdown call may carry, as tables: callbacks that must pass, callbacks that must
+// be refused with the words the caller will read, and deadlines on both sides of each
+// bound. The wire conversion is checked on the generated message itself, so that header
+// order (a protobuf map has none) cannot leak into what the warden sees.
+
+#include "src/control/shutdown_request_check.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "runwarden/v1/warden.pb.h"
+
+namespace {
+
+using runwarden::shutdown_callback;
+
+struct refused_callback {
+  shutdown_callback callback;
+  std::string error_part;
+};
+
+shutdown_callback to(std::string url) { return shutdown_callback{std::move(url), "", {}}; }
+
+}  // namespace
+
+TEST_CASE("callbacks to http(s) URLs with a host pass", "[control][input]") {
+  const auto url = GENERATE(as<std::string>{}, "http://example.com", "https://a.b/c?d=e#f",
+                            "HTTP://example.com:8080/x", "http://user:pw@host:1/",
+                            "http://[::1]:9000/done", "http://10.0.0.1/");
+  CAPTURE(url);
+  CHECK_FALSE(runwarden::callback_problem(to(url)));
+}
+
+TEST_CASE("bad callbacks are refused with a reason", "[control][input]") {
+  shutdown_callback many = to("http://h/");
+  for (int index = 0; index < 33; ++index)
+    many.headers.emplace_back("X-" + std::to_string(index), "v");
+  const auto row = GENERATE_COPY(values<refused_callback>({
+      {to(""), "needs a url"},
+      {to("ftp://example.com/x"), "http:// or https://"},
+      {to("example.com/x"), "http:// or https://"},
+      {to("http://"), "no valid host"},
+      {to("http://exa mple.com/"), "spaces or control characters"},
+      {to("http://host:0/"), "port"},
+      {to("http://host:99999/"), "port"},
+      {to("http://host:/"), "port"},
+      {to("http://[::1/"), "IPv6"},
+      {to("https://" + std::string(2100, 'a')), "longer than"},
+      {shutdown_callback{"http://h/", "post", {}}, "method"},
+      {shutdown_callback{"http://h/", "POST", {{"X-A", "one\r\nX-B: two"}}}, "line break"},
+      {shutdown_callback{"http://h/", "POST", {{"Bad Name", "v"}}}, "not a valid name"},
+      {shutdown_callback{"http://h/", "POST", {{"X-Big", std::string(9000, 'b')}}},
+       "more than 8192 bytes"},
+      {many, "at most 32 headers"},
+  }));
+  CAPTURE(row.callback.url, row.error_part);
+  const auto problem = runwarden::callback_problem(row.callback);
+  REQUIRE(problem);
+  CHECK_THAT(*problem, Catch::Contains(row.error_part));
+}
+
+TEST_CASE("reasons are bounded and printable", "[control][input]") {
+  CHECK_FALSE(runwarden::reason_problem(""));
+  CHECK_FALSE(runwarden::reason_problem("spot interruption, 2 min"));
+  CHECK(runwarden::reason_problem(std::string(1025, 'r')));
+  CHECK(runwarden::reason_problem("two\nlines"));
+}
+
+TEST_CASE("deadlines are zero or positive and at most 30 days", "[control][input]") {
+  google::protobuf::Duration wire;
+  wire.set_seconds(90);
+  wire.set_nanos(500'000'000);
+  CHECK(runwarden::deadline_from_wire(wire).relative == std::chrono::milliseconds{90'500});
+  wire.set_seconds(0);
+  wire.set_nanos(0);
+  CHECK(runwarden::deadline_from_wire(wire).relative == std::chrono::nanoseconds{0});
+  wire.set_seconds(-1);
+  CHECK_THAT(runwarden::deadline_from_wire(wire).error, Catch::Contains("negative"));
+  wire.set_seconds(0);
+  wire.set_nanos(-1);
+  CHECK_THAT(runwarden::deadline_from_wire(wire).error, Catch::Contains("negative"));
+  wire.set_seconds(1);
+  wire.set_nanos(-1);
+  CHECK_THAT(runwarden::deadline_from_wire(wire).error, Catch::Contains("not a valid"));
+  wire.set_seconds(30LL * 24 * 3600);
+  wire.set_nanos(0);
+  CHECK(runwarden::deadline_from_wire(wire).relative);
+  wire.set_nanos(1);
+  CHECK_THAT(runwarden::deadline_from_wire(wire).error, Catch::Contains("longer than"));
+  wire.set_seconds(std::numeric_limits<std::int64_t>::max());
+  wire.set_nanos(0);
+  CHECK_FALSE(runwarden::deadline_from_wire(wire).relative);
+}
+
+TEST_CASE("callbacks from the wire: empty means none, headers sorted", "[control][input]") {
+  runwarden::v1::ShutdownCallback wire;
+  CHECK_FALSE(runwarden::callback_from_wire(wire));
+  wire.set_url("http://h/");
+  (*wire.mutable_headers())["X-B"] = "2";
+  (*wire.mutable_headers())["X-A"] = "1";
+  const auto callback = runwarden::callback_from_wire(wire);
+  REQUIRE(callback);
+  CHECK(callback->url == "http://h/");
+  CHECK(callback->headers ==
+        std::vector<std::pair<std::string, std::string>>{{"X-A", "1"}, {"X-B", "2"}});
+}

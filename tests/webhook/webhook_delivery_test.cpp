@@ -1,0 +1,346 @@
+// The notifier end to end with nothing faked: the real notifier actor on the real libcurl
+// port, on CAF's real scheduler, posting to a real HTTP server (Python's http.server, started
+// by the test on 127.0.0.1, see webhook_receiver.py). The server writes down every request
+// and checks the signature with Python's own hmac module, so the HMAC is verified by an
+// implementation that is not ours. Retries use short delays to keep the test fast; the
+// exact timing is the actor tests' job.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "actors/http_port/http_port_actor.hpp"
+#include "actors/notifier/webhook_notifier.hpp"
+#include "messages/warden_messages.hpp"
+#include "runwarden_version.hpp"
+
+extern char** environ;
+
+namespace {
+
+using namespace runwarden;
+using namespace std::chrono_literals;
+using json = nlohmann::json;
+
+constexpr std::chrono::milliseconds read_wait_max{10'000};
+
+// The Python receiver as a child process: its stdin is the leash, its stdout the record.
+class receiver_process {
+public:
+  explicit receiver_process(const std::string& secret_path) {
+    int to_child[2];
+    int from_child[2];
+    REQUIRE(::pipe2(to_child, O_CLOEXEC) == 0);
+    REQUIRE(::pipe2(from_child, O_CLOEXEC) == 0);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
+    std::string python = "/usr/bin/python3";
+    std::string script = WEBHOOK_RECEIVER_SCRIPT;
+    std::string secret = secret_path;
+    char* argv[] = {python.data(), script.data(), secret.data(), nullptr};
+    const int spawned = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(to_child[0]);
+    ::close(from_child[1]);
+    leash_ = to_child[1];
+    output_ = from_child[0];
+    REQUIRE(spawned == 0);
+    const auto first = read_line(read_wait_max);
+    REQUIRE(first);
+    port_ = std::stoi(*first);
+  }
+
+  ~receiver_process() {
+    ::close(leash_);  // the server ends when its stdin closes
+    for (int waited_ms = 0; waited_ms < 5'000; waited_ms += 10) {
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        ::close(output_);
+        return;
+      }
+      ::usleep(10'000);
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    ::close(output_);
+  }
+
+  std::string url(const std::string& host, const std::string& path) const {
+    return "http://" + host + ":" + std::to_string(port_) + path;
+  }
+  int port() const { return port_; }
+
+  // The next `count` requests the server saw, fewer if they do not come within `wait`.
+  std::vector<json> requests(std::size_t count, std::chrono::milliseconds wait = read_wait_max) {
+    std::vector<json> seen;
+    while (seen.size() < count) {
+      const auto line = read_line(wait);
+      if (!line) break;
+      seen.push_back(json::parse(*line));
+    }
+    return seen;
+  }
+
+private:
+  std::optional<std::string> read_line(std::chrono::milliseconds wait) {
+    for (;;) {
+      if (const auto end = buffer_.find('\n'); end != std::string::npos) {
+        auto line = buffer_.substr(0, end);
+        buffer_.erase(0, end + 1);
+        return line;
+      }
+      pollfd ready{output_, POLLIN, 0};
+      if (::poll(&ready, 1, static_cast<int>(wait.count())) <= 0) return std::nullopt;
+      char chunk[4096];
+      const auto got = ::read(output_, chunk, sizeof chunk);
+      if (got <= 0) return std::nullopt;
+      buffer_.append(chunk, static_cast<std::size_t>(got));
+    }
+  }
+
+  pid_t pid_ = -1;
+  int leash_ = -1;
+  int output_ = -1;
+  int port_ = 0;
+  std::string buffer_;
+};
+
+struct outcome {
+  notification_kind kind;
+  bool delivered;
+  unsigned attempts;
+  friend bool operator==(const outcome&, const outcome&) = default;
+};
+
+caf::actor_system_config& production_like(caf::actor_system_config& config) {
+  config.set("scheduler.policy", caf::atom("sharing"));
+  config.set("scheduler.max-threads", 2);
+  return config;
+}
+
+class delivery_fixture {
+public:
+  delivery_fixture()
+      : secret_path_(std::filesystem::temp_directory_path() /
+                     ("runwarden-webhook-secret-" + std::to_string(::getpid()))),
+        system_(production_like(config_)) {
+    std::ofstream{secret_path_} << "integration secret\n";
+    receiver_.emplace(secret_path_.string());
+  }
+
+  ~delivery_fixture() {
+    if (notifier_) notifier_->stop();
+    receiver_.reset();
+    std::filesystem::remove(secret_path_);
+  }
+
+  webhook_settings settings_for(const std::string& url) const {
+    webhook_settings settings;
+    settings.url = url;
+    settings.secret_file = secret_path_.string();
+    settings.timeout = 5s;
+    settings.retry_initial = 50ms;
+    settings.retry_max = 200ms;
+    settings.attempts_max = 4;
+    return settings;
+  }
+
+  void start(const webhook_settings& settings) {
+    auto spawned = spawn_notifier(system_, settings, 7, [this](notification_kind kind,
+                                                              bool delivered, unsigned attempts) {
+      const std::lock_guard lock{mutex_};
+      outcomes_.push_back({kind, delivered, attempts});
+    });
+    REQUIRE(spawned.error.empty());
+    notifier_ = std::move(spawned.notifier);
+  }
+
+  void notify(notification_kind kind, std::vector<shutdown_callback> callbacks = {}) {
+    warden_snapshot snapshot;
+    snapshot.now = std::chrono::hours{1};
+    snapshot.status = kind == notification_kind::gone ? warden_status::gone
+                                                      : warden_status::shutting_down;
+    snapshot.phase = kind == notification_kind::gone ? drain_phase::done : drain_phase::draining;
+    snapshot.trigger = trigger_source::control_api;
+    snapshot.reason = "integration";
+    snapshot.drain_started_at = std::chrono::minutes{59};
+    if (kind == notification_kind::gone) {
+      snapshot.last_exit = exit_status{.signaled = false, .value = 0};
+      snapshot.exit_code = 0;
+    }
+    caf::anon_send(notifier_->actor(), notify_atom::value, kind, std::move(callbacks), snapshot);
+  }
+
+  bool flush() { return notifier_->flush(system_, 10s); }
+
+  std::vector<outcome> outcomes() {
+    const std::lock_guard lock{mutex_};
+    return outcomes_;
+  }
+
+  receiver_process& receiver() { return *receiver_; }
+  caf::actor_system& system() { return system_; }
+
+private:
+  std::filesystem::path secret_path_;
+  caf::actor_system_config config_;
+  caf::actor_system system_;
+  std::optional<receiver_process> receiver_;
+  std::optional<webhook_notifier> notifier_;
+  std::mutex mutex_;
+  std::vector<outcome> outcomes_;
+};
+
+}  // namespace
+
+TEST_CASE_METHOD(delivery_fixture, "a signed JSON webhook reaches a real server",
+                 "[webhook][integration]") {
+  start(settings_for(receiver().url("127.0.0.1", "/hook?token=abc")));
+  notify(notification_kind::drain_started);
+  REQUIRE(flush());
+  const auto seen = receiver().requests(1);
+  REQUIRE(seen.size() == 1);
+  const auto& request = seen[0];
+  CHECK(request["method"] == "POST");
+  CHECK(request["path"] == "/hook?token=abc");
+  CHECK(request["headers"]["content-type"] == "application/json");
+  CHECK(request["headers"]["user-agent"] == std::string{"runwarden/"} + version_text);
+  CHECK(request["signature_ok"] == true);
+  const auto body = json::parse(request["body"].get<std::string>());
+  CHECK(body["event"] == "drain_started");
+  CHECK(body["state"] == "shutting_down");
+  CHECK(body["phase"] == "draining");
+  CHECK(body["reason"] == "integration");
+  CHECK(body["trigger"] == "control_api");
+  CHECK(body["runwarden_version"] == version_text);
+  CHECK(body["time"].get<std::string>().ends_with("Z"));
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::drain_started, true, 1}});
+}
+
+TEST_CASE_METHOD(delivery_fixture, "two 500s are retried, a named host goes through its pin",
+                 "[webhook][integration]") {
+  start(settings_for(receiver().url("localhost", "/flaky")));
+  notify(notification_kind::gone);
+  REQUIRE(flush());
+  const auto seen = receiver().requests(3);
+  REQUIRE(seen.size() == 3);
+  for (const auto& request : seen) {
+    CHECK(request["path"] == "/flaky");
+    CHECK(request["signature_ok"] == true);
+    CHECK(json::parse(request["body"].get<std::string>())["event"] == "gone");
+  }
+  CHECK(seen[0]["body"] == seen[2]["body"]);
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::gone, true, 3}});
+}
+
+TEST_CASE_METHOD(delivery_fixture, "a 404 is not retried", "[webhook][integration]") {
+  start(settings_for(receiver().url("127.0.0.1", "/missing")));
+  notify(notification_kind::drain_started);
+  REQUIRE(flush());
+  CHECK(receiver().requests(2, 300ms).size() == 1);
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::drain_started, false, 1}});
+}
+
+TEST_CASE_METHOD(delivery_fixture, "callbacks at gone keep their method and headers, unsigned",
+                 "[webhook][integration]") {
+  auto settings = settings_for("");
+  start(settings);
+  notify(notification_kind::gone,
+         {{receiver().url("127.0.0.1", "/callback"), "PUT", {{"X-Callback-Token", "t0k"}}}});
+  REQUIRE(flush());
+  const auto seen = receiver().requests(1);
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0]["method"] == "PUT");
+  CHECK(seen[0]["path"] == "/callback");
+  CHECK(seen[0]["headers"]["x-callback-token"] == "t0k");
+  CHECK(seen[0]["headers"]["content-type"] == "application/json");
+  CHECK(seen[0]["signature_ok"].is_null());
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::gone, true, 1}});
+}
+
+TEST_CASE_METHOD(delivery_fixture, "link-local targets are refused without a connection attempt",
+                 "[webhook][integration]") {
+  const auto refused = spawn_notifier(system(), settings_for("http://169.254.169.254/latest"), 1,
+                                      {});
+  CHECK_FALSE(refused.notifier);
+  CHECK_THAT(refused.error, Catch::Contains("link-local"));
+  start(settings_for(""));
+  const auto port = std::to_string(receiver().port());
+  const auto started = std::chrono::steady_clock::now();
+  notify(notification_kind::gone, {{"http://169.254.169.254:" + port + "/latest", "", {}},
+                                   {"http://[fe80::1]:" + port + "/", "", {}},
+                                   {"http://[fd00:ec2::254]:" + port + "/", "", {}}});
+  REQUIRE(flush());
+  // A connection attempt would have waited for the 5 s timeout; a refusal takes no time.
+  CHECK(std::chrono::steady_clock::now() - started < 2s);
+  CHECK(outcomes() == std::vector<outcome>(3, {notification_kind::gone, false, 0}));
+  CHECK(receiver().requests(1, 300ms).empty());
+}
+
+TEST_CASE("spawn_notifier names bad settings", "[webhook][integration]") {
+  caf::actor_system_config config;
+  caf::actor_system system{production_like(config)};
+  webhook_settings settings;
+  settings.url = "ftp://example.com/";
+  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("scheme \"ftp\""));
+  settings.url = "https://example.com/";
+  settings.secret_file = "/nonexistent/secret";
+  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error,
+             Catch::Contains("/nonexistent/secret"));
+  settings.secret_file.clear();
+  settings.timeout = 0ms;
+  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("timeout"));
+}
+
+TEST_CASE_METHOD(delivery_fixture, "the HTTP port resolves, pins and times out for real",
+                 "[webhook][integration]") {
+  auto worker = std::make_shared<http_worker>();
+  auto port = system().spawn(http_port, worker);
+  caf::scoped_actor asker{system()};
+  asker->send(port, host_lookup{1, "localhost", 2s});
+  asker->receive([](const host_lookup_result& result) {
+    CHECK(result.id == 1);
+    CHECK(std::find(result.addresses.begin(), result.addresses.end(), "127.0.0.1") !=
+          result.addresses.end());
+  });
+  // A name no DNS knows reaches the server only through its pin (IPv6 first, refused).
+  const auto pinned = receiver().url("pinned.invalid", "/pinned");
+  asker->send(port, http_request{2, "POST", pinned, {}, "{}", 2s,
+                                 {{"pinned.invalid",
+                                   static_cast<std::uint16_t>(receiver().port()),
+                                   {"::1", "127.0.0.1"}}}});
+  asker->receive([](const http_response& response) {
+    CHECK(response.id == 2);
+    CHECK(response.status_code == 200);
+  });
+  CHECK(receiver().requests(1).at(0)["headers"]["host"].get<std::string>().starts_with(
+      "pinned.invalid"));
+  const auto started = std::chrono::steady_clock::now();
+  asker->send(port, http_request{3, "POST", receiver().url("127.0.0.1", "/slow"), {}, "{}",
+                                 300ms, {}});
+  asker->receive([](const http_response& response) {
+    CHECK_FALSE(response.status_code);
+    CHECK_THAT(response.transport_error, Catch::Contains("timed out"));
+  });
+  const auto took = std::chrono::steady_clock::now() - started;
+  CHECK(took >= 300ms);
+  CHECK(took < 2s);
+  worker->stop();
+  asker->send(port, http_request{4, "POST", pinned, {}, "{}", 2s, {}});
+  asker->receive([](const http_response& response) {
+    CHECK_THAT(response.transport_error, Catch::Contains("stopped"));
+  });
+  caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
+}
