@@ -10,13 +10,18 @@
 
 #include <random>
 
+#include "actors/notifier/webhook_notifier.hpp"
 #include "actors/process_port/process_port_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
+#include "src/app/exit_codes.hpp"
 #include "src/app/logging.hpp"
+#include "runwarden_version.hpp"
 #include "src/control/control_server.hpp"
+#include "src/control/http_endpoints.hpp"
 #include "src/ports/os/io_thread.hpp"
 #include "src/ports/os/signal_watch.hpp"
 #include "src/runner/signal_names.hpp"
+#include "src/telemetry/metrics_registry.hpp"
 
 namespace runwarden {
 
@@ -41,6 +46,7 @@ void log_effect(const drain_effect& effect) {
 
 // How long open control calls (Watch streams taking their final `gone`) may take at exit.
 constexpr std::chrono::seconds control_stop_grace{2};
+constexpr std::chrono::seconds notifier_flush_wait_max{30};
 
 // Starts the control server for a prepared endpoint. When it cannot listen, the runner,
 // which is already up, is stopped at once and runwarden ends with the server's exit code.
@@ -94,11 +100,27 @@ int run_warden(const settings& config) {
     warden_logger()->error("{}", endpoint.error);
     return endpoint.exit_code;
   }
+  // Both outlive the actor system: the warden's observer and the notifier's feed them.
+  auto metrics = std::make_shared<metrics_registry>(version_text, std::chrono::system_clock::now());
+  auto http = http_endpoints::start(config.control, *metrics);
+  if (!http.error.empty()) {
+    warden_logger()->error("{}", http.error);
+    return exit_unavailable;
+  }
   become_subreaper();
   caf::actor_system_config actor_config;
   actor_config.set("scheduler.policy", caf::atom("sharing"));
   actor_config.set("scheduler.max-threads", 2);
   caf::actor_system system{actor_config};
+  std::random_device entropy;
+  auto notifier = spawn_notifier(system, config.webhook, entropy(),
+                                 [metrics](notification_kind kind, bool delivered, unsigned) {
+                                   metrics->count_webhook_delivery(kind, delivered);
+                                 });
+  if (!notifier.notifier) {
+    warden_logger()->error("webhook: {}", notifier.error);
+    return exit_config;
+  }
 
   io_thread io;
   auto host = std::make_shared<child_process_host>(
@@ -109,12 +131,13 @@ int run_warden(const settings& config) {
   caf::scoped_actor waiter{system};
   auto port = system.spawn(process_port, std::weak_ptr<child_process_host>{host});
   auto warden = system.spawn(
-      warden_actor, warden_wiring{make_drain_config(config, std::random_device{}()), port,
-                                  caf::actor_cast<caf::actor>(waiter),
-                                  caf::actor{},
-                                  [](const drain_effect& e, const warden_snapshot&) {
-                                    log_effect(e);
-                                  }});
+      warden_actor,
+      warden_wiring{make_drain_config(config, entropy()), port,
+                    caf::actor_cast<caf::actor>(waiter), notifier.notifier->actor(),
+                    [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
+                      log_effect(effect);
+                      metrics->observe(effect, snapshot);
+                    }});
   signals->start(warden);
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
@@ -122,7 +145,13 @@ int run_warden(const settings& config) {
 
   int exit_code = 1;
   waiter->receive([&](const warden_exited& exited) { exit_code = exited.exit_code; });
+  // The gone webhook and callbacks get a bounded chance before the process ends.
+  if (!notifier.notifier->flush(system, notifier_flush_wait_max))
+    warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
+                          notifier_flush_wait_max.count());
   if (control) control->stop(control_stop_grace);
+  notifier.notifier->stop();
+  if (http.endpoints) http.endpoints->stop();
   signals->stop();
   host->stop();
   io.stop();

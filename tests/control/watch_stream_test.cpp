@@ -29,25 +29,32 @@ using count_atom = caf::atom_constant<caf::atom("count")>;
 constexpr auto wait_max = 10s;
 constexpr std::uint64_t published_max = 500;
 
-warden_snapshot snapshot_of_version(std::uint64_t version, warden_status status) {
+// A reason this long makes each status big enough that writing it takes some time.
+constexpr std::size_t reason_bytes = 512;
+
+warden_snapshot snapshot_of_version(std::uint64_t version, warden_status status,
+                                    const std::string& reason) {
   warden_snapshot snapshot;
   snapshot.version = version;
   snapshot.status = status;
-  snapshot.reason = std::string(512, 'r');  // big enough that writes take some time
+  snapshot.reason = reason;
   return snapshot;
 }
 
 struct fake_warden_state {
+  std::string reason;
   std::vector<caf::actor> subscribers;
   std::uint64_t unsubscribed = 0;
 };
 
-// Publishes `count` running snapshots, then (if asked) gone, to every subscriber.
-caf::behavior fake_warden(caf::stateful_actor<fake_warden_state>* self) {
+// Publishes `count` running snapshots, then (if asked) gone, to every subscriber, all with
+// the drain reason it was spawned with.
+caf::behavior fake_warden(caf::stateful_actor<fake_warden_state>* self, std::string reason) {
+  self->state.reason = std::move(reason);
   return {
       [=](subscribe_atom, const caf::actor& subscriber) {
         self->state.subscribers.push_back(subscriber);
-        self->send(subscriber, snapshot_of_version(1, warden_status::running));
+        self->send(subscriber, snapshot_of_version(1, warden_status::running, self->state.reason));
       },
       [=](unsubscribe_atom, const caf::actor& subscriber) {
         auto& subscribers = self->state.subscribers;
@@ -58,10 +65,12 @@ caf::behavior fake_warden(caf::stateful_actor<fake_warden_state>* self) {
       [=](publish_atom, std::uint64_t count, bool then_gone) {
         for (std::uint64_t version = 2; version < count + 2; ++version)
           for (const auto& subscriber : self->state.subscribers)
-            self->send(subscriber, snapshot_of_version(version, warden_status::running));
+            self->send(subscriber,
+                       snapshot_of_version(version, warden_status::running, self->state.reason));
         if (!then_gone) return;
         for (const auto& subscriber : self->state.subscribers)
-          self->send(subscriber, snapshot_of_version(count + 2, warden_status::gone));
+          self->send(subscriber,
+                     snapshot_of_version(count + 2, warden_status::gone, self->state.reason));
       },
       [=](count_atom) {
         return std::make_tuple(static_cast<std::uint64_t>(self->state.subscribers.size()),
@@ -74,7 +83,7 @@ class watch_fixture {
  public:
   watch_fixture()
       : system_(config_),
-        warden_(system_.spawn(fake_warden)),
+        warden_(system_.spawn(fake_warden, std::string(reason_bytes, 'r'))),
         context_{system_, warden_, std::nullopt, std::make_shared<wall_clock_anchor>()},
         service_(context_) {
     grpc::ServerBuilder builder;

@@ -1,0 +1,12 @@
+#pragma once
+// Exit codes of runwarden's own making (sysexits.h). Otherwise runwarden exits with the
+// runner's code, as tini does: 128 + signal when the runner died of one, 127 when the
+// command does not exist, 126 when it cannot run.
+
+namespace runwarden {
+
+inline constexpr int exit_usage = 64;        // EX_USAGE: bad flags or arguments
+inline constexpr int exit_unavailable = 69;  // EX_UNAVAILABLE: cannot listen, no server
+inline constexpr int exit_config = 78;       // EX_CONFIG: a bad config file or setting
+
+}  // namespace runwarden
