@@ -1,6 +1,8 @@
 // See bearer_token.hpp.
 #include "src/control/bearer_token.hpp"
 
+#include "src/util/secret_file.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -24,22 +26,13 @@ bool printable(std::string_view text) {
 }  // namespace
 
 token_file_result read_token_file(const std::string& path) {
-  std::ifstream stream{path, std::ios::binary};
-  if (!stream) return {std::nullopt, "cannot read token file " + path + ": " +
-                                         std::strerror(errno)};
-  std::string token(token_file_bytes_max + 1, '\0');
-  stream.read(token.data(), static_cast<std::streamsize>(token.size()));
-  token.resize(static_cast<std::size_t>(stream.gcount()));
-  if (token.size() > token_file_bytes_max)
-    return {std::nullopt, "token file " + path + " is larger than " +
-                              std::to_string(token_file_bytes_max) + " bytes"};
-  while (!token.empty() && (token.back() == '\n' || token.back() == '\r')) token.pop_back();
-  if (token.empty()) return {std::nullopt, "token file " + path + " is empty"};
-  if (!printable(token))
-    return {std::nullopt, "token file " + path +
+  auto read = read_secret_file(path, "token file");
+  if (!read.secret) return {std::nullopt, std::move(read.error)};
+  if (!printable(*read.secret))
+    return {std::nullopt, "the token file " + path +
                               " holds spaces or control characters; a token is one word of "
                               "printable ASCII"};
-  return {std::move(token), {}};
+  return {std::move(read.secret), {}};
 }
 
 std::string authorization_value(std::string_view token) {

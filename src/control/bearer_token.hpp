@@ -13,9 +13,6 @@
 
 namespace runwarden {
 
-// A token file larger than this is a mistake (a key or a certificate, not a token).
-inline constexpr std::size_t token_file_bytes_max = 4096;
-
 struct token_file_result {
   std::optional<std::string> token;  // set exactly when error is empty
   std::string error;

@@ -29,6 +29,18 @@ std::string_view to_string(trigger_source source) {
   return "unknown";
 }
 
+std::string_view trigger_token(trigger_source source) {
+  switch (source) {
+    case trigger_source::signal_terminate: return "sigterm";
+    case trigger_source::signal_interrupt: return "sigint";
+    case trigger_source::signal_quit: return "sigquit";
+    case trigger_source::control_api: return "control_api";
+    case trigger_source::cloud_lifecycle: return "cloud_lifecycle";
+    case trigger_source::idle_scale_in: return "idle_scale_in";
+  }
+  return "unknown";
+}
+
 std::string_view to_string(timer_kind kind) {
   switch (kind) {
     case timer_kind::restart_backoff: return "restart_backoff";

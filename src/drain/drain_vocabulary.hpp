@@ -54,6 +54,9 @@ struct exit_status {
 
 std::string_view to_string(warden_status status);
 std::string_view to_string(trigger_source source);
+// A stable machine-readable word for a trigger ("sigterm", "control_api"): metric labels,
+// webhook bodies and the control API use it.
+std::string_view trigger_token(trigger_source source);
 std::string_view to_string(timer_kind kind);
 std::string_view to_string(signal_purpose purpose);
 std::string_view to_string(notification_kind kind);

@@ -30,17 +30,7 @@ static_assert(code_label_count + counted_signals.size() + 1 == exit_label_count)
 
 }  // namespace
 
-std::string_view label_of(trigger_source source) {
-  switch (source) {
-    case trigger_source::signal_terminate: return "sigterm";
-    case trigger_source::signal_interrupt: return "sigint";
-    case trigger_source::signal_quit: return "sigquit";
-    case trigger_source::control_api: return "control_api";
-    case trigger_source::cloud_lifecycle: return "cloud_lifecycle";
-    case trigger_source::idle_scale_in: return "idle_scale_in";
-  }
-  return "unknown";
-}
+std::string_view label_of(trigger_source source) { return trigger_token(source); }
 
 std::string_view label_of(error_kind kind) {
   switch (kind) {

@@ -24,18 +24,6 @@ json runner_exit_of(const std::optional<exit_status>& status) {
 
 }  // namespace
 
-std::string_view trigger_token(trigger_source source) {
-  switch (source) {
-    case trigger_source::signal_terminate: return "sigterm";
-    case trigger_source::signal_interrupt: return "sigint";
-    case trigger_source::signal_quit: return "sigquit";
-    case trigger_source::control_api: return "control_api";
-    case trigger_source::cloud_lifecycle: return "cloud_lifecycle";
-    case trigger_source::idle_scale_in: return "idle_scale_in";
-  }
-  return "unknown";
-}
-
 std::string notification_body(notification_kind kind, const warden_snapshot& snapshot,
                               std::chrono::system_clock::time_point wall_now,
                               std::string_view version) {

@@ -24,7 +24,5 @@ std::string notification_body(notification_kind kind, const warden_snapshot& sna
                               std::chrono::system_clock::time_point wall_now,
                               std::string_view version);
 
-// The trigger as the webhook spells it: a stable token, not the log's wording.
-std::string_view trigger_token(trigger_source source);
 
 }  // namespace runwarden

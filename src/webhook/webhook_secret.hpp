@@ -10,8 +10,6 @@
 
 namespace runwarden {
 
-inline constexpr std::size_t webhook_secret_bytes_max = 4096;
-
 struct secret_read_result {
   std::optional<std::string> secret;  // set exactly when error is empty
   std::string error;

@@ -2,6 +2,7 @@
 // nothing else, and every refusal names the path but never the content.
 
 #include "src/webhook/webhook_secret.hpp"
+#include "src/util/secret_file.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -29,11 +30,11 @@ private:
 
 }  // namespace
 
-TEST_CASE("read_webhook_secret drops one trailing line break", "[webhook]") {
+TEST_CASE("read_webhook_secret drops trailing line breaks", "[webhook]") {
   CHECK(runwarden::read_webhook_secret(secret_file{"s3cret\n"}.path()).secret == "s3cret");
   CHECK(runwarden::read_webhook_secret(secret_file{"s3cret\r\n"}.path()).secret == "s3cret");
   CHECK(runwarden::read_webhook_secret(secret_file{" s3 cret\n\n"}.path()).secret ==
-        " s3 cret\n");
+        " s3 cret");
 }
 
 TEST_CASE("read_webhook_secret refuses missing, empty and oversized files", "[webhook]") {
@@ -42,7 +43,7 @@ TEST_CASE("read_webhook_secret refuses missing, empty and oversized files", "[we
   CHECK_THAT(missing.error, Catch::Contains("/nonexistent/runwarden-secret"));
   CHECK_THAT(runwarden::read_webhook_secret(secret_file{"\n"}.path()).error,
              Catch::Contains("is empty"));
-  const std::string big(runwarden::webhook_secret_bytes_max + 1, 'k');
+  const std::string big(runwarden::secret_file_bytes_max + 1, 'k');
   const auto oversized = runwarden::read_webhook_secret(secret_file{big}.path());
   CHECK_THAT(oversized.error, Catch::Contains("larger than"));
   CHECK_THAT(oversized.error, !Catch::Contains("kkkk"));
