@@ -102,7 +102,7 @@ std::optional<v1::ShutdownRequest> shutdown_request(const ctl_options& options) 
 
 int run_shutdown(control_client& client, const ctl_options& options) {
   const auto request = shutdown_request(options);
-  if (!request) return exit_ctl_usage;
+  if (!request) return exit_usage;
   std::unique_ptr<status_stream> stream;
   if (options.wait) {
     stream = client.watch();

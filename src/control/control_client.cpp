@@ -28,7 +28,7 @@ client_failure probe_failure(const std::string& path, const std::string& address
   const std::string why = error == ENOENT ? "no such file"
                           : error == ECONNREFUSED ? "connection refused"
                                                   : std::strerror(error);
-  return {exit_ctl_unavailable, "no runwarden listening at " + address_text + ": " + why};
+  return {exit_unavailable, "no runwarden listening at " + address_text + ": " + why};
 }
 
 std::shared_ptr<grpc::ChannelCredentials> credentials_for(const client_settings& settings,
@@ -63,7 +63,7 @@ client_failure failure_of(const grpc::Status& status, const std::string& address
     case grpc::StatusCode::INVALID_ARGUMENT:
       return {exit_ctl_refused_request, "runwarden refused the request: " + said};
     case grpc::StatusCode::UNAVAILABLE:
-      return {exit_ctl_unavailable, "no runwarden answering at " + address_text + ": " + said};
+      return {exit_unavailable, "no runwarden answering at " + address_text + ": " + said};
     case grpc::StatusCode::DEADLINE_EXCEEDED:
       return {exit_ctl_temporary, "runwarden at " + address_text + " did not answer in time"};
     case grpc::StatusCode::CANCELLED:
@@ -77,7 +77,7 @@ client_failure failure_of(const grpc::Status& status, const std::string& address
 
 control_client::connect_result control_client::connect(const client_settings& settings) {
   const auto parsed = parse_listen_address(settings.address_text);
-  if (!parsed.error.empty()) return {std::nullopt, {exit_ctl_usage, parsed.error}};
+  if (!parsed.error.empty()) return {std::nullopt, {exit_usage, parsed.error}};
   std::optional<std::string> token;
   if (!settings.token_file.empty()) {
     auto read = read_token_file(settings.token_file);

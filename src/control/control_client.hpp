@@ -15,14 +15,14 @@
 #include <string>
 
 #include "runwarden/v1/warden.grpc.pb.h"
+#include "src/app/exit_codes.hpp"
 
 namespace runwarden {
 
-// `runwarden ctl`'s exit codes besides 0; sysexits.h where one fits.
-inline constexpr int exit_ctl_usage = 64;            // EX_USAGE: a bad flag or address
+// `runwarden ctl`'s exit codes besides 0, exit_usage (a bad flag or address) and
+// exit_unavailable (no runwarden there) from exit_codes.hpp; sysexits.h where one fits.
 inline constexpr int exit_ctl_refused_request = 65;  // EX_DATAERR: the request was invalid
 inline constexpr int exit_ctl_no_input = 66;         // EX_NOINPUT: token or CA file unreadable
-inline constexpr int exit_ctl_unavailable = 69;      // EX_UNAVAILABLE: no runwarden there
 inline constexpr int exit_ctl_temporary = 75;        // EX_TEMPFAIL: timed out or cut off
 inline constexpr int exit_ctl_protocol = 76;         // EX_PROTOCOL: an unexpected answer
 inline constexpr int exit_ctl_permission = 77;       // EX_NOPERM: the socket's permissions

@@ -64,7 +64,7 @@ std::string check_exposure(const control_endpoint& endpoint) {
 control_endpoint_result prepare_socket(control_endpoint endpoint) {
   const auto& path = std::get<unix_socket_address>(endpoint.address).path;
   const auto prepared = prepare_socket_path(path);
-  if (!prepared.error.empty()) return failed(exit_control_unavailable, prepared.error);
+  if (!prepared.error.empty()) return failed(exit_unavailable, prepared.error);
   if (prepared.removed_stale)
     warden_logger()->info("removed the stale control socket {} (nobody answered on it)", path);
   return {std::move(endpoint), {}, 0};
@@ -79,18 +79,18 @@ control_endpoint_result prepare_control_endpoint(const control_settings& setting
                                                         : settings.grpc_listen;
   auto parsed = parse_listen_address(endpoint.address_text);
   if (!parsed.error.empty())
-    return failed(exit_control_config, "control.grpc_listen: " + parsed.error);
+    return failed(exit_config, "control.grpc_listen: " + parsed.error);
   endpoint.address = std::move(parsed.address);
   if (!settings.token_file.empty()) {
     auto token = read_token_file(settings.token_file);
-    if (!token.token) return failed(exit_control_config, "control.token_file: " + token.error);
+    if (!token.token) return failed(exit_config, "control.token_file: " + token.error);
     endpoint.token = std::move(token.token);
     endpoint.token_file = settings.token_file;
   }
   if (auto problem = read_tls(settings, endpoint); !problem.empty())
-    return failed(exit_control_config, problem);
+    return failed(exit_config, problem);
   if (auto problem = check_exposure(endpoint); !problem.empty())
-    return failed(exit_control_config, problem);
+    return failed(exit_config, problem);
   if (!is_loopback(endpoint.address) && !endpoint.tls)
     warden_logger()->warn("the control API on {} is not encrypted: its token crosses the "
                           "network in clear text (set control.tls_cert_file and "

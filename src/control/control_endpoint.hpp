@@ -10,14 +10,11 @@
 #include <optional>
 #include <string>
 
+#include "src/app/exit_codes.hpp"
 #include "src/app/settings.hpp"
 #include "src/control/listen_address.hpp"
 
 namespace runwarden {
-
-// runwarden's exit codes when the control server cannot start (sysexits.h).
-inline constexpr int exit_control_config = 78;       // EX_CONFIG: the settings are wrong
-inline constexpr int exit_control_unavailable = 69;  // EX_UNAVAILABLE: cannot listen there
 
 // Certificates and keys are small; a larger file is not one.
 inline constexpr std::size_t tls_file_bytes_max = 1024 * 1024;
@@ -33,7 +30,9 @@ struct control_endpoint {
 struct control_endpoint_result {
   std::optional<control_endpoint> endpoint;  // none when disabled or failed
   std::string error;                         // set when failed
-  int exit_code = 0;                         // set when failed
+  // When failed: exit_config for wrong settings, exit_unavailable when the socket's place
+  // cannot be used (exit_codes.hpp).
+  int exit_code = 0;
 };
 
 // Reads settings.grpc_listen ("none" disables the server) and everything it needs.

@@ -37,7 +37,7 @@ control_server::control_server(control_endpoint endpoint, caf::actor_system& sys
                                caf::actor warden)
     : endpoint_(std::move(endpoint)),
       context_{system, std::move(warden), endpoint_.token,
-               std::make_shared<wall_clock_anchor>()},
+               std::make_shared<wall_clock_anchor>(), std::make_shared<open_watches>()},
       warden_service_(context_),
       wrapper_service_(context_) {}
 
@@ -49,7 +49,7 @@ control_server_start control_server::start(control_endpoint endpoint, caf::actor
       new control_server{std::move(endpoint), system, std::move(warden)}};
   if (auto problem = server->listen(); !problem.empty()) {
     server->stop(abandon_grace);
-    return {nullptr, std::move(problem), exit_control_unavailable};
+    return {nullptr, std::move(problem), exit_unavailable};
   }
   return {std::move(server), {}, 0};
 }
@@ -80,6 +80,9 @@ std::string control_server::listen() {
 
 void control_server::stop(std::chrono::milliseconds grace) {
   if (server_) {
+    // Watch streams end by themselves after `gone`; let them, and let clients read it.
+    if (!context_.watches->wait_settled(grace))
+      warden_logger()->info("control API stopping with Watch streams still open");
     server_->Shutdown(std::chrono::system_clock::now() + grace);
     server_->Wait();
     server_.reset();

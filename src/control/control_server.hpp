@@ -41,7 +41,8 @@ class control_server {
   control_server(const control_server&) = delete;
   control_server& operator=(const control_server&) = delete;
 
-  // Stops taking calls, lets open ones finish within `grace`, cancels the rest, and removes
+  // Waits (up to `grace`) for Watch streams to end and their clients to read the end, then
+  // stops taking calls, lets open ones finish within `grace`, cancels the rest, and removes
   // the socket file. Blocks until done; calling it again does nothing.
   void stop(std::chrono::milliseconds grace);
 

@@ -17,6 +17,7 @@
 
 #include "caf/all.hpp"
 #include "messages/warden_messages.hpp"
+#include "src/control/open_watches.hpp"
 #include "src/control/wall_clock_anchor.hpp"
 #include "src/drain/warden_snapshot.hpp"
 
@@ -25,13 +26,15 @@ namespace runwarden {
 // The warden answers within microseconds; past this something is badly wrong.
 inline constexpr std::chrono::seconds warden_answer_timeout{5};
 
-// What every control service needs: the actors to talk to, the token calls must carry, and
-// the one mapping from the warden's instants to wall-clock time that all answers share.
+// What every control service needs: the actors to talk to, the token calls must carry, the
+// one mapping from the warden's instants to wall-clock time that all answers share, and
+// the tally of open Watch streams that stopping the server waits for.
 struct control_context {
   caf::actor_system& system;
   caf::actor warden;
   std::optional<std::string> token;  // none: calls need no token
   std::shared_ptr<wall_clock_anchor> wall_clock;
+  std::shared_ptr<open_watches> watches;
 };
 
 // Writes a snapshot into a response; wall_now is the wall-clock time of snapshot.now.

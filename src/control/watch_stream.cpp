@@ -116,9 +116,12 @@ caf::behavior watch_subscriber(caf::event_based_actor* self, caf::actor warden,
 class watch_reactor final : public status_writer {
  public:
   explicit watch_reactor(const control_context& context)
-      : outbox_(std::make_shared<watch_outbox>(this)),
+      : watches_(context.watches),
+        outbox_(std::make_shared<watch_outbox>(this)),
         subscriber_(context.system.spawn(watch_subscriber, context.warden, context.wall_clock,
-                                         outbox_)) {}
+                                         outbox_)) {
+    watches_->opened();
+  }
 
   void OnWriteDone(bool ok) override { outbox_->write_done(ok); }
 
@@ -129,10 +132,12 @@ class watch_reactor final : public status_writer {
   void OnDone() override {
     outbox_->detach();
     caf::anon_send(subscriber_, unsubscribe_atom::value);
+    watches_->closed();
     delete this;
   }
 
  private:
+  std::shared_ptr<open_watches> watches_;
   std::shared_ptr<watch_outbox> outbox_;
   caf::actor subscriber_;
 };

@@ -84,7 +84,8 @@ class watch_fixture {
   watch_fixture()
       : system_(config_),
         warden_(system_.spawn(fake_warden, std::string(reason_bytes, 'r'))),
-        context_{system_, warden_, std::nullopt, std::make_shared<wall_clock_anchor>()},
+        context_{system_, warden_, std::nullopt, std::make_shared<wall_clock_anchor>(),
+                 std::make_shared<open_watches>()},
         service_(context_) {
     grpc::ServerBuilder builder;
     builder.RegisterService(&service_);
@@ -98,6 +99,8 @@ class watch_fixture {
   }
 
   v1::Warden::Stub& stub() { return *stub_; }
+  // True once every Watch call has ended and the linger after the last one has passed.
+  bool watches_settled() { return context_.watches->wait_settled(wait_max); }
   const caf::actor& warden() const { return warden_; }
 
   // (subscribers now, unsubscribe messages so far), as the fake warden counts them.
@@ -161,6 +164,7 @@ TEST_CASE("a slow reader gets statuses in order, newest last, and the stream end
   // Statuses that waited while a write was in flight were replaced, not queued.
   CHECK(versions.size() < published_max / 2);
   CHECK(fixture.eventually_subscribers(0));
+  CHECK(fixture.watches_settled());
 }
 
 TEST_CASE("a client that goes away unsubscribes its subscriber", "[control][watch]") {
@@ -176,6 +180,7 @@ TEST_CASE("a client that goes away unsubscribes its subscriber", "[control][watc
   CHECK(reader->Finish().error_code() == grpc::StatusCode::CANCELLED);
   CHECK(fixture.eventually_subscribers(0));
   CHECK(fixture.counts().second == 1);
+  CHECK(fixture.watches_settled());
 }
 
 TEST_CASE("the stream ends UNAVAILABLE when the warden stops", "[control][watch]") {

@@ -1,0 +1,36 @@
+// See open_watches.hpp.
+#include "src/control/open_watches.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <thread>
+
+namespace runwarden {
+
+void open_watches::opened() {
+  std::lock_guard lock{mutex_};
+  ++open_;
+}
+
+void open_watches::closed() {
+  {
+    std::lock_guard lock{mutex_};
+    assert(open_ > 0);
+    --open_;
+    last_closed_ = clock::now();
+  }
+  changed_.notify_all();
+}
+
+bool open_watches::wait_settled(std::chrono::milliseconds timeout) {
+  const auto deadline = clock::now() + timeout;
+  std::unique_lock lock{mutex_};
+  if (!changed_.wait_until(lock, deadline, [&] { return open_ == 0; })) return false;
+  if (!last_closed_) return true;
+  const auto settled_at = std::min(*last_closed_ + close_linger, deadline);
+  lock.unlock();
+  std::this_thread::sleep_until(settled_at);
+  return true;
+}
+
+}  // namespace runwarden
