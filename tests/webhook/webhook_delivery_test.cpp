@@ -334,8 +334,9 @@ TEST_CASE_METHOD(delivery_fixture, "the HTTP port resolves, pins and times out f
     CHECK_FALSE(response.status_code);
     CHECK_THAT(response.transport_error, Catch::Contains("timed out"));
   });
+  // The "timed out" answer shows the timeout applied; the bound shows it did not wait for
+  // the slow server. No lower bound: curl's clock and ours may differ by a tick.
   const auto took = std::chrono::steady_clock::now() - started;
-  CHECK(took >= 300ms);
   CHECK(took < 2s);
   worker->stop();
   asker->send(port, http_request{4, "POST", pinned, {}, "{}", 2s, {}});
