@@ -9,20 +9,15 @@
 #include "src/drain/drain_effect_text.hpp"
 #include "src/drain/drain_machine.hpp"
 
+#include "tests/unit/gitlab_drain_config.hpp"
+
 namespace {
 
 using namespace runwarden;
 using namespace std::chrono_literals;
 using lines = std::vector<std::string>;
 
-drain_config gitlab_config() {
-  return drain_config{.graceful_signal = SIGQUIT,
-                      .forceful_signal = SIGTERM,
-                      .restart = restart_settings{.jitter = 0.0},
-                      .drain_timeout = std::nullopt,
-                      .kill_timeout = 10s,
-                      .random_seed = 7};
-}
+using testing::gitlab_config;
 
 class machine_under_test {
 public:

@@ -15,20 +15,15 @@
 #include "src/telemetry/exposition_writer.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 
+#include "tests/unit/gitlab_drain_config.hpp"
+
 namespace {
 
 using namespace runwarden;
 using namespace std::chrono_literals;
 using lines = std::vector<std::string>;
 
-drain_config gitlab_config() {
-  return drain_config{.graceful_signal = SIGQUIT,
-                      .forceful_signal = SIGTERM,
-                      .restart = restart_settings{.jitter = 0.0},
-                      .drain_timeout = std::nullopt,
-                      .kill_timeout = 10s,
-                      .random_seed = 7};
-}
+using testing::gitlab_config;
 
 constexpr auto started_at = std::chrono::system_clock::time_point{1700000000s};
 
