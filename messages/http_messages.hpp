@@ -8,6 +8,7 @@
 // than given inspect() overloads CAF 0.17 could not apply to std::optional anyway.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,12 +51,16 @@ struct http_request {
   std::string body;
   std::chrono::milliseconds timeout{0};  // the whole transfer, connection included
   std::vector<resolve_pin> pins;
+  // A longer body fails the request rather than being buffered: remote servers choose sizes.
+  std::size_t max_response_bytes = 64 * 1024;
 };
 
 struct http_response {
   std::uint64_t id = 0;
   std::optional<int> status_code;  // set when the server answered
   std::string transport_error;     // set when it did not: refused, timed out, TLS, ...
+  std::string body;                // at most the request's max_response_bytes
+  http_header_list headers;        // of the final response; names in lower case
 };
 
 // The HTTP port. Every accepted message gets exactly one answer, sent to the asking actor;

@@ -27,7 +27,7 @@ http_port_actor::behavior_type http_port(http_port_actor::pointer self,
         auto reply_to = sender_of(self);
         if (!reply_to) return;
         if (!worker->submit(request, reply_to))
-          caf::anon_send(reply_to, http_response{request.id, std::nullopt, refused_text});
+          caf::anon_send(reply_to, http_response{.id = request.id, .transport_error = refused_text});
       },
   };
 }

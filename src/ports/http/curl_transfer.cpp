@@ -1,25 +1,22 @@
-// See curl_transfer.hpp. The handle and header lists are owned by unique_ptrs so that every
-// early return frees them; the response body is read and dropped, since runwarden only needs
-// the status code and must not buffer whatever a remote server chooses to send.
+// See curl_transfer.hpp. Header lists are owned by unique_ptrs so that every early return
+// frees them; curl_easy_reset between requests clears every option but keeps the
+// connection cache, which is the point of reusing the handle.
 #include "src/ports/http/curl_transfer.hpp"
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <cassert>
-#include <memory>
+#include <cctype>
 #include <mutex>
 
 namespace runwarden {
 
 namespace {
 
-struct easy_deleter {
-  void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
-};
 struct list_deleter {
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
 };
-using easy_handle = std::unique_ptr<CURL, easy_deleter>;
 using string_list = std::unique_ptr<curl_slist, list_deleter>;
 
 // curl_global_init is not safe to race with other libcurl calls; do it once, first.
@@ -28,7 +25,44 @@ void initialise_curl_once() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-std::size_t discard_body(char*, std::size_t size, std::size_t count, void*) {
+// Where libcurl's callbacks put the answer of the transfer in progress.
+struct response_sink {
+  http_response* response;
+  std::size_t max_body_bytes;
+  bool body_too_large = false;
+};
+
+std::size_t collect_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto& sink = *static_cast<response_sink*>(user);
+  const std::size_t bytes = size * count;
+  if (sink.response->body.size() + bytes > sink.max_body_bytes) {
+    sink.body_too_large = true;
+    return 0;  // makes libcurl stop with CURLE_WRITE_ERROR
+  }
+  sink.response->body.append(data, bytes);
+  return bytes;
+}
+
+std::string trimmed(std::string_view text) {
+  const auto space = [](unsigned char c) { return std::isspace(c) != 0; };
+  while (!text.empty() && space(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && space(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return std::string{text};
+}
+
+// libcurl hands over every header line of every response (a 100 Continue, then the real
+// one); a status line starts a new response, so only the final one's headers remain.
+std::size_t collect_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto& sink = *static_cast<response_sink*>(user);
+  const std::string_view line{data, size * count};
+  if (line.starts_with("HTTP/")) {
+    sink.response->headers.clear();
+  } else if (const auto colon = line.find(':'); colon != std::string_view::npos) {
+    std::string name = trimmed(line.substr(0, colon));
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    sink.response->headers.emplace_back(std::move(name), trimmed(line.substr(colon + 1)));
+  }
   return size * count;
 }
 
@@ -44,7 +78,8 @@ bool append(string_list& list, const std::string& line) {
 bool method_sends_body(const std::string& method) { return method != "GET" && method != "HEAD"; }
 
 // Everything that does not depend on the request's content: the lockdown.
-CURLcode set_fixed_options(CURL* handle, const http_request& request, char* error_text) {
+CURLcode set_fixed_options(CURL* handle, const http_request& request, char* error_text,
+                           response_sink& sink) {
   const long timeout_ms = static_cast<long>(request.timeout.count());
   CURLcode code = CURLE_OK;
   const auto set = [&](CURLoption option, auto value) {
@@ -58,7 +93,10 @@ CURLcode set_fixed_options(CURL* handle, const http_request& request, char* erro
   set(CURLOPT_PROTOCOLS_STR, "http,https");
   set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   set(CURLOPT_PROXY, "");  // an environment proxy would connect where the checks never looked
-  set(CURLOPT_WRITEFUNCTION, &discard_body);
+  set(CURLOPT_WRITEFUNCTION, &collect_body);
+  set(CURLOPT_WRITEDATA, static_cast<void*>(&sink));
+  set(CURLOPT_HEADERFUNCTION, &collect_header);
+  set(CURLOPT_HEADERDATA, static_cast<void*>(&sink));
   return code;
 }
 
@@ -82,6 +120,20 @@ CURLcode set_request_options(CURL* handle, const http_request& request,
 
 }  // namespace
 
+struct curl_session::handle {
+  CURL* easy = nullptr;
+  ~handle() {
+    if (easy != nullptr) curl_easy_cleanup(easy);
+  }
+};
+
+curl_session::curl_session() : handle_(std::make_unique<handle>()) {
+  initialise_curl_once();
+  handle_->easy = curl_easy_init();
+}
+
+curl_session::~curl_session() = default;
+
 std::string curl_resolve_entry(const resolve_pin& pin) {
   assert(!pin.addresses.empty());
   std::string entry = pin.host + ":" + std::to_string(pin.port) + ":";
@@ -93,14 +145,13 @@ std::string curl_resolve_entry(const resolve_pin& pin) {
   return entry;
 }
 
-http_response perform_http_request(const http_request& request) {
+http_response curl_session::perform(const http_request& request) {
   assert(request.timeout.count() > 0);
-  initialise_curl_once();
-  http_response response{.id = request.id, .status_code = std::nullopt, .transport_error = {}};
-  easy_handle handle{curl_easy_init()};
+  http_response response{.id = request.id};
+  CURL* easy = handle_->easy;
   string_list headers;
   string_list pins;
-  bool lists_built = handle != nullptr;
+  bool lists_built = easy != nullptr;
   // "Expect:" stops libcurl from waiting for a 100 Continue on larger bodies.
   lists_built = lists_built && append(headers, "Expect:");
   for (const auto& [name, value] : request.headers)
@@ -111,17 +162,29 @@ http_response perform_http_request(const http_request& request) {
     response.transport_error = "out of memory preparing the request";
     return response;
   }
+  curl_easy_reset(easy);
+  response_sink sink{.response = &response, .max_body_bytes = request.max_response_bytes};
   char error_text[CURL_ERROR_SIZE] = {};
-  CURLcode code = set_fixed_options(handle.get(), request, error_text);
-  if (code == CURLE_OK) code = set_request_options(handle.get(), request, headers, pins);
-  if (code == CURLE_OK) code = curl_easy_perform(handle.get());
+  CURLcode code = set_fixed_options(easy, request, error_text, sink);
+  if (code == CURLE_OK) code = set_request_options(easy, request, headers, pins);
+  if (code == CURLE_OK) code = curl_easy_perform(easy);
+  // The options point into this frame (the sink, the lists); none may outlive it.
+  const auto forget = [&] { curl_easy_reset(easy); };
   if (code != CURLE_OK) {
-    response.transport_error = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+    response.body.clear();
+    response.headers.clear();
+    response.transport_error =
+        sink.body_too_large
+            ? "the response body is larger than " + std::to_string(request.max_response_bytes) +
+                  " bytes"
+            : std::string{error_text[0] != '\0' ? error_text : curl_easy_strerror(code)};
+    forget();
     return response;
   }
   long status = 0;
-  curl_easy_getinfo(handle.get(), CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
   response.status_code = static_cast<int>(status);
+  forget();
   return response;
 }
 

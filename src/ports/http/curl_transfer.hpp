@@ -1,8 +1,13 @@
 #pragma once
-// One HTTP request carried out with a libcurl easy handle, blocking the calling thread for
-// at most the request's timeout. Only the HTTP port's worker thread calls it. The transfer
-// is locked down for talking to targets runwarden was told about by others: http and https
-// only, no redirects, no proxy from the environment, names pinned to checked addresses.
+// HTTP requests carried out with one reusable libcurl easy handle, each blocking the calling
+// thread for at most the request's timeout. Only an HTTP port's worker thread uses it.
+// Reusing the handle keeps connections and looked-up names between polls of the same
+// server (IMDS, a runner's /metrics), so a poll costs no new TCP or TLS handshake.
+// Transfers are locked down for talking to targets runwarden was told about by others:
+// http and https only, no redirects, no proxy from the environment, names pinned to
+// checked addresses, bodies capped.
+
+#include <memory>
 
 #include "messages/http_messages.hpp"
 
@@ -11,7 +16,19 @@ namespace runwarden {
 // Formats a pin as CURLOPT_RESOLVE wants it: "host:port:addr,[v6addr]".
 std::string curl_resolve_entry(const resolve_pin& pin);
 
-// Never throws; every failure becomes the response's transport_error.
-http_response perform_http_request(const http_request& request);
+class curl_session {
+public:
+  curl_session();
+  ~curl_session();
+  curl_session(const curl_session&) = delete;
+  curl_session& operator=(const curl_session&) = delete;
+
+  // Never throws; every failure becomes the response's transport_error.
+  http_response perform(const http_request& request);
+
+private:
+  struct handle;
+  std::unique_ptr<handle> handle_;
+};
 
 }  // namespace runwarden

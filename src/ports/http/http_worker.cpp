@@ -17,7 +17,7 @@ void answer_stopped(const host_lookup& lookup, const caf::actor& reply_to) {
 }
 
 void answer_stopped(const http_request& request, const caf::actor& reply_to) {
-  caf::anon_send(reply_to, http_response{request.id, std::nullopt, stopped_text});
+  caf::anon_send(reply_to, http_response{.id = request.id, .transport_error = stopped_text});
 }
 
 }  // namespace
@@ -78,8 +78,7 @@ void http_worker::carry_out(const job& current) {
     caf::anon_send(current.reply_to, host_lookup_result{lookup->id, std::move(resolved.addresses),
                                                         std::move(resolved.error)});
   } else {
-    caf::anon_send(current.reply_to,
-                   perform_http_request(std::get<http_request>(current.work)));
+    caf::anon_send(current.reply_to, session_.perform(std::get<http_request>(current.work)));
   }
 }
 

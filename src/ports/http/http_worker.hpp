@@ -1,7 +1,8 @@
 #pragma once
 // The HTTP port's one worker thread. libcurl's easy interface and name lookups block, so
 // they run here, never on a CAF worker (DESIGN.md, "Threading"; shared notes §1.7), one job
-// at a time from a bounded queue. Each job's answer goes to the actor that asked, with
+// at a time from a bounded queue. Each client (webhooks, metadata, metrics, APIs) gets a port
+// of its own, so a slow webhook never delays a metadata poll. Each job's answer goes to the actor that asked, with
 // anon_send. Every blocking call carries its own timeout, which is what bounds stop().
 
 #include <condition_variable>
@@ -13,6 +14,7 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
+#include "src/ports/http/curl_transfer.hpp"
 #include "src/ports/http/host_resolver.hpp"
 
 namespace runwarden {
@@ -51,6 +53,7 @@ private:
   std::deque<job> queue_;  // at most queue_length_max
   bool stopping_ = false;
   host_resolver resolver_;  // used on the worker thread only
+  curl_session session_;    // likewise; one per port, so each port keeps its connections
   std::thread thread_;      // last: it starts running in the constructor
 };
 
