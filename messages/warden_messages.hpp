@@ -20,6 +20,9 @@ using exited_atom = caf::atom_constant<caf::atom("exited")>;
 using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
 using unsubscribe_atom = caf::atom_constant<caf::atom("unsubscrib")>;
 using notify_atom = caf::atom_constant<caf::atom("notify")>;
+using unregister_atom = caf::atom_constant<caf::atom("unregister")>;
+using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
+using complete_atom = caf::atom_constant<caf::atom("complete")>;
 
 // An OS signal delivered to runwarden itself, as the signal port saw it.
 struct os_signal_received {
@@ -41,6 +44,12 @@ struct warden_exited {
 //   forceful_shutdown_requested     -> warden_snapshot
 // The warden tells its notifier (webhooks, callbacks):
 //   (notify_atom, notification_kind, std::vector<shutdown_callback>, warden_snapshot)
+// its unregistrar, which answers the warden with unregistration_finished once confirmed:
+//   (unregister_atom)
+// and the cloud's lifecycle client, which answers completion with lifecycle_action_completed:
+//   (heartbeat_atom, std::string hook_name)
+//   (complete_atom, std::string hook_name, lifecycle_result)
+// Load, unregistration and lifecycle news reach the warden as the machine's own events.
 
 // The process port owns the runner's process. `spawn` starts the configured command; the
 // port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
@@ -64,3 +73,8 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::reload_requested)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::timer_fired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::os_signal_received)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_exited)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_load_observed)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::unregistration_finished)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_pending)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_completed)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_result)

@@ -37,6 +37,21 @@ void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
           if (state.notifier)
             self->send(state.notifier, notify_atom::value, e.kind, e.callbacks,
                        current_snapshot(self));
+        } else if constexpr (std::is_same_v<effect_type, unregister_runner>) {
+          if (state.unregistrar) {
+            self->send(state.unregistrar, unregister_atom::value);
+          } else {
+            self->send(self, unregistration_finished{false, "no unregistrar is configured"});
+          }
+        } else if constexpr (std::is_same_v<effect_type, record_lifecycle_heartbeat>) {
+          if (state.lifecycle_client)
+            self->send(state.lifecycle_client, heartbeat_atom::value, e.hook_name);
+        } else if constexpr (std::is_same_v<effect_type, complete_lifecycle_action>) {
+          if (state.lifecycle_client) {
+            self->send(state.lifecycle_client, complete_atom::value, e.hook_name, e.result);
+          } else {
+            self->send(self, lifecycle_action_completed{false, "no lifecycle client is wired"});
+          }
         }
         // change_status and report only inform: the observer logs them.
       },
@@ -97,6 +112,8 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
   state.process_port = std::move(wiring.process_port);
   state.exit_listener = std::move(wiring.exit_listener);
   state.notifier = std::move(wiring.notifier);
+  state.unregistrar = std::move(wiring.unregistrar);
+  state.lifecycle_client = std::move(wiring.lifecycle_client);
   state.observer = std::move(wiring.observer);
   self->set_down_handler([=](const caf::down_msg& down) { unsubscribe(self, down.source); });
   handle_event(self, warden_started{});
@@ -106,6 +123,10 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const runner_exited& e) { handle_event(self, e); },
       [=](const reload_requested& e) { handle_event(self, e); },
       [=](const timer_fired& e) { handle_event(self, e); },
+      [=](const runner_load_observed& e) { handle_event(self, e); },
+      [=](const unregistration_finished& e) { handle_event(self, e); },
+      [=](const lifecycle_action_pending& e) { handle_event(self, e); },
+      [=](const lifecycle_action_completed& e) { handle_event(self, e); },
       [=](const os_signal_received& signal) {
         if (auto event = event_for_os_signal(signal.signal_number)) handle_event(self, *event);
       },

@@ -22,6 +22,8 @@ struct warden_state {
   process_port_actor process_port;
   caf::actor exit_listener;
   caf::actor notifier;  // may be empty: no webhooks, no callbacks
+  caf::actor unregistrar;       // may be empty when the drain machine never unregisters
+  caf::actor lifecycle_client;  // may be empty when no cloud lifecycle hooks are watched
   effect_observer observer;
   std::vector<caf::actor> subscribers;
   std::uint64_t version = 0;
@@ -33,6 +35,8 @@ struct warden_wiring {
   process_port_actor process_port;
   caf::actor exit_listener;  // receives one warden_exited when the warden reaches gone
   caf::actor notifier = {};
+  caf::actor unregistrar = {};
+  caf::actor lifecycle_client = {};
   // Sees every effect after it is carried out (logging, metrics).
   effect_observer observer = {};
 };

@@ -132,9 +132,12 @@ int run_warden(const settings& config) {
   auto port = system.spawn(process_port, std::weak_ptr<child_process_host>{host});
   auto warden = system.spawn(
       warden_actor,
-      warden_wiring{make_drain_config(config, entropy()), port,
-                    caf::actor_cast<caf::actor>(waiter), notifier.notifier->actor(),
-                    [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
+      warden_wiring{.config = make_drain_config(config, entropy()),
+                    .process_port = port,
+                    .exit_listener = caf::actor_cast<caf::actor>(waiter),
+                    .notifier = notifier.notifier->actor(),
+                    .observer = [metrics](const drain_effect& effect,
+                                          const warden_snapshot& snapshot) {
                       log_effect(effect);
                       metrics->observe(effect, snapshot);
                     }});

@@ -26,6 +26,8 @@ v1::DrainPhase phase_of(drain_phase phase) {
     case drain_phase::draining: return v1::DRAIN_PHASE_DRAINING;
     case drain_phase::forcing: return v1::DRAIN_PHASE_FORCING;
     case drain_phase::killing: return v1::DRAIN_PHASE_KILLING;
+    case drain_phase::unregistering: return v1::DRAIN_PHASE_UNREGISTERING;
+    case drain_phase::completing: return v1::DRAIN_PHASE_COMPLETING;
     case drain_phase::done: return v1::DRAIN_PHASE_DONE;
   }
   return v1::DRAIN_PHASE_UNSPECIFIED;
@@ -90,6 +92,7 @@ v1::StatusResponse status_response_of(const warden_snapshot& snapshot,
     *response.mutable_deadline() = clock.timestamp_of(*snapshot.drain_deadline);
   if (snapshot.trigger) response.set_trigger(trigger_of(*snapshot.trigger));
   response.set_reason(snapshot.reason);
+  response.set_lifecycle_hook(snapshot.lifecycle_hook.value_or(""));
   set_exit(snapshot, response);
   response.set_version(snapshot.version);
   *response.mutable_observed_at() = clock.timestamp_of(snapshot.now);

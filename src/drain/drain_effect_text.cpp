@@ -36,6 +36,14 @@ struct effect_text {
     return text;
   }
   std::string operator()(const report& e) const { return "report " + e.text; }
+  std::string operator()(const unregister_runner&) const { return "unregister_runner"; }
+  std::string operator()(const record_lifecycle_heartbeat& e) const {
+    return "record_lifecycle_heartbeat hook=" + e.hook_name;
+  }
+  std::string operator()(const complete_lifecycle_action& e) const {
+    return fmt::format("complete_lifecycle_action hook={} result={}", e.hook_name,
+                       to_string(e.result));
+  }
 };
 
 }  // namespace

@@ -10,28 +10,17 @@
 #include <csignal>
 #include <utility>
 
-#include "src/runner/signal_names.hpp"
+#include "src/drain/drain_wind_down.hpp"
 #include "src/supervision/restart_decision.hpp"
-#include "src/util/duration_text.hpp"
 #include "src/util/seeded_random.hpp"
 
 namespace runwarden {
 
-namespace {
-
-std::string describe_duration(duration value) {
-  return format_duration(std::chrono::duration_cast<std::chrono::milliseconds>(value));
-}
-
-}  // namespace
-
-// One step: the machine's state, the time, and the effects gathered so far.
-class drain_machine::stepper {
+// One step: the runner and the drain's signals here, the wind-down in its base.
+class drain_machine::stepper : public drain_wind_down {
 public:
-  stepper(const drain_config& config, drain_state& state, instant now)
-      : config_(config), state_(state), now_(now) {}
-
-  std::vector<drain_effect> take_effects() { return std::move(effects_); }
+  using drain_wind_down::drain_wind_down;
+  using drain_wind_down::operator();
 
   void operator()(const warden_started&) {
     assert(state_.status == warden_status::starting && !state_.runner_pid);
@@ -48,7 +37,8 @@ public:
     say(report_level::info, "runner started, pid " + std::to_string(event.pid));
     if (state_.status == warden_status::starting) move_to(warden_status::running);
     // A drain requested while the runner was being spawned starts now that it can.
-    if (state_.status == warden_status::shutting_down) send_graceful_signal();
+    if (state_.status == warden_status::shutting_down && !graceful_signal_waits_for_unregistration())
+      send_graceful_signal();
   }
 
   void operator()(const runner_spawn_failed& event) {
@@ -68,7 +58,7 @@ public:
     state_.runner_pid.reset();
     state_.last_exit = event.status;
     if (state_.status == warden_status::shutting_down) {
-      finish_drain(event.status);
+      runner_stopped(event.status);
     } else {
       consider_restart(event.status);
     }
@@ -133,6 +123,27 @@ public:
                                        " after the forceful signal: sending SIGKILL");
         emit(signal_runner{*state_.runner_pid, SIGKILL, signal_purpose::kill});
         return;
+      case timer_kind::lifecycle_heartbeat: on_lifecycle_heartbeat(event.id); return;
+      case timer_kind::lifecycle_expiry: on_lifecycle_expiry(event.id); return;
+    }
+  }
+
+  // A terminate hook waits for this instance: drain (if not yet), heartbeat, complete.
+  void operator()(const lifecycle_action_pending& event) {
+    if (state_.status == warden_status::gone) {
+      say(report_level::warning, "lifecycle hook " + event.action.hook_name +
+                                     " arrived after the runner was gone; nothing waits for it");
+      return;
+    }
+    const auto deadline = adopt_lifecycle_action(event.action);
+    if (!deadline) return;
+    const shutdown_requested trigger{.source = trigger_source::cloud_lifecycle,
+                                     .deadline = *deadline,
+                                     .reason = "lifecycle hook " + event.action.hook_name};
+    if (state_.status == warden_status::shutting_down) {
+      join_drain(trigger);
+    } else {
+      begin_drain(trigger);
     }
   }
 
@@ -148,11 +159,14 @@ private:
     emit(send_notification{notification_kind::drain_started, {}});
     if (state_.runner == runner_state::backing_off) {
       // Between restarts there is nothing to drain: the last exit stands.
-      finish_drain(state_.last_exit.value_or(exit_status{}));
+      state_.timers.restart_backoff.reset();
+      state_.runner = runner_state::exited;
+      runner_stopped(state_.last_exit.value_or(exit_status{}));
       return;
     }
     // While spawning, the graceful signal goes out once the spawn is confirmed.
-    if (state_.runner == runner_state::alive) send_graceful_signal();
+    if (state_.runner == runner_state::alive && !graceful_signal_waits_for_unregistration())
+      send_graceful_signal();
     std::optional<instant> deadline = event.deadline;
     if (config_.drain_timeout) deadline = earliest(deadline, now_ + *config_.drain_timeout);
     if (deadline) set_deadline(*deadline);
@@ -176,32 +190,6 @@ private:
     }
   }
 
-  void set_deadline(instant deadline) {
-    state_.drain_deadline = deadline;
-    if (deadline <= now_) {
-      // A runner still spawning hears both signals once it is up (send_graceful_signal).
-      if (state_.runner == runner_state::alive)
-        escalate_to_forceful("the drain deadline has already passed");
-      return;
-    }
-    arm(state_.timers.drain_deadline, timer_kind::drain_deadline, deadline);
-    say(report_level::info, "drain deadline in " + describe_duration(deadline - now_));
-  }
-
-  void send_graceful_signal() {
-    assert(state_.runner == runner_state::alive && state_.stage == escalation::none);
-    state_.stage = escalation::graceful_sent;
-    say(report_level::info, "asking the runner to finish its jobs (" +
-                                signal_name(config_.graceful_signal) + ")");
-    emit(signal_runner{*state_.runner_pid, config_.graceful_signal, signal_purpose::graceful});
-    // A deadline that passed, or a force requested, while the runner was spawning.
-    if (state_.force_requested) {
-      escalate_to_forceful("forceful shutdown requested");
-    } else if (state_.drain_deadline && *state_.drain_deadline <= now_) {
-      escalate_to_forceful("the drain deadline has already passed");
-    }
-  }
-
   void keep_callback(const std::optional<shutdown_callback>& callback) {
     if (!callback) return;
     if (state_.callbacks.size() >= shutdown_callbacks_max) {
@@ -212,26 +200,6 @@ private:
     if (std::find(state_.callbacks.begin(), state_.callbacks.end(), *callback) ==
         state_.callbacks.end())
       state_.callbacks.push_back(*callback);
-  }
-
-  void escalate_to_forceful(const std::string& why) {
-    assert(state_.runner == runner_state::alive);
-    if (state_.stage == escalation::forceful_sent || state_.stage == escalation::kill_sent) {
-      say(report_level::info, why + "; the forceful signal was already sent");
-      return;
-    }
-    state_.stage = escalation::forceful_sent;
-    say(report_level::warning, why + ": stopping the runner now (" +
-                                   signal_name(config_.forceful_signal) + ")");
-    emit(signal_runner{*state_.runner_pid, config_.forceful_signal, signal_purpose::forceful});
-    arm(state_.timers.kill_timeout, timer_kind::kill_timeout, now_ + config_.kill_timeout);
-  }
-
-  void finish_drain(const exit_status& status) {
-    const auto took = now_ - state_.drain_started_at.value_or(now_);
-    finish(status.as_exit_code(),
-           "runner stopped (" + to_string(status) + ") " + describe_duration(took) +
-               " after the drain began");
   }
 
   void consider_restart(const exit_status& status) {
@@ -261,46 +229,6 @@ private:
                                    describe_duration(policy.budget_window) + " in " +
                                    describe_duration(delay));
   }
-
-  void finish(int exit_code, std::string reason) {
-    state_.timers = {};
-    state_.runner = runner_state::exited;
-    state_.exit_code = exit_code;
-    state_.exit_reason = reason;
-    say(exit_code == 0 ? report_level::info : report_level::warning, reason);
-    move_to(warden_status::gone);
-    emit(send_notification{notification_kind::gone, state_.callbacks});
-    emit(exit_warden{exit_code, std::move(reason)});
-  }
-
-  void move_to(warden_status next) {
-    assert(next > state_.status);  // Status only moves forward.
-    emit(change_status{state_.status, next});
-    state_.status = next;
-    state_.status_since = now_;
-  }
-
-  void arm(std::optional<timer_id>& slot, timer_kind kind, instant at) {
-    slot = state_.next_timer_id++;
-    emit(arm_timer{kind, *slot, at});
-  }
-
-  // True when `id` is the timer currently armed in `slot`; disarms it.
-  static bool take_timer(std::optional<timer_id>& slot, timer_id id) {
-    if (slot != id) return false;
-    slot.reset();
-    return true;
-  }
-
-  static instant earliest(std::optional<instant> a, instant b) { return a && *a < b ? *a : b; }
-
-  void say(report_level level, std::string text) { emit(report{level, std::move(text)}); }
-  void emit(drain_effect effect) { effects_.push_back(std::move(effect)); }
-
-  const drain_config& config_;
-  drain_state& state_;
-  const instant now_;
-  std::vector<drain_effect> effects_;
 };
 
 drain_machine::drain_machine(drain_config config) : config_(std::move(config)) {

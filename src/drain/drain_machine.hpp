@@ -13,7 +13,17 @@
 //
 //   drain escalation (inside shutting_down):
 //      graceful signal ──deadline, second operator signal or forceful request──▶ forceful
-//                      ──kill timeout──▶ SIGKILL;   runner exit at any stage ──▶ gone
+//                      ──kill timeout──▶ SIGKILL;   runner exit at any stage ──▶ wind-down
+//
+//   wind-down, once the runner is gone (each step only when it applies):
+//      unregister from the CI server ──confirmed──▶ complete the lifecycle action ──▶ gone
+//   With unregister_before_stop (GitHub's runner, which has no drain signal of its own)
+//   unregistration comes first: the CI server only lets it go once it is idle, and the
+//   graceful signal follows the confirmation.
+//
+//   A pending lifecycle action (a terminate hook) is kept alive with heartbeats until it is
+//   completed or the cloud's own timeout passes; the drain deadline leaves room before that
+//   timeout for the wind-down.
 
 #include <chrono>
 #include <cstdint>
@@ -35,6 +45,11 @@ struct drain_config {
   std::optional<duration> drain_timeout;  // none: wait for the jobs as long as they take
   duration kill_timeout;
   std::uint64_t random_seed;  // feeds the backoff jitter; the simulation fixes it
+  // The wind-down: unregister the runner from its CI server when a drain ends it.
+  bool unregister = false;
+  bool unregister_before_stop = false;  // implies unregister
+  // Kept free before a lifecycle action expires, for unregistering and completing it.
+  duration wind_down_reserve = std::chrono::seconds{60};
 };
 
 enum class runner_state : std::uint8_t { spawning, alive, backing_off, exited };
@@ -47,6 +62,19 @@ struct armed_timers {
   std::optional<timer_id> restart_backoff;
   std::optional<timer_id> drain_deadline;
   std::optional<timer_id> kill_timeout;
+  std::optional<timer_id> lifecycle_heartbeat;
+  std::optional<timer_id> lifecycle_expiry;
+};
+
+// Where a step of the wind-down stands.
+enum class step_progress : std::uint8_t { not_started, in_progress, done };
+
+// A lifecycle action the cloud waits for (an Auto Scaling terminate hook).
+struct lifecycle_action {
+  std::string hook_name;
+  duration heartbeat_timeout;
+  instant expires_at;  // the hook's global timeout: past it the cloud goes on regardless
+  friend bool operator==(const lifecycle_action&, const lifecycle_action&) = default;
 };
 
 struct drain_state {
@@ -66,6 +94,13 @@ struct drain_state {
   // Restarts inside the budget window, oldest first; bounded by budget_restarts_max.
   std::vector<instant> recent_restarts;
   std::uint64_t restarts_total = 0;
+  // The runner's own account of its work (metrics); unknown until it first reports.
+  std::optional<std::uint32_t> jobs_running;
+  // The wind-down.
+  step_progress unregistration = step_progress::not_started;
+  std::optional<lifecycle_action> lifecycle;
+  step_progress lifecycle_completion = step_progress::not_started;
+  std::optional<exit_status> drained_exit;  // how the runner ended, once the drain ended it
   // When the status last changed, and how runwarden ends once gone.
   instant status_since{0};
   std::optional<int> exit_code;
@@ -92,10 +127,20 @@ struct forceful_shutdown_requested {
 };
 struct reload_requested {};
 struct timer_fired { timer_kind kind; timer_id id; };
+struct runner_load_observed { std::optional<std::uint32_t> jobs_running; };
+// The CI server no longer knows the runner (or, with confirmed false, never will: retries
+// were limited and ran out).
+struct unregistration_finished { bool confirmed = true; std::string detail = {}; };
+struct lifecycle_action_pending { lifecycle_action action; };
+// The cloud has the action's answer ("no active lifecycle action" counts), or, with
+// confirmed false, refuses it for good (a missing permission).
+struct lifecycle_action_completed { bool confirmed = true; std::string detail = {}; };
 
-using drain_event = std::variant<warden_started, runner_spawned, runner_spawn_failed,
-                                 runner_exited, shutdown_requested,
-                                 forceful_shutdown_requested, reload_requested, timer_fired>;
+using drain_event =
+    std::variant<warden_started, runner_spawned, runner_spawn_failed, runner_exited,
+                 shutdown_requested, forceful_shutdown_requested, reload_requested, timer_fired,
+                 runner_load_observed, unregistration_finished, lifecycle_action_pending,
+                 lifecycle_action_completed>;
 
 // Effects: what to do, in the imperative.
 struct spawn_runner {};
@@ -106,10 +151,14 @@ struct exit_warden { int exit_code; std::string reason; };
 // Tell the configured webhook, and at gone the callbacks collected, how the drain goes.
 struct send_notification { notification_kind kind; std::vector<shutdown_callback> callbacks; };
 struct report { report_level level; std::string text; };
+struct unregister_runner {};
+struct record_lifecycle_heartbeat { std::string hook_name; };
+struct complete_lifecycle_action { std::string hook_name; lifecycle_result result; };
 
 using drain_effect =
     std::variant<spawn_runner, signal_runner, arm_timer, change_status, exit_warden,
-                 send_notification, report>;
+                 send_notification, report, unregister_runner, record_lifecycle_heartbeat,
+                 complete_lifecycle_action>;
 
 class drain_machine {
 public:

@@ -46,6 +46,16 @@ std::string_view to_string(timer_kind kind) {
     case timer_kind::restart_backoff: return "restart_backoff";
     case timer_kind::drain_deadline: return "drain_deadline";
     case timer_kind::kill_timeout: return "kill_timeout";
+    case timer_kind::lifecycle_heartbeat: return "lifecycle_heartbeat";
+    case timer_kind::lifecycle_expiry: return "lifecycle_expiry";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(lifecycle_result result) {
+  switch (result) {
+    case lifecycle_result::proceed: return "CONTINUE";
+    case lifecycle_result::abandon: return "ABANDON";
   }
   return "unknown";
 }

@@ -29,7 +29,16 @@ enum class trigger_source : std::uint8_t {
   idle_scale_in,
 };
 
-enum class timer_kind : std::uint8_t { restart_backoff, drain_deadline, kill_timeout };
+enum class timer_kind : std::uint8_t {
+  restart_backoff,
+  drain_deadline,
+  kill_timeout,
+  lifecycle_heartbeat,  // time to tell the cloud the drain still needs the instance
+  lifecycle_expiry,     // the cloud gives up waiting for the lifecycle action
+};
+// How a lifecycle action ends: CONTINUE lets the cloud go on (terminate, launch), ABANDON
+// tells it this instance failed (a launch that never became ready).
+enum class lifecycle_result : std::uint8_t { proceed, abandon };
 enum class notification_kind : std::uint8_t { drain_started, gone };
 enum class signal_purpose : std::uint8_t { graceful, forceful, kill, reload };
 enum class report_level : std::uint8_t { debug, info, warning, error };
@@ -58,6 +67,7 @@ std::string_view to_string(trigger_source source);
 // webhook bodies and the control API use it.
 std::string_view trigger_token(trigger_source source);
 std::string_view to_string(timer_kind kind);
+std::string_view to_string(lifecycle_result result);
 std::string_view to_string(signal_purpose purpose);
 std::string_view to_string(notification_kind kind);
 std::string to_string(const exit_status& status);

@@ -10,6 +10,8 @@ namespace {
 drain_phase phase_of(const drain_state& state) {
   if (state.status == warden_status::gone) return drain_phase::done;
   if (state.status != warden_status::shutting_down) return drain_phase::none;
+  if (state.unregistration == step_progress::in_progress) return drain_phase::unregistering;
+  if (state.lifecycle_completion == step_progress::in_progress) return drain_phase::completing;
   switch (state.stage) {
     case escalation::none: return drain_phase::waiting_for_runner;
     case escalation::graceful_sent: return drain_phase::draining;
@@ -22,7 +24,7 @@ drain_phase phase_of(const drain_state& state) {
 auto comparable(const warden_snapshot& s) {
   return std::tie(s.status, s.status_since, s.phase, s.runner_pid, s.restarts_total,
                   s.last_exit, s.drain_started_at, s.drain_deadline, s.trigger, s.reason,
-                  s.jobs_running, s.exit_code, s.exit_reason);
+                  s.jobs_running, s.lifecycle_hook, s.exit_code, s.exit_reason);
 }
 
 }  // namespace
@@ -34,6 +36,8 @@ std::string_view to_string(drain_phase phase) {
     case drain_phase::draining: return "draining";
     case drain_phase::forcing: return "forcing";
     case drain_phase::killing: return "killing";
+    case drain_phase::unregistering: return "unregistering";
+    case drain_phase::completing: return "completing";
     case drain_phase::done: return "done";
   }
   return "unknown";
@@ -53,7 +57,8 @@ warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t
       .drain_deadline = state.drain_deadline,
       .trigger = state.drain_trigger,
       .reason = state.drain_reason,
-      .jobs_running = std::nullopt,
+      .jobs_running = state.jobs_running,
+      .lifecycle_hook = state.lifecycle ? std::optional{state.lifecycle->hook_name} : std::nullopt,
       .exit_code = state.exit_code,
       .exit_reason = state.exit_reason,
   };

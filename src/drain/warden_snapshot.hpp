@@ -11,14 +11,15 @@
 
 namespace runwarden {
 
-// Progress inside shutting_down. Later phases (unregistering, completing) join as the
-// cloud issues land.
+// Progress inside shutting_down.
 enum class drain_phase : std::uint8_t {
   none,                // not shutting down
   waiting_for_runner,  // the runner is still being spawned; it is signalled once up
   draining,            // graceful signal sent, jobs finishing
   forcing,             // forceful signal sent
   killing,             // SIGKILL sent
+  unregistering,       // waiting for the CI server to forget the runner
+  completing,          // completing the cloud's lifecycle action
   done,                // gone
 };
 
@@ -38,6 +39,7 @@ struct warden_snapshot {
   std::optional<trigger_source> trigger;
   std::string reason;
   std::optional<std::uint32_t> jobs_running;  // known once the metrics poller reports
+  std::optional<std::string> lifecycle_hook;  // the hook this drain completes, if any
   std::optional<int> exit_code;               // once gone
   std::string exit_reason;
 };

@@ -21,7 +21,7 @@ enum class error_kind : std::uint8_t {
 };
 
 inline constexpr std::size_t warden_status_count = 4;
-inline constexpr std::size_t drain_phase_count = 6;
+inline constexpr std::size_t drain_phase_count = 8;
 inline constexpr std::size_t trigger_source_count = 6;
 inline constexpr std::size_t signal_purpose_count = 4;
 inline constexpr std::size_t notification_kind_count = 2;

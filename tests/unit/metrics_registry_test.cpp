@@ -112,6 +112,8 @@ TEST_CASE("state and readiness follow the warden: ready only while running") {
               "runwarden_drain_phase{phase=\"draining\"} 1",
               "runwarden_drain_phase{phase=\"forcing\"} 0",
               "runwarden_drain_phase{phase=\"killing\"} 0",
+              "runwarden_drain_phase{phase=\"unregistering\"} 0",
+              "runwarden_drain_phase{phase=\"completing\"} 0",
               "runwarden_drain_phase{phase=\"done\"} 0"});
 }
 

@@ -1,0 +1,52 @@
+#pragma once
+// What every handler of one drain-machine step works with: the configuration, the state,
+// the time, the effects gathered so far, and the few moves that keep the state and the
+// effects in agreement (status changes, timers, signals, the end). The handlers for the
+// runner and the drain (drain_machine.cpp) and for the wind-down (drain_wind_down.cpp)
+// share it, so each rule is written once.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/drain/drain_machine.hpp"
+
+namespace runwarden {
+
+class drain_step_context {
+public:
+  drain_step_context(const drain_config& config, drain_state& state, instant now)
+      : config_(config), state_(state), now_(now) {}
+
+  std::vector<drain_effect> take_effects() { return std::move(effects_); }
+
+protected:
+  // Signals the runner to finish its jobs; a force or deadline that already came follows.
+  void send_graceful_signal();
+  void escalate_to_forceful(const std::string& why);
+  void set_deadline(instant deadline);
+  // Ends runwarden: status gone, the notification with the callbacks, the exit.
+  void finish(int exit_code, std::string reason);
+  void move_to(warden_status next);
+  void arm(std::optional<timer_id>& slot, timer_kind kind, instant at);
+  // True when `id` is the timer currently armed in `slot`; disarms it.
+  static bool take_timer(std::optional<timer_id>& slot, timer_id id);
+  static instant earliest(std::optional<instant> a, instant b) {
+    return a && *a < b ? *a : b;
+  }
+
+  void say(report_level level, std::string text) { emit(report{level, std::move(text)}); }
+  void emit(drain_effect effect) { effects_.push_back(std::move(effect)); }
+
+  const drain_config& config_;
+  drain_state& state_;
+  const instant now_;
+
+private:
+  std::vector<drain_effect> effects_;
+};
+
+std::string describe_duration(duration value);
+
+}  // namespace runwarden

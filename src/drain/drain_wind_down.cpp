@@ -1,0 +1,142 @@
+// See drain_wind_down.hpp. Every wind-down step is level-triggered: continue_wind_down looks
+// at what is done and starts the first step that is not, so an answer arriving late or twice
+// never skips or repeats a step.
+#include "src/drain/drain_wind_down.hpp"
+
+namespace runwarden {
+
+namespace {
+
+// Heartbeats go out at half the hook's heartbeat timeout: one lost or slow call still
+// leaves time for the next before the cloud gives up on the instance.
+constexpr int heartbeat_divisor = 2;
+
+}  // namespace
+
+void drain_wind_down::operator()(const runner_load_observed& event) {
+  const auto before = state_.jobs_running;
+  state_.jobs_running = event.jobs_running;
+  const bool last_job_finished = event.jobs_running == 0u && before != 0u;
+  if (last_job_finished && state_.status == warden_status::shutting_down &&
+      state_.runner == runner_state::alive)
+    say(report_level::info, "the runner's last job finished; waiting for the runner to exit");
+}
+
+void drain_wind_down::operator()(const unregistration_finished& event) {
+  if (state_.unregistration != step_progress::in_progress) {
+    say(report_level::debug, "ignored an unregistration answer nobody waits for");
+    return;
+  }
+  state_.unregistration = step_progress::done;
+  say(event.confirmed ? report_level::info : report_level::error,
+      (event.confirmed ? "unregistered from the CI server"
+                       : "unregistration ran out of attempts; the runner may stay registered") +
+          (event.detail.empty() ? "" : ": " + event.detail));
+  if (state_.status != warden_status::shutting_down) return;
+  if (state_.runner == runner_state::alive && state_.stage == escalation::none) {
+    send_graceful_signal();  // unregistered first: the runner is idle and gets no new job
+  } else if (winding_down()) {
+    continue_wind_down();
+  }
+}
+
+void drain_wind_down::operator()(const lifecycle_action_completed& event) {
+  if (state_.lifecycle_completion != step_progress::in_progress) {
+    say(report_level::debug, "ignored a lifecycle completion nobody waits for");
+    return;
+  }
+  state_.lifecycle_completion = step_progress::done;
+  say(event.confirmed ? report_level::info : report_level::error,
+      (event.confirmed ? "lifecycle action completed"
+                       : "the lifecycle action could not be completed; the cloud will time it out") +
+          (event.detail.empty() ? "" : ": " + event.detail));
+  if (winding_down()) continue_wind_down();
+}
+
+std::optional<instant> drain_wind_down::adopt_lifecycle_action(const lifecycle_action& action) {
+  if (state_.lifecycle) {
+    if (!(*state_.lifecycle == action))
+      say(report_level::warning, "lifecycle hook " + action.hook_name +
+                                     " ignored: this drain already answers hook " +
+                                     state_.lifecycle->hook_name);
+    return std::nullopt;
+  }
+  state_.lifecycle = action;
+  say(report_level::info, "lifecycle hook " + action.hook_name + " waits for this drain; it " +
+                              "expires in " + describe_duration(action.expires_at - now_));
+  arm(state_.timers.lifecycle_expiry, timer_kind::lifecycle_expiry, action.expires_at);
+  schedule_heartbeat();
+  return action.expires_at - config_.wind_down_reserve;
+}
+
+bool drain_wind_down::graceful_signal_waits_for_unregistration() {
+  if (!config_.unregister_before_stop || state_.force_requested) return false;
+  if (state_.unregistration == step_progress::not_started) {
+    say(report_level::info, "unregistering before the runner is stopped, so that the CI "
+                            "server hands it no new job and lets it go once idle");
+    start_unregistration();
+  }
+  return state_.unregistration == step_progress::in_progress;
+}
+
+void drain_wind_down::runner_stopped(const exit_status& status) {
+  state_.drained_exit = status;
+  state_.timers.drain_deadline.reset();
+  state_.timers.kill_timeout.reset();
+  continue_wind_down();
+}
+
+void drain_wind_down::on_lifecycle_heartbeat(timer_id id) {
+  if (!take_timer(state_.timers.lifecycle_heartbeat, id)) return;
+  if (!state_.lifecycle || state_.lifecycle_completion != step_progress::not_started) return;
+  emit(record_lifecycle_heartbeat{state_.lifecycle->hook_name});
+  schedule_heartbeat();
+}
+
+void drain_wind_down::on_lifecycle_expiry(timer_id id) {
+  if (!take_timer(state_.timers.lifecycle_expiry, id)) return;
+  if (state_.lifecycle_completion == step_progress::done) return;
+  state_.lifecycle_completion = step_progress::done;
+  state_.timers.lifecycle_heartbeat.reset();
+  say(report_level::error, "lifecycle hook " + state_.lifecycle->hook_name +
+                               " expired before it was completed; the cloud goes on with the "
+                               "hook's default result");
+  if (winding_down()) continue_wind_down();
+}
+
+void drain_wind_down::continue_wind_down() {
+  const bool unregister = config_.unregister || config_.unregister_before_stop;
+  if (unregister && state_.unregistration == step_progress::not_started) start_unregistration();
+  if (state_.unregistration == step_progress::in_progress) return;
+  if (state_.lifecycle && state_.lifecycle_completion == step_progress::not_started) {
+    state_.lifecycle_completion = step_progress::in_progress;
+    state_.timers.lifecycle_heartbeat.reset();
+    emit(complete_lifecycle_action{state_.lifecycle->hook_name, lifecycle_result::proceed});
+  }
+  if (state_.lifecycle_completion == step_progress::in_progress) return;
+  const auto status = state_.drained_exit.value_or(exit_status{});
+  const auto took = now_ - state_.drain_started_at.value_or(now_);
+  finish(status.as_exit_code(), "runner stopped (" + to_string(status) + ") " +
+                                    describe_duration(took) + " after the drain began");
+}
+
+void drain_wind_down::start_unregistration() {
+  if (state_.drained_exit)
+    say(report_level::info, "runner stopped (" + to_string(*state_.drained_exit) +
+                                "); unregistering it from the CI server");
+  state_.unregistration = step_progress::in_progress;
+  emit(unregister_runner{});
+}
+
+void drain_wind_down::schedule_heartbeat() {
+  const auto next = now_ + state_.lifecycle->heartbeat_timeout / heartbeat_divisor;
+  // A heartbeat cannot stretch the hook past its global timeout; none is sent that late.
+  if (next >= state_.lifecycle->expires_at) return;
+  arm(state_.timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat, next);
+}
+
+bool drain_wind_down::winding_down() const {
+  return state_.status == warden_status::shutting_down && state_.drained_exit.has_value();
+}
+
+}  // namespace runwarden

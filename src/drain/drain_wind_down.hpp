@@ -1,0 +1,36 @@
+#pragma once
+// The part of a drain that is not about signals: what the runner says of its jobs, the
+// unregistration from the CI server, and the cloud's lifecycle action with its heartbeats.
+// The machine's stepper builds on it (drain_machine.cpp).
+
+#include "src/drain/drain_step_context.hpp"
+
+namespace runwarden {
+
+class drain_wind_down : public drain_step_context {
+public:
+  using drain_step_context::drain_step_context;
+
+  void operator()(const runner_load_observed& event);
+  void operator()(const unregistration_finished& event);
+  void operator()(const lifecycle_action_completed& event);
+
+protected:
+  // Keeps `action` for completion and heartbeats; returns the drain deadline it implies,
+  // or nothing when the same action was already known.
+  std::optional<instant> adopt_lifecycle_action(const lifecycle_action& action);
+  // True when the graceful signal has to wait for unregistration, which this starts.
+  bool graceful_signal_waits_for_unregistration();
+  // The drain ended the runner: wind down, then gone.
+  void runner_stopped(const exit_status& status);
+  void on_lifecycle_heartbeat(timer_id id);
+  void on_lifecycle_expiry(timer_id id);
+
+private:
+  void continue_wind_down();
+  void start_unregistration();
+  void schedule_heartbeat();
+  bool winding_down() const;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,200 @@
+// The wind-down after the runner: job counts from the runner's metrics, unregistration
+// (after the runner, or before it for GitHub's runner), and a lifecycle hook kept alive with
+// heartbeats and completed exactly once. Each case lists the exact effects.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "tests/unit/machine_under_test.hpp"
+
+using namespace runwarden;
+using namespace runwarden::testing;
+
+namespace {
+
+drain_config unregistering_config() {
+  auto config = gitlab_config();
+  config.unregister = true;
+  return config;
+}
+
+lifecycle_action_pending terminate_hook(instant now, duration heartbeat = 300s,
+                                        duration global = 30000s) {
+  return {lifecycle_action{.hook_name = "drain-hook",
+                           .heartbeat_timeout = heartbeat,
+                           .expires_at = now + global}};
+}
+
+bool reported(const machine_under_test& m, const std::string& text) {
+  return std::any_of(m.reports().begin(), m.reports().end(),
+                     [&](const std::string& r) { return r.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("after the runner stops, the drain unregisters it and only then is gone") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  m.at(5s, sigterm());
+  CHECK(m.at(60s, exited(100, 0)) == lines{"unregister_runner"});
+  CHECK(m.state().status == warden_status::shutting_down);
+  CHECK(m.at(61s, unregistration_finished{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(m.state().exit_reason == "runner stopped (exit code 0) 56s after the drain began");
+}
+
+TEST_CASE("an unregistration answer nobody waits for changes nothing") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  CHECK(m.at(1s, unregistration_finished{}).empty());
+  m.at(5s, sigterm());
+  m.at(6s, exited(100, 0));
+  m.at(7s, unregistration_finished{});
+  CHECK(m.at(8s, unregistration_finished{}).empty());
+  CHECK(m.state().status == warden_status::gone);
+}
+
+TEST_CASE("a runner that exits without a drain restarts and is not unregistered") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  const auto effects = m.at(5s, exited(100, 1));
+  CHECK(std::find(effects.begin(), effects.end(), "unregister_runner") == effects.end());
+  CHECK(m.state().runner == runner_state::backing_off);
+}
+
+TEST_CASE("GitHub's way: unregister first, signal once the CI server lets the runner go") {
+  auto config = gitlab_config();
+  config.unregister_before_stop = true;
+  machine_under_test m{config};
+  m.start_running();
+  CHECK(m.at(5s, sigterm()) == lines{"change_status running->shutting_down",
+                                     "send_notification drain_started", "unregister_runner"});
+  CHECK(m.state().unregistration == step_progress::in_progress);
+  CHECK(m.at(300s, unregistration_finished{}) == lines{"signal_runner graceful SIGQUIT pid=100"});
+  CHECK(m.at(301s, exited(100, 0)) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+}
+
+TEST_CASE("unregistering first still yields to the deadline, and to a forceful request") {
+  auto config = gitlab_config();
+  config.unregister_before_stop = true;
+  config.drain_timeout = 60s;
+  machine_under_test m{config};
+  m.start_running();
+  m.at(0s, sigterm());
+  CHECK(m.at(60s, timer_fired{timer_kind::drain_deadline, 1}) ==
+        lines{"signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=2 at=70000ms"});
+  // The runner is gone but the CI server has not confirmed yet: the drain waits for it.
+  CHECK(m.at(62s, killed(100, SIGTERM)).empty());
+  CHECK(m.at(90s, unregistration_finished{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone",
+              "exit_warden code=143"});
+
+  machine_under_test forced{config};
+  forced.start_running();
+  CHECK(forced.at(1s, forceful_shutdown_requested{}) ==
+        lines{"change_status running->shutting_down", "send_notification drain_started",
+              "signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
+              "arm_timer kill_timeout id=1 at=11000ms", "arm_timer drain_deadline id=2 at=61000ms"});
+  CHECK(forced.at(2s, killed(100, SIGTERM)) == lines{"unregister_runner"});
+}
+
+TEST_CASE("a terminate hook starts the drain, heartbeats, and is completed once at the end") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  CHECK(m.at(10s, terminate_hook(10s)) ==
+        lines{"arm_timer lifecycle_expiry id=1 at=30010000ms",
+              "arm_timer lifecycle_heartbeat id=2 at=160000ms",
+              "change_status running->shutting_down", "send_notification drain_started",
+              "signal_runner graceful SIGQUIT pid=100",
+              "arm_timer drain_deadline id=3 at=29950000ms"});
+  CHECK(m.state().drain_trigger == trigger_source::cloud_lifecycle);
+  CHECK(m.at(160s, timer_fired{timer_kind::lifecycle_heartbeat, 2}) ==
+        lines{"record_lifecycle_heartbeat hook=drain-hook",
+              "arm_timer lifecycle_heartbeat id=4 at=310000ms"});
+  // The same hook seen again (the watcher polls a level) changes nothing.
+  CHECK(m.at(200s, terminate_hook(10s)).empty());
+  CHECK(m.at(250s, exited(100, 0)) == lines{"unregister_runner"});
+  // Heartbeats go on while the unregistration retries.
+  CHECK(m.at(310s, timer_fired{timer_kind::lifecycle_heartbeat, 4}) ==
+        lines{"record_lifecycle_heartbeat hook=drain-hook",
+              "arm_timer lifecycle_heartbeat id=5 at=460000ms"});
+  CHECK(m.at(320s, unregistration_finished{}) ==
+        lines{"complete_lifecycle_action hook=drain-hook result=CONTINUE"});
+  CHECK(m.at(460s, timer_fired{timer_kind::lifecycle_heartbeat, 5}).empty());
+  CHECK(m.at(321s, lifecycle_action_completed{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(m.at(322s, lifecycle_action_completed{}).empty());
+}
+
+TEST_CASE("a hook arriving during a drain tightens the deadline to leave room to wind down") {
+  auto config = gitlab_config();
+  config.drain_timeout = 3600s;
+  machine_under_test m{config};
+  m.start_running();
+  m.at(0s, sigterm());
+  CHECK(m.at(100s, terminate_hook(100s, 60s, 600s)) ==
+        lines{"arm_timer lifecycle_expiry id=2 at=700000ms",
+              "arm_timer lifecycle_heartbeat id=3 at=130000ms",
+              "arm_timer drain_deadline id=4 at=640000ms"});
+  CHECK(*m.state().drain_deadline == 640s);
+}
+
+TEST_CASE("no heartbeat is sent that could only stretch a hook past its global timeout") {
+  machine_under_test m;
+  m.start_running();
+  const auto effects = m.at(0s, terminate_hook(0s, 300s, 100s));
+  CHECK(std::none_of(effects.begin(), effects.end(), [](const std::string& line) {
+    return line.starts_with("arm_timer lifecycle_heartbeat");
+  }));
+}
+
+TEST_CASE("a hook that expires first ends the wind-down without a completion") {
+  machine_under_test m;
+  m.start_running();
+  m.at(0s, terminate_hook(0s, 300s, 1000s));
+  m.at(100s, exited(100, 0));
+  CHECK(m.state().lifecycle_completion == step_progress::in_progress);
+  CHECK(m.at(1000s, timer_fired{timer_kind::lifecycle_expiry, 1}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(reported(m, "expired before it was completed"));
+  CHECK(m.at(1001s, lifecycle_action_completed{}).empty());
+}
+
+TEST_CASE("a completion refused for good is reported and the drain still ends") {
+  machine_under_test m;
+  m.start_running();
+  m.at(0s, terminate_hook(0s));
+  CHECK(m.at(5s, exited(100, 0)) ==
+        lines{"complete_lifecycle_action hook=drain-hook result=CONTINUE"});
+  CHECK(m.at(6s, lifecycle_action_completed{false, "AccessDenied"}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(reported(m, "could not be completed; the cloud will time it out: AccessDenied"));
+}
+
+TEST_CASE("the runner's job count is kept, and the last job's end is noticed in a drain") {
+  machine_under_test m;
+  m.start_running();
+  CHECK_FALSE(m.state().jobs_running.has_value());
+  CHECK(m.at(1s, runner_load_observed{3u}).empty());
+  CHECK(m.state().jobs_running == 3u);
+  m.at(5s, sigterm());
+  m.at(10s, runner_load_observed{1u});
+  CHECK_FALSE(reported(m, "last job finished"));
+  CHECK(m.at(20s, runner_load_observed{0u}).empty());
+  CHECK(reported(m, "the runner's last job finished; waiting for the runner to exit"));
+  m.at(25s, runner_load_observed{std::nullopt});
+  CHECK_FALSE(m.state().jobs_running.has_value());
+}
+
+TEST_CASE("a drain between restarts still winds down: unregistered, then gone") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  m.at(5s, exited(100, 1));
+  REQUIRE(m.state().runner == runner_state::backing_off);
+  CHECK(m.at(6s, sigterm()) == lines{"change_status running->shutting_down",
+                                     "send_notification drain_started", "unregister_runner"});
+  CHECK(m.at(7s, timer_fired{timer_kind::restart_backoff, 1}).empty());
+  CHECK(m.at(8s, unregistration_finished{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=1"});
+}
