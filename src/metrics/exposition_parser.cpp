@@ -125,8 +125,8 @@ bool page_parser::help_or_type_line(std::string_view keyword) {
   } else {
     const char* start = cursor_.position();
     if (!cursor_.skip_to_newline()) return !ended();
-    problem = families_.declare_type(
-        family, {start, static_cast<std::size_t>(cursor_.position() - start)});
+    problem = families_.declare_type(family,
+                                     {start, static_cast<std::size_t>(cursor_.position() - start)});
   }
   if (problem) return fail(std::move(*problem));
   cursor_.next_line();
@@ -181,11 +181,12 @@ bool page_parser::labels(std::string_view metric_name, scraped_sample& sample) {
     if (cursor_.peek() == '}') break;
     const std::string_view name = take_label_name(cursor_);
     if (name.empty())
-      return fail(invalid_name("invalid label name for metric " + quoted(metric_name),
-                               cursor_.peek()));
+      return fail(
+          invalid_name("invalid label name for metric " + quoted(metric_name), cursor_.peek()));
     cursor_.skip_blanks();
     if (ended()) return false;
-    if (cursor_.peek() != '=') return fail("expected '=' after label name, " + found(cursor_.peek()));
+    if (cursor_.peek() != '=')
+      return fail("expected '=' after label name, " + found(cursor_.peek()));
     if (name == "__name__") return fail("label name \"__name__\" is reserved");
     cursor_.advance();
     cursor_.skip_blanks();
@@ -205,10 +206,9 @@ bool page_parser::labels(std::string_view metric_name, scraped_sample& sample) {
     cursor_.advance();
   }
   cursor_.advance();
-  std::sort(sample.labels.begin(), sample.labels.end(),
-            [](const scraped_label& left, const scraped_label& right) {
-              return left.name < right.name;
-            });
+  std::sort(
+      sample.labels.begin(), sample.labels.end(),
+      [](const scraped_label& left, const scraped_label& right) { return left.name < right.name; });
   const auto twin = std::adjacent_find(sample.labels.begin(), sample.labels.end(),
                                        [](const scraped_label& left, const scraped_label& right) {
                                          return left.name == right.name;
@@ -281,8 +281,6 @@ std::string describe(const exposition_error& error) {
   return "line " + std::to_string(error.line) + ": " + error.message;
 }
 
-exposition_result parse_exposition_text(std::string_view text) {
-  return page_parser{text}.run();
-}
+exposition_result parse_exposition_text(std::string_view text) { return page_parser{text}.run(); }
 
 }  // namespace runwarden

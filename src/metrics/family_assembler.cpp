@@ -23,9 +23,9 @@ constexpr std::array<suffix_rule, 3> suffix_rules{{
 }};
 
 std::optional<scraped_type> type_named(std::string_view word) {
-  for (const scraped_type type : {scraped_type::counter, scraped_type::gauge,
-                                  scraped_type::histogram, scraped_type::summary,
-                                  scraped_type::untyped})
+  for (const scraped_type type :
+       {scraped_type::counter, scraped_type::gauge, scraped_type::histogram, scraped_type::summary,
+        scraped_type::untyped})
     if (name_of(type) == word) return type;
   return std::nullopt;
 }
@@ -38,8 +38,8 @@ std::optional<family_ref> family_assembler::find_with_suffix(std::string_view na
     const auto base = index_by_name_.find(name.substr(0, name.size() - rule.suffix.size()));
     if (base == index_by_name_.end()) return std::nullopt;
     const scraped_type type = slots_[base->second].family.type;
-    const bool fits = type == scraped_type::histogram ||
-                      (rule.for_summary && type == scraped_type::summary);
+    const bool fits =
+        type == scraped_type::histogram || (rule.for_summary && type == scraped_type::summary);
     if (!fits) return std::nullopt;
     return family_ref{base->second, rule.role};
   }
@@ -66,8 +66,7 @@ family_ref family_assembler::family_for(std::string_view name) {
 std::optional<std::string> family_assembler::declare_help(std::size_t index, std::string help) {
   assert(index < slots_.size());
   slot& target = slots_[index];
-  if (target.help_declared)
-    return "second HELP line for metric name " + quoted(target.family.name);
+  if (target.help_declared) return "second HELP line for metric name " + quoted(target.family.name);
   target.help_declared = true;
   target.family.help = std::move(help);
   return std::nullopt;

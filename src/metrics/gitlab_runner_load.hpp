@@ -37,10 +37,10 @@ struct gitlab_runner_limit {
 };
 
 struct gitlab_runner_load {
-  std::optional<std::uint64_t> running_jobs;  // empty: no gitlab_runner_jobs on the page
-  std::optional<std::uint64_t> concurrent;    // empty: no gitlab_runner_concurrent
-  std::vector<gitlab_runner_limit> limits;    // one per gitlab_runner_limit series
-  std::optional<std::uint64_t> capacity;      // empty: neither bound is known
+  std::optional<std::uint64_t> running_jobs;         // empty: no gitlab_runner_jobs on the page
+  std::optional<std::uint64_t> concurrent;           // empty: no gitlab_runner_concurrent
+  std::vector<gitlab_runner_limit> limits;           // one per gitlab_runner_limit series
+  std::optional<std::uint64_t> capacity;             // empty: neither bound is known
   std::optional<gitlab_runner_state> process_state;  // empty: no state family or series
   std::string process_state_text;                    // the label as the page spelt it
   // Values that are no count (negative, fractional, NaN, infinite) make the figure they

@@ -12,8 +12,8 @@ std::optional<std::string> check_float_label(const scraped_sample& sample, std::
                                              std::string_view kind) {
   const std::optional<std::string_view> text = label_value(sample, name);
   if (!text)
-    return std::string{kind} + " sample " + quoted(sample.name) + " has no '" +
-           std::string{name} + "' label";
+    return std::string{kind} + " sample " + quoted(sample.name) + " has no '" + std::string{name} +
+           "' label";
   if (!parse_sample_value(*text))
     return "expected float as value for '" + std::string{name} + "' label, got " + quoted(*text);
   return std::nullopt;
@@ -59,11 +59,14 @@ std::optional<std::string> check_summary(const scraped_family& family, sample_ro
 std::optional<std::string> check_sample_role(const scraped_family& family, sample_role role,
                                              const scraped_sample& sample) {
   switch (family.type) {
-    case scraped_type::histogram: return check_histogram(family, role, sample);
-    case scraped_type::summary: return check_summary(family, role, sample);
+    case scraped_type::histogram:
+      return check_histogram(family, role, sample);
+    case scraped_type::summary:
+      return check_summary(family, role, sample);
     case scraped_type::counter:
     case scraped_type::gauge:
-    case scraped_type::untyped: return std::nullopt;
+    case scraped_type::untyped:
+      return std::nullopt;
   }
   return std::nullopt;
 }

@@ -5,7 +5,6 @@
 // gaugehistogram type) must be refused, since runwarden's parser is strictly 0.0.4, and
 // refused on the line where that syntax first appears.
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>

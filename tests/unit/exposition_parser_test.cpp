@@ -2,13 +2,13 @@
 // labels, unescaped values, special floats, timestamps, family types and help), how the
 // family rules group histogram and summary samples, and that a fault anywhere gives one
 // error with its line and no page at all.
-#include <catch2/catch.hpp>
+#include "src/metrics/exposition_parser.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
 #include "src/metrics/exposition_number.hpp"
-#include "src/metrics/exposition_parser.hpp"
 #include "src/metrics/utf8_validity.hpp"
 
 namespace {
@@ -44,8 +44,8 @@ TEST_CASE("a sample line yields its name, sorted unescaped labels, value and tim
   REQUIRE(family.samples.size() == 1);
   const scraped_sample& sample = family.samples[0];
   CHECK(sample.name == "files_open");
-  CHECK(sample.labels == std::vector<scraped_label>{
-                             {"empty", ""}, {"error", "a \"b\"\nc"}, {"path", "C:\\DIR"}});
+  CHECK(sample.labels ==
+        std::vector<scraped_label>{{"empty", ""}, {"error", "a \"b\"\nc"}, {"path", "C:\\DIR"}});
   CHECK(sample.value == 1500);
   CHECK(sample.timestamp_ms == -1700000000000);
 }
@@ -112,8 +112,7 @@ TEST_CASE("families keep first-mention order, and HELP or TYPE alone makes none"
 }
 
 TEST_CASE("a faulty page gives one error naming its line and no samples", "[metrics][parser]") {
-  CHECK(error_of("ok 1\nok 2\nbad{ 3\n") ==
-        "line 3: invalid label name for metric \"bad\"");
+  CHECK(error_of("ok 1\nok 2\nbad{ 3\n") == "line 3: invalid label name for metric \"bad\"");
   CHECK(error_of("ok 1\nlast 2") == "line 2: unexpected end of input stream");
   CHECK(error_of("ok 1\n# HELP last text") == "line 2: unexpected end of input stream");
   CHECK(error_of("x{a=\"1\",a=\"2\"} 1\n") ==
@@ -129,8 +128,7 @@ TEST_CASE("a faulty page gives one error naming its line and no samples", "[metr
         "line 2: histogram bucket sample \"h_bucket\" has no 'le' label");
   CHECK(error_of("# TYPE s summary\ns 1\n") ==
         "line 2: summary quantile sample \"s\" has no 'quantile' label");
-  CHECK(error_of("# TYPE s summary\ns_count -1\n") ==
-        "line 2: negative count for summary \"s\"");
+  CHECK(error_of("# TYPE s summary\ns_count -1\n") == "line 2: negative count for summary \"s\"");
 }
 
 TEST_CASE("error messages quote page content safely and briefly", "[metrics][parser]") {
