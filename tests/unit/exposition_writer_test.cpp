@@ -1,13 +1,14 @@
 // The Prometheus text writer, checked on exact output: each case builds families by hand and
 // compares the whole text, so a stray space or a missing newline fails here before a
 // scraper sees it. Number formatting is checked for round trips on awkward doubles.
-#include "src/telemetry/exposition_writer.hpp"
-
 #include <catch2/catch.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#include "src/telemetry/exposition_writer.hpp"
 
 namespace {
 
