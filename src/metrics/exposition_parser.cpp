@@ -86,6 +86,7 @@ class page_parser {
   text_cursor cursor_;
   family_assembler families_;
   exposition_error error_;
+  std::size_t last_label_count_ = 0;
 };
 
 // "# anything", "# HELP name text", "# TYPE name type".
@@ -164,8 +165,11 @@ bool page_parser::sample_line() {
   if (ended()) return false;
   if (cursor_.peek() == '{') {
     cursor_.advance();
+    // Lines of a page mostly carry as many labels as the line before: one allocation.
+    sample.labels.reserve(std::max<std::size_t>(last_label_count_, 1));
     if (!labels(name, sample)) return false;
   }
+  last_label_count_ = sample.labels.size();
   if (!value_and_timestamp(sample)) return false;
   if (auto problem = families_.add_sample(family, std::move(sample)))
     return fail(std::move(*problem));
@@ -221,9 +225,13 @@ bool page_parser::labels(std::string_view metric_name, scraped_sample& sample) {
 
 // After the opening '"': the value up to the closing '"', unescaping '\\', '\"' and '\n'.
 bool page_parser::label_value(std::string& value) {
-  const std::string_view rest{cursor_.position(), cursor_.left()};
-  const std::size_t plain = rest.find_first_of("\"\\\n");
-  if (plain != std::string_view::npos && rest[plain] == '"') {
+  // A plain loop: find_first_of would call memchr once per byte of the value.
+  const char* start = cursor_.position();
+  const std::size_t left = cursor_.left();
+  std::size_t plain = 0;
+  while (plain < left && start[plain] != '"' && start[plain] != '\\' && start[plain] != '\n')
+    ++plain;
+  if (plain < left && start[plain] == '"') {
     value.assign(cursor_.take(plain));  // no escapes: the common case, copied in one piece
     cursor_.advance();
   } else {
