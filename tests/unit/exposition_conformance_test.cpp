@@ -40,7 +40,9 @@ std::size_t first_newer_syntax_line(const std::string& page) {
   std::string line;
   for (std::size_t number = 1; std::getline(lines, line); ++number)
     if (line.find("{\"") != std::string::npos || line.find("# HELP \"") != std::string::npos ||
-        line.find("# TYPE \"") != std::string::npos || line.find("gauge") != std::string::npos)
+        line.find("# TYPE \"") != std::string::npos ||
+        line.find(" gaugehistogram") != std::string::npos ||
+        line.find(" gauge_histogram") != std::string::npos)
       return number;
   return 0;
 }
