@@ -19,6 +19,10 @@
 namespace runwarden {
 namespace {
 
+// The reference parser's words for a page that stops where more was due, such as a last
+// line without its '\n'.
+constexpr std::string_view end_of_input = "unexpected end of input stream";
+
 std::string found(char byte) { return "found " + quoted(std::string_view{&byte, 1}); }
 
 // Names in double quotes, alone or first in braces, are the UTF-8 syntax of later formats;
@@ -64,8 +68,14 @@ class page_parser {
   // True (with the error set) when the input ends where more was due.
   bool ended() {
     if (!cursor_.at_end()) return false;
-    fail("unexpected end of input stream");
+    fail(std::string{end_of_input});
     return true;
+  }
+
+  // Moves onto the line's '\n'; false (with the error set) when the input ends first.
+  bool reach_newline() {
+    if (cursor_.skip_to_newline()) return true;
+    return fail(std::string{end_of_input});
   }
 
   // True when the line ends here; moves onto the next line.
@@ -99,7 +109,7 @@ bool page_parser::comment_line() {
   if (ended()) return false;
   if (line_ended()) return true;
   if (keyword == "HELP" || keyword == "TYPE") return help_or_type_line(keyword);
-  if (!cursor_.skip_to_newline()) return !ended();
+  if (!reach_newline()) return false;
   cursor_.next_line();
   return true;
 }
@@ -125,7 +135,7 @@ bool page_parser::help_or_type_line(std::string_view keyword) {
     problem = families_.declare_help(family, std::move(help));
   } else {
     const char* start = cursor_.position();
-    if (!cursor_.skip_to_newline()) return !ended();
+    if (!reach_newline()) return false;
     problem = families_.declare_type(family,
                                      {start, static_cast<std::size_t>(cursor_.position() - start)});
   }
@@ -278,7 +288,7 @@ bool page_parser::value_and_timestamp(scraped_sample& sample) {
     return fail("expected integer as timestamp, got " + quoted(timestamp_text));
   if (cursor_.peek() == '\n') return true;
   const char* start = cursor_.position();
-  if (!cursor_.skip_to_newline()) return !ended();
+  if (!reach_newline()) return false;
   return fail("spurious string after timestamp: " +
               quoted({start, static_cast<std::size_t>(cursor_.position() - start)}));
 }
