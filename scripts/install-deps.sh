@@ -12,6 +12,7 @@ packages=(
   python3-grpcio python3-grpc-tools
   libcurl4-openssl-dev libssl-dev
   libboost-dev prometheus  # Boost.Beast for the HTTP endpoints; promtool for their tests
+  clang python3-prometheus-client  # the metrics parser's fuzzer; its Python comparison bench
 )
 
 missing=()

@@ -1,0 +1,56 @@
+#pragma once
+// What runwarden learns from gitlab-runner's own config.toml, so that a user configures
+// nothing twice: where the runner serves /metrics (listen_address), how many jobs it runs at
+// once (concurrent), and each [[runners]] entry's name, GitLab URL, token and job limit; plus
+// the runner's system id, which gitlab-runner keeps in `.runner_system_id` beside the file.
+// Keys runwarden does not need are ignored: the file is gitlab-runner's, not ours.
+//
+// Tokens are held as secret_text and never appear in an error: errors name the file, the
+// line and the key only. Reading the files is gitlab_runner_config_loader.hpp's job.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/util/secret_text.hpp"
+
+namespace runwarden {
+
+struct gitlab_runner_entry {
+  std::string name;
+  std::string url;            // the GitLab instance, e.g. "https://gitlab.com"
+  secret_text token;          // "glrt-..." for runners created in GitLab 16+, else legacy
+  std::int64_t jobs_max = 0;  // the entry's `limit`; 0: no limit
+  std::size_t line = 0;       // where the entry starts in the file
+};
+
+struct gitlab_runner_config {
+  std::optional<std::string> listen_address;  // empty: the runner serves no /metrics
+  std::int64_t concurrent = 1;                // gitlab-runner's default when the key is absent
+  std::vector<gitlab_runner_entry> runners;
+  std::optional<std::string> system_id;  // set by the loader when the file holds one
+  std::string system_id_problem;         // why system_id is empty, for the status page
+};
+
+struct gitlab_runner_config_result {
+  std::optional<gitlab_runner_config> config;  // set exactly when errors is empty
+  std::vector<std::string> errors;             // "<file>:<line>: <key>: <problem>"
+};
+
+// Checks TOML text as if read from `source_name` (named in the messages). Pure.
+gitlab_runner_config_result parse_gitlab_runner_config(std::string_view text,
+                                                       std::string_view source_name);
+
+// The system id as gitlab-runner writes it ("s_" or "r_" and 12 hex digits), trailing line
+// breaks dropped; nullopt for anything else. Pure.
+std::optional<std::string> parse_system_id(std::string_view text);
+
+// The URL of the runner's /metrics for a listen_address: ":9252" and "0.0.0.0:9252" become
+// "http://127.0.0.1:9252/metrics", "[::]:9252" becomes "http://[::1]:9252/metrics"; nullopt
+// when the address has no port.
+std::optional<std::string> metrics_url(std::string_view listen_address);
+
+}  // namespace runwarden

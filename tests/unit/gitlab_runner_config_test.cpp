@@ -1,0 +1,103 @@
+// Discovery from gitlab-runner's config.toml: sample files under tests/data/gitlab-runner
+// (a full one with the system id file beside it, a minimal one without, bad types, broken
+// TOML), checked for every field runwarden takes, for errors that name file, line and key,
+// and for tokens that never reach an error message.
+#include "src/runner/gitlab_runner_config.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "src/runner/gitlab_runner_config_loader.hpp"
+
+namespace {
+
+using namespace runwarden;
+
+const std::string data_directory = RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/";
+
+}  // namespace
+
+TEST_CASE("a full config.toml gives address, concurrency, runners and system id",
+          "[gitlab_runner][runner_config]") {
+  const gitlab_runner_config_result result =
+      load_gitlab_runner_config(data_directory + "config_dir/config.toml");
+  INFO((result.errors.empty() ? std::string{} : result.errors.front()));
+  REQUIRE(result.config);
+  const gitlab_runner_config& config = *result.config;
+  CHECK(config.listen_address == ":9252");
+  CHECK(config.concurrent == 4);
+  CHECK(config.system_id == "s_0e6850b2bce1");
+  CHECK(config.system_id_problem.empty());
+  REQUIRE(config.runners.size() == 2);
+  CHECK(config.runners[0].name == "ci-docker-01");
+  CHECK(config.runners[0].url == "https://gitlab.example.com");
+  CHECK(config.runners[0].token.reveal() == "glrt-t1_made-up-token-for-tests");
+  CHECK(config.runners[0].jobs_max == 2);
+  CHECK(config.runners[0].line == 9);
+  CHECK(config.runners[1].token.reveal() == "made-up-legacy-token");
+  CHECK(config.runners[1].jobs_max == 0);
+}
+
+TEST_CASE("a config without system id file loads and says why the id is missing",
+          "[gitlab_runner][runner_config]") {
+  const gitlab_runner_config_result result =
+      load_gitlab_runner_config(data_directory + "config_without_system_id/config.toml");
+  REQUIRE(result.config);
+  CHECK_FALSE(result.config->listen_address);
+  CHECK_FALSE(result.config->system_id);
+  CHECK_THAT(result.config->system_id_problem, Catch::Contains(".runner_system_id: "));
+}
+
+TEST_CASE("wrong types are reported with file, line and key, never with a token",
+          "[gitlab_runner][runner_config]") {
+  const std::string path = data_directory + "config_bad_types.toml";
+  const gitlab_runner_config_result result = load_gitlab_runner_config(path);
+  CHECK_FALSE(result.config);
+  CHECK(result.errors == std::vector<std::string>{
+                             path + ":1: concurrent: expected an integer",
+                             path + ":2: listen_address: expected a string",
+                             path + ":4: runners[0]: has no token",
+                             path + ":10: runners[1].url: expected a string",
+                             path + ":11: runners[1].token: expected a string",
+                             path + ":12: runners[1].limit: must not be negative",
+                         });
+  for (const std::string& error : result.errors) CHECK_THAT(error, !Catch::Contains("12345"));
+}
+
+TEST_CASE("TOML that does not parse names file, line and column, not the token",
+          "[gitlab_runner][runner_config]") {
+  const std::string path = data_directory + "config_broken.toml";
+  const gitlab_runner_config_result result = load_gitlab_runner_config(path);
+  REQUIRE(result.errors.size() == 1);
+  CHECK_THAT(result.errors[0], Catch::StartsWith(path + ":5:"));
+  CHECK_THAT(result.errors[0], !Catch::Contains("never-shown"));
+  const gitlab_runner_config_result missing =
+      load_gitlab_runner_config(data_directory + "none.toml");
+  REQUIRE(missing.errors.size() == 1);
+  CHECK_THAT(missing.errors[0], Catch::Contains("none.toml: gitlab-runner config"));
+}
+
+TEST_CASE("system ids and metrics addresses are read as gitlab-runner writes them",
+          "[gitlab_runner][runner_config]") {
+  CHECK(parse_system_id("s_0e6850b2bce1\n") == "s_0e6850b2bce1");
+  CHECK(parse_system_id("r_0123456789ab") == "r_0123456789ab");
+  CHECK_FALSE(parse_system_id("s_0E6850B2BCE1"));
+  CHECK_FALSE(parse_system_id("s_0e6850b2bce"));
+  CHECK_FALSE(parse_system_id(""));
+  CHECK(metrics_url(":9252") == "http://127.0.0.1:9252/metrics");
+  CHECK(metrics_url("0.0.0.0:9252") == "http://127.0.0.1:9252/metrics");
+  CHECK(metrics_url("[::]:9252") == "http://[::1]:9252/metrics");
+  CHECK(metrics_url("10.0.0.5:9000") == "http://10.0.0.5:9000/metrics");
+  CHECK_FALSE(metrics_url("localhost"));
+  CHECK_FALSE(metrics_url("host:"));
+  CHECK_FALSE(metrics_url("host:92x"));
+}
+
+TEST_CASE("a secret moves and copies without leaving its text behind", "[runner_config]") {
+  secret_text original{std::string(40, 't')};
+  const secret_text copy = original;
+  secret_text moved = std::move(original);
+  CHECK(moved.reveal() == std::string(40, 't'));
+  CHECK(copy.reveal() == moved.reveal());
+  CHECK(original.empty());  // NOLINT(bugprone-use-after-move): the wipe is what is tested
+}
