@@ -35,6 +35,7 @@ struct drain_config {
   std::optional<duration> drain_timeout;  // none: wait for the jobs as long as they take
   duration kill_timeout;
   std::uint64_t random_seed;  // feeds the backoff jitter; the simulation fixes it
+  friend bool operator==(const drain_config&, const drain_config&) = default;
 };
 
 enum class runner_state : std::uint8_t { spawning, alive, backing_off, exited };
@@ -75,23 +76,46 @@ struct drain_state {
   std::uint64_t random_state = 0;
 };
 
-// Events: what happened, in the past tense.
-struct warden_started {};
-struct runner_spawned { std::int64_t pid; };
-struct runner_spawn_failed { int error_number; std::string message; };
-struct runner_exited { std::int64_t pid; exit_status status; };
+// Events: what happened, in the past tense. Comparable, so that a journal's round trip can
+// be checked.
+struct warden_started {
+  friend bool operator==(const warden_started&, const warden_started&) = default;
+};
+struct runner_spawned {
+  std::int64_t pid;
+  friend bool operator==(const runner_spawned&, const runner_spawned&) = default;
+};
+struct runner_spawn_failed {
+  int error_number;
+  std::string message;
+  friend bool operator==(const runner_spawn_failed&, const runner_spawn_failed&) = default;
+};
+struct runner_exited {
+  std::int64_t pid;
+  exit_status status;
+  friend bool operator==(const runner_exited&, const runner_exited&) = default;
+};
 struct shutdown_requested {
   trigger_source source = trigger_source::control_api;
   std::optional<instant> deadline = std::nullopt;  // a trigger's own deadline (spot: 2 min)
   std::string reason = {};
   std::optional<shutdown_callback> callback = std::nullopt;
+  friend bool operator==(const shutdown_requested&, const shutdown_requested&) = default;
 };
 struct forceful_shutdown_requested {
   trigger_source source = trigger_source::control_api;
   std::string reason = {};
+  friend bool operator==(const forceful_shutdown_requested&,
+                         const forceful_shutdown_requested&) = default;
 };
-struct reload_requested {};
-struct timer_fired { timer_kind kind; timer_id id; };
+struct reload_requested {
+  friend bool operator==(const reload_requested&, const reload_requested&) = default;
+};
+struct timer_fired {
+  timer_kind kind;
+  timer_id id;
+  friend bool operator==(const timer_fired&, const timer_fired&) = default;
+};
 
 using drain_event = std::variant<warden_started, runner_spawned, runner_spawn_failed,
                                  runner_exited, shutdown_requested,
