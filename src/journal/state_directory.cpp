@@ -27,7 +27,8 @@ std::optional<std::string> make_directories(const std::filesystem::path& directo
       return failure("cannot create state directory", path);
   }
   struct stat status {};
-  if (::stat(directory.c_str(), &status) != 0) return failure("cannot use state directory", directory);
+  if (::stat(directory.c_str(), &status) != 0)
+    return failure("cannot use state directory", directory);
   if (!S_ISDIR(status.st_mode)) {
     errno = ENOTDIR;
     return failure("cannot use state directory", directory);
