@@ -100,7 +100,8 @@ journal_writer::journal_writer(journal_writer&& other) noexcept
       next_sequence_(other.next_sequence_),
       size_bytes_(other.size_bytes_),
       policy_(other.policy_),
-      unsynced_records_(other.unsynced_records_) {}
+      unsynced_records_(other.unsynced_records_),
+      failed_(other.failed_) {}
 
 journal_writer& journal_writer::operator=(journal_writer&& other) noexcept {
   if (this == &other) return *this;
@@ -111,6 +112,7 @@ journal_writer& journal_writer::operator=(journal_writer&& other) noexcept {
   size_bytes_ = other.size_bytes_;
   policy_ = other.policy_;
   unsynced_records_ = other.unsynced_records_;
+  failed_ = other.failed_;
   return *this;
 }
 
@@ -120,6 +122,7 @@ journal_writer::~journal_writer() {
 
 std::optional<std::string> journal_writer::append(instant at, const drain_event& event,
                                                   const std::vector<drain_effect>& effects) {
+  if (failed_) return "journal " + file_.string() + " is unusable after an earlier failed write";
   journal_entry entry{.sequence = next_sequence_, .at = at, .event = event, .effects = {}};
   entry.effects.reserve(effects.size());
   for (const auto& effect : effects) entry.effects.push_back(to_string(effect));
@@ -128,7 +131,10 @@ std::optional<std::string> journal_writer::append(instant at, const drain_event&
     return "journal record " + std::to_string(entry.sequence) + " of " +
            std::to_string(payload.size()) + " bytes exceeds the maximum";
   const auto frame = encode_frame(payload);
-  if (!write_fully(descriptor_, frame)) return system_error_text("cannot append to", file_);
+  if (!write_fully(descriptor_, frame)) {
+    failed_ = true;
+    return system_error_text("cannot append to", file_);
+  }
   ++next_sequence_;
   size_bytes_ += frame.size();
   ++unsynced_records_;
@@ -139,7 +145,11 @@ std::optional<std::string> journal_writer::append(instant at, const drain_event&
 
 std::optional<std::string> journal_writer::sync() {
   if (unsynced_records_ == 0) return std::nullopt;
-  if (::fdatasync(descriptor_) != 0) return system_error_text("cannot sync", file_);
+  if (::fdatasync(descriptor_) != 0) {
+    // After a failed fsync the kernel may have dropped the dirty pages: nothing is certain.
+    failed_ = true;
+    return system_error_text("cannot sync", file_);
+  }
   unsynced_records_ = 0;
   return std::nullopt;
 }

@@ -47,7 +47,8 @@ public:
   ~journal_writer();
 
   // Appends one entry (the next sequence number, the effects as text) and syncs when the
-  // policy says so. On error the journal may end in a torn record: stop appending.
+  // policy says so. After an error the journal may end in a torn record, so every later
+  // append is refused too: the caller stops rather than record past a hole.
   std::optional<std::string> append(instant at, const drain_event& event,
                                     const std::vector<drain_effect>& effects);
   // fsyncs what is not yet synced; does nothing when all is.
@@ -68,6 +69,7 @@ private:
   std::uint64_t size_bytes_ = 0;
   journal_sync_policy policy_;
   std::uint32_t unsynced_records_ = 0;
+  bool failed_ = false;
 };
 
 // Either a writer, or why there is none (the caller must then refuse to start).

@@ -54,6 +54,20 @@ TEST_CASE("appends read back under every sync policy", "[journal][writer]") {
   CHECK_FALSE(std::filesystem::exists(dir.file("journal.new")));
 }
 
+TEST_CASE("a failed append is reported, and so is every later one", "[journal][writer]") {
+  // /dev/full takes the open and refuses every write with ENOSPC: a full disk.
+  auto open = journal_writer::reopen("/dev/full", 0);
+  REQUIRE(open.writer);
+  const auto first = open.writer->append(instant{0}, warden_started{}, {spawn_runner{}});
+  REQUIRE(first);
+  CHECK_THAT(*first, Catch::Contains("cannot append to /dev/full") &&
+                         Catch::Contains("No space left on device"));
+  CHECK(open.writer->next_sequence() == 1);
+  const auto second = open.writer->append(instant{1}, reload_requested{}, {});
+  REQUIRE(second);
+  CHECK_THAT(*second, Catch::Contains("unusable after an earlier failed write"));
+}
+
 TEST_CASE("a journal is never created over another", "[journal][writer]") {
   journal_temp_dir dir;
   write_recorded_drain(dir.file("journal"));
