@@ -54,6 +54,9 @@ public:
   // fsyncs what is not yet synced; does nothing when all is.
   std::optional<std::string> sync();
 
+  // Records appended since the last fsync: a batching caller arms its flush timer when this
+  // turns non-zero.
+  std::uint32_t unsynced_records() const { return unsynced_records_; }
   std::uint64_t next_sequence() const { return next_sequence_; }
   std::uint64_t size_bytes() const { return size_bytes_; }
   const std::filesystem::path& file() const { return file_; }

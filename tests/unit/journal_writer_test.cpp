@@ -54,6 +54,25 @@ TEST_CASE("appends read back under every sync policy", "[journal][writer]") {
   CHECK_FALSE(std::filesystem::exists(dir.file("journal.new")));
 }
 
+TEST_CASE("the sync policy decides when appends are fsynced", "[journal][writer]") {
+  journal_temp_dir dir;
+  const auto [records_per_sync, expected] =
+      GENERATE(std::pair{1u, std::vector<std::uint32_t>{0, 0, 0, 0, 0}},
+               std::pair{3u, std::vector<std::uint32_t>{1, 2, 0, 1, 2}},
+               std::pair{0u, std::vector<std::uint32_t>{1, 2, 3, 4, 5}});
+  CAPTURE(records_per_sync);
+  auto open = journal_writer::create(dir.file("journal"), test_header(), {records_per_sync});
+  REQUIRE(open.writer);
+  std::vector<std::uint32_t> unsynced;
+  for (int index = 0; index < 5; ++index) {
+    REQUIRE_FALSE(open.writer->append(instant{index}, reload_requested{}, {}));
+    unsynced.push_back(open.writer->unsynced_records());
+  }
+  CHECK(unsynced == expected);
+  REQUIRE_FALSE(open.writer->sync());  // the caller's interval flush
+  CHECK(open.writer->unsynced_records() == 0);
+}
+
 TEST_CASE("a failed append is reported, and so is every later one", "[journal][writer]") {
   // /dev/full takes the open and refuses every write with ENOSPC: a full disk.
   auto open = journal_writer::reopen("/dev/full", 0);
