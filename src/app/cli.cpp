@@ -14,6 +14,7 @@
 #include "src/app/config_file.hpp"
 #include "src/app/ctl_command.hpp"
 #include "src/app/logging.hpp"
+#include "src/app/replay_command.hpp"
 #include "src/app/run_command.hpp"
 
 namespace runwarden {
@@ -120,6 +121,7 @@ int run_cli(int argc, char** argv) {
   add_run_flags(*run_command, flags);
   app.add_subcommand("version", "print runwarden's version");
   auto ctl = add_ctl_command(app);
+  auto replay = add_replay_command(app);
   std::vector<const char*> parse_args;
   for (const auto& arg : own_args) parse_args.push_back(arg.c_str());
   try {
@@ -129,6 +131,7 @@ int run_cli(int argc, char** argv) {
     return code == 0 ? 0 : exit_usage;
   }
   if (ctl.chosen()) return ctl.run();
+  if (replay.chosen()) return replay.run();
   if (app.got_subcommand("version")) {
     std::printf("runwarden %s\n", version_text);
     return 0;

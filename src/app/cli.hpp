@@ -1,6 +1,7 @@
 #pragma once
-// The command line: `runwarden run [--config FILE] [flags] -- COMMAND [ARGS...]` and
-// `runwarden version`. It parses, merges flags over the config file, and calls the library.
+// The command line: `runwarden run [--config FILE] [flags] -- COMMAND [ARGS...]`,
+// `runwarden ctl ...`, `runwarden replay JOURNAL [--check]` and `runwarden version`. It
+// parses, merges flags over the config file, and calls the library.
 
 #include "src/app/exit_codes.hpp"
 

@@ -50,6 +50,7 @@ struct drain_config {
   bool unregister_before_stop = false;  // implies unregister
   // Kept free before a lifecycle action expires, for unregistering and completing it.
   duration wind_down_reserve = std::chrono::seconds{60};
+  friend bool operator==(const drain_config&, const drain_config&) = default;
 };
 
 enum class runner_state : std::uint8_t { spawning, alive, backing_off, exited };
@@ -110,31 +111,71 @@ struct drain_state {
   std::uint64_t random_state = 0;
 };
 
-// Events: what happened, in the past tense.
-struct warden_started {};
-struct runner_spawned { std::int64_t pid; };
-struct runner_spawn_failed { int error_number; std::string message; };
-struct runner_exited { std::int64_t pid; exit_status status; };
+// Events: what happened, in the past tense. Comparable, so that a journal's round trip can
+// be checked.
+struct warden_started {
+  friend bool operator==(const warden_started&, const warden_started&) = default;
+};
+struct runner_spawned {
+  std::int64_t pid;
+  friend bool operator==(const runner_spawned&, const runner_spawned&) = default;
+};
+struct runner_spawn_failed {
+  int error_number;
+  std::string message;
+  friend bool operator==(const runner_spawn_failed&, const runner_spawn_failed&) = default;
+};
+struct runner_exited {
+  std::int64_t pid;
+  exit_status status;
+  friend bool operator==(const runner_exited&, const runner_exited&) = default;
+};
 struct shutdown_requested {
   trigger_source source = trigger_source::control_api;
   std::optional<instant> deadline = std::nullopt;  // a trigger's own deadline (spot: 2 min)
   std::string reason = {};
   std::optional<shutdown_callback> callback = std::nullopt;
+  friend bool operator==(const shutdown_requested&, const shutdown_requested&) = default;
 };
 struct forceful_shutdown_requested {
   trigger_source source = trigger_source::control_api;
   std::string reason = {};
+  friend bool operator==(const forceful_shutdown_requested&,
+                         const forceful_shutdown_requested&) = default;
 };
-struct reload_requested {};
-struct timer_fired { timer_kind kind; timer_id id; };
-struct runner_load_observed { std::optional<std::uint32_t> jobs_running; };
+struct reload_requested {
+  friend bool operator==(const reload_requested&, const reload_requested&) = default;
+};
+struct timer_fired {
+  timer_kind kind;
+  timer_id id;
+  friend bool operator==(const timer_fired&, const timer_fired&) = default;
+};
+struct runner_load_observed {
+  std::optional<std::uint32_t> jobs_running;
+  friend bool operator==(const runner_load_observed&, const runner_load_observed&) = default;
+};
 // The CI server no longer knows the runner (or, with confirmed false, never will: retries
 // were limited and ran out).
-struct unregistration_finished { bool confirmed = true; std::string detail = {}; };
-struct lifecycle_action_pending { lifecycle_action action; };
+struct unregistration_finished {
+  bool confirmed = true;
+  std::string detail = {};
+  friend bool operator==(const unregistration_finished&,
+                         const unregistration_finished&) = default;
+};
+struct lifecycle_action_pending {
+  lifecycle_action action;
+  friend bool operator==(const lifecycle_action_pending&,
+                         const lifecycle_action_pending&) = default;
+};
 // The cloud has the action's answer ("no active lifecycle action" counts), or, with
 // confirmed false, refuses it for good (a missing permission).
-struct lifecycle_action_completed { bool confirmed = true; std::string detail = {}; };
+struct lifecycle_action_completed {
+  bool confirmed = true;
+  std::string detail = {};
+  friend bool operator==(const lifecycle_action_completed&,
+                         const lifecycle_action_completed&) = default;
+};
 
 using drain_event =
     std::variant<warden_started, runner_spawned, runner_spawn_failed, runner_exited,

@@ -25,6 +25,7 @@ struct restart_settings {
   double jitter = 0.2;  // fraction of each delay drawn at random, in [0, 1]
   std::uint32_t budget_restarts_max = 5;
   std::chrono::milliseconds budget_window{std::chrono::minutes{5}};
+  friend bool operator==(const restart_settings&, const restart_settings&) = default;
 };
 
 }  // namespace runwarden

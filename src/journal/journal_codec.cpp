@@ -1,0 +1,281 @@
+// See journal_codec.hpp. Each enum has one table both directions read, so that encoding
+// and decoding cannot drift apart.
+#include "src/journal/journal_codec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace runwarden {
+
+namespace {
+
+namespace pb = journal::v1;
+
+template <class Ours, class Theirs, std::size_t size>
+using enum_table = std::array<std::pair<Ours, Theirs>, size>;
+
+constexpr enum_table<trigger_source, pb::TriggerSource, 6> trigger_sources{{
+    {trigger_source::signal_terminate, pb::TRIGGER_SOURCE_SIGNAL_TERMINATE},
+    {trigger_source::signal_interrupt, pb::TRIGGER_SOURCE_SIGNAL_INTERRUPT},
+    {trigger_source::signal_quit, pb::TRIGGER_SOURCE_SIGNAL_QUIT},
+    {trigger_source::control_api, pb::TRIGGER_SOURCE_CONTROL_API},
+    {trigger_source::cloud_lifecycle, pb::TRIGGER_SOURCE_CLOUD_LIFECYCLE},
+    {trigger_source::idle_scale_in, pb::TRIGGER_SOURCE_IDLE_SCALE_IN},
+}};
+
+constexpr enum_table<timer_kind, pb::TimerKind, 5> timer_kinds{{
+    {timer_kind::restart_backoff, pb::TIMER_KIND_RESTART_BACKOFF},
+    {timer_kind::drain_deadline, pb::TIMER_KIND_DRAIN_DEADLINE},
+    {timer_kind::kill_timeout, pb::TIMER_KIND_KILL_TIMEOUT},
+    {timer_kind::lifecycle_heartbeat, pb::TIMER_KIND_LIFECYCLE_HEARTBEAT},
+    {timer_kind::lifecycle_expiry, pb::TIMER_KIND_LIFECYCLE_EXPIRY},
+}};
+
+constexpr enum_table<restart_type, pb::RestartType, 3> restart_types{{
+    {restart_type::permanent, pb::RESTART_TYPE_PERMANENT},
+    {restart_type::transient, pb::RESTART_TYPE_TRANSIENT},
+    {restart_type::temporary, pb::RESTART_TYPE_TEMPORARY},
+}};
+
+template <class Ours, class Theirs, std::size_t size>
+Theirs to_wire(const enum_table<Ours, Theirs, size>& table, Ours value) {
+  const auto* row = std::find_if(table.begin(), table.end(),
+                                 [&](const auto& pair) { return pair.first == value; });
+  return row == table.end() ? Theirs{} : row->second;
+}
+
+template <class Ours, class Theirs, std::size_t size>
+Ours from_wire(const enum_table<Ours, Theirs, size>& table, Theirs value, const char* what) {
+  const auto* row = std::find_if(table.begin(), table.end(),
+                                 [&](const auto& pair) { return pair.second == value; });
+  if (row == table.end())
+    throw journal_format_error{std::string{"unknown "} + what + " value " +
+                               std::to_string(static_cast<int>(value))};
+  return row->first;
+}
+
+void encode_callback(const shutdown_callback& callback, pb::ShutdownCallback& message) {
+  message.set_url(callback.url);
+  message.set_method(callback.method);
+  for (const auto& [name, value] : callback.headers) {
+    auto* header = message.add_headers();
+    header->set_name(name);
+    header->set_value(value);
+  }
+}
+
+shutdown_callback decode_callback(const pb::ShutdownCallback& message) {
+  shutdown_callback callback{.url = message.url(), .method = message.method(), .headers = {}};
+  for (const auto& header : message.headers())
+    callback.headers.emplace_back(header.name(), header.value());
+  return callback;
+}
+
+struct event_encoder {
+  pb::Event& message;
+
+  void operator()(const warden_started&) const { message.mutable_warden_started(); }
+  void operator()(const runner_spawned& e) const {
+    message.mutable_runner_spawned()->set_pid(e.pid);
+  }
+  void operator()(const runner_spawn_failed& e) const {
+    auto* failed = message.mutable_runner_spawn_failed();
+    failed->set_error_number(e.error_number);
+    failed->set_message(e.message);
+  }
+  void operator()(const runner_exited& e) const {
+    auto* exited = message.mutable_runner_exited();
+    exited->set_pid(e.pid);
+    exited->mutable_status()->set_signaled(e.status.signaled);
+    exited->mutable_status()->set_value(e.status.value);
+  }
+  void operator()(const shutdown_requested& e) const {
+    auto* requested = message.mutable_shutdown_requested();
+    requested->set_source(to_wire(trigger_sources, e.source));
+    if (e.deadline) requested->set_deadline_ns(e.deadline->count());
+    requested->set_reason(e.reason);
+    if (e.callback) encode_callback(*e.callback, *requested->mutable_callback());
+  }
+  void operator()(const forceful_shutdown_requested& e) const {
+    auto* requested = message.mutable_forceful_shutdown_requested();
+    requested->set_source(to_wire(trigger_sources, e.source));
+    requested->set_reason(e.reason);
+  }
+  void operator()(const reload_requested&) const { message.mutable_reload_requested(); }
+  void operator()(const timer_fired& e) const {
+    auto* fired = message.mutable_timer_fired();
+    fired->set_kind(to_wire(timer_kinds, e.kind));
+    fired->set_id(e.id);
+  }
+  void operator()(const runner_load_observed& e) const {
+    auto* observed = message.mutable_runner_load_observed();
+    if (e.jobs_running) observed->set_jobs_running(*e.jobs_running);
+  }
+  void operator()(const unregistration_finished& e) const {
+    auto* finished = message.mutable_unregistration_finished();
+    finished->set_confirmed(e.confirmed);
+    finished->set_detail(e.detail);
+  }
+  void operator()(const lifecycle_action_pending& e) const {
+    auto* pending = message.mutable_lifecycle_action_pending();
+    pending->set_hook_name(e.action.hook_name);
+    pending->set_heartbeat_timeout_ns(e.action.heartbeat_timeout.count());
+    pending->set_expires_at_ns(e.action.expires_at.count());
+  }
+  void operator()(const lifecycle_action_completed& e) const {
+    auto* completed = message.mutable_lifecycle_action_completed();
+    completed->set_confirmed(e.confirmed);
+    completed->set_detail(e.detail);
+  }
+};
+
+shutdown_requested decode_shutdown(const pb::ShutdownRequested& message) {
+  shutdown_requested event{.source = from_wire(trigger_sources, message.source(), "trigger")};
+  if (message.has_deadline_ns()) event.deadline = instant{message.deadline_ns()};
+  event.reason = message.reason();
+  if (message.has_callback()) event.callback = decode_callback(message.callback());
+  return event;
+}
+
+}  // namespace
+
+pb::Event encode_event(const drain_event& event) {
+  pb::Event message;
+  std::visit(event_encoder{message}, event);
+  return message;
+}
+
+drain_event decode_event(const pb::Event& message) {
+  switch (message.kind_case()) {
+    case pb::Event::kWardenStarted: return warden_started{};
+    case pb::Event::kRunnerSpawned: return runner_spawned{message.runner_spawned().pid()};
+    case pb::Event::kRunnerSpawnFailed:
+      return runner_spawn_failed{message.runner_spawn_failed().error_number(),
+                                 message.runner_spawn_failed().message()};
+    case pb::Event::kRunnerExited: {
+      const auto& exited = message.runner_exited();
+      return runner_exited{exited.pid(), exit_status{.signaled = exited.status().signaled(),
+                                                     .value = exited.status().value()}};
+    }
+    case pb::Event::kShutdownRequested: return decode_shutdown(message.shutdown_requested());
+    case pb::Event::kForcefulShutdownRequested: {
+      const auto& requested = message.forceful_shutdown_requested();
+      return forceful_shutdown_requested{
+          .source = from_wire(trigger_sources, requested.source(), "trigger"),
+          .reason = requested.reason()};
+    }
+    case pb::Event::kReloadRequested: return reload_requested{};
+    case pb::Event::kTimerFired:
+      return timer_fired{from_wire(timer_kinds, message.timer_fired().kind(), "timer kind"),
+                         message.timer_fired().id()};
+    case pb::Event::kRunnerLoadObserved: {
+      const auto& observed = message.runner_load_observed();
+      return runner_load_observed{observed.has_jobs_running()
+                                      ? std::optional{observed.jobs_running()}
+                                      : std::nullopt};
+    }
+    case pb::Event::kUnregistrationFinished:
+      return unregistration_finished{message.unregistration_finished().confirmed(),
+                                     message.unregistration_finished().detail()};
+    case pb::Event::kLifecycleActionPending: {
+      const auto& pending = message.lifecycle_action_pending();
+      return lifecycle_action_pending{
+          lifecycle_action{.hook_name = pending.hook_name(),
+                           .heartbeat_timeout = duration{pending.heartbeat_timeout_ns()},
+                           .expires_at = instant{pending.expires_at_ns()}}};
+    }
+    case pb::Event::kLifecycleActionCompleted:
+      return lifecycle_action_completed{message.lifecycle_action_completed().confirmed(),
+                                        message.lifecycle_action_completed().detail()};
+    case pb::Event::KIND_NOT_SET: break;
+  }
+  throw journal_format_error{"event of no known kind"};
+}
+
+pb::DrainConfig encode_config(const drain_config& config) {
+  pb::DrainConfig message;
+  message.set_graceful_signal(config.graceful_signal);
+  message.set_forceful_signal(config.forceful_signal);
+  auto* restart = message.mutable_restart();
+  restart->set_type(to_wire(restart_types, config.restart.type));
+  restart->set_backoff_initial_ms(config.restart.backoff_initial.count());
+  restart->set_backoff_max_ms(config.restart.backoff_max.count());
+  restart->set_jitter(config.restart.jitter);
+  restart->set_budget_restarts_max(config.restart.budget_restarts_max);
+  restart->set_budget_window_ms(config.restart.budget_window.count());
+  if (config.drain_timeout) message.set_drain_timeout_ns(config.drain_timeout->count());
+  message.set_kill_timeout_ns(config.kill_timeout.count());
+  message.set_random_seed(config.random_seed);
+  message.set_unregister(config.unregister);
+  message.set_unregister_before_stop(config.unregister_before_stop);
+  message.set_wind_down_reserve_ns(config.wind_down_reserve.count());
+  return message;
+}
+
+drain_config decode_config(const pb::DrainConfig& message) {
+  using std::chrono::milliseconds;
+  const auto& restart = message.restart();
+  drain_config config{
+      .graceful_signal = message.graceful_signal(),
+      .forceful_signal = message.forceful_signal(),
+      .restart = {.type = from_wire(restart_types, restart.type(), "restart type"),
+                  .backoff_initial = milliseconds{restart.backoff_initial_ms()},
+                  .backoff_max = milliseconds{restart.backoff_max_ms()},
+                  .jitter = restart.jitter(),
+                  .budget_restarts_max = restart.budget_restarts_max(),
+                  .budget_window = milliseconds{restart.budget_window_ms()}},
+      .drain_timeout = std::nullopt,
+      .kill_timeout = duration{message.kill_timeout_ns()},
+      .random_seed = message.random_seed(),
+      .unregister = message.unregister(),
+      .unregister_before_stop = message.unregister_before_stop(),
+      .wind_down_reserve = duration{message.wind_down_reserve_ns()}};
+  if (message.has_drain_timeout_ns()) config.drain_timeout = duration{message.drain_timeout_ns()};
+  return config;
+}
+
+std::string encode_record(const journal_record& record) {
+  pb::Record message;
+  if (const auto* header = std::get_if<journal_header>(&record)) {
+    auto* out = message.mutable_header();
+    out->set_created_by(header->created_by);
+    out->set_created_unix_ns(header->created_unix_ns);
+    *out->mutable_drain_config() = encode_config(header->config);
+  } else {
+    const auto& entry = std::get<journal_entry>(record);
+    auto* out = message.mutable_entry();
+    out->set_sequence(entry.sequence);
+    out->set_time_ns(entry.at.count());
+    *out->mutable_event() = encode_event(entry.event);
+    for (const auto& effect : entry.effects) out->add_effects(effect);
+  }
+  return message.SerializeAsString();
+}
+
+journal_record decode_record(std::string_view payload) {
+  pb::Record message;
+  if (!message.ParseFromArray(payload.data(), static_cast<int>(payload.size())))
+    throw journal_format_error{"payload is not a protobuf Record"};
+  switch (message.kind_case()) {
+    case pb::Record::kHeader: {
+      const auto& header = message.header();
+      if (!header.has_drain_config()) throw journal_format_error{"header without drain_config"};
+      return journal_header{.created_by = header.created_by(),
+                            .created_unix_ns = header.created_unix_ns(),
+                            .config = decode_config(header.drain_config())};
+    }
+    case pb::Record::kEntry: {
+      const auto& entry = message.entry();
+      if (!entry.has_event()) throw journal_format_error{"entry without event"};
+      return journal_entry{.sequence = entry.sequence(),
+                           .at = instant{entry.time_ns()},
+                           .event = decode_event(entry.event()),
+                           .effects = {entry.effects().begin(), entry.effects().end()}};
+    }
+    case pb::Record::KIND_NOT_SET: break;
+  }
+  throw journal_format_error{"record of no known kind"};
+}
+
+}  // namespace runwarden
