@@ -7,6 +7,7 @@ namespace runwarden {
 
 inline constexpr int exit_usage = 64;        // EX_USAGE: bad flags or arguments
 inline constexpr int exit_unavailable = 69;  // EX_UNAVAILABLE: cannot listen, no server
+inline constexpr int exit_software = 70;     // EX_SOFTWARE: a supervisor of actors gave up
 inline constexpr int exit_config = 78;       // EX_CONFIG: a bad config file or setting
 
 }  // namespace runwarden
