@@ -78,7 +78,9 @@ caf::behavior lookup_probe(caf::stateful_actor<lookup_state>* self, caf::actor s
                            std::string id) {
   self->request(supervisor, caf::infinite, caf::get_atom::value, id)
       .then([=](const child_incarnation& child) { self->state.answer = child; },
-            [=](const caf::error& error) { self->state.error = self->home_system().render(error); });
+            [=](const caf::error& error) {
+              self->state.error = self->home_system().render(error);
+            });
   return {[](caf::get_atom) {}};
 }
 

@@ -27,8 +27,10 @@ std::string text_of(const std::vector<supervision_effect>& effects) {
   std::ostringstream out;
   for (const auto& effect : effects) {
     if (!out.str().empty()) out << ' ';
-    if (const auto* start = std::get_if<start_child>(&effect)) out << "start " << names[start->child];
-    if (const auto* stop = std::get_if<stop_child>(&effect)) out << "stop " << names[stop->child];
+    if (const auto* start = std::get_if<start_child>(&effect))
+      out << "start " << names[start->child];
+    if (const auto* stop = std::get_if<stop_child>(&effect))
+      out << "stop " << names[stop->child];
     if (const auto* quit = std::get_if<quit_supervisor>(&effect))
       out << (quit->gave_up ? "give up" : "quit");
   }
