@@ -31,9 +31,20 @@ delivery_iterator waiting_for(notifier_pointer self, std::uint64_t answer_id) {
   return deliveries.end();
 }
 
+// One delivery (or the notify itself, while it adds deliveries) fewer to wait for.
+void release(notifier_pointer self, std::uint64_t notification) {
+  auto& notifications = self->state.notifications;
+  const auto it = notifications.find(notification);
+  assert(it != notifications.end() && it->second.deliveries_open > 0);
+  if (--it->second.deliveries_open > 0) return;
+  if (it->second.requester) self->send(it->second.requester, it->second.settled);
+  notifications.erase(it);
+}
+
 void finish(notifier_pointer self, delivery_iterator it, bool delivered, const std::string& why) {
   auto& state = self->state;
   const auto& d = it->second;
+  const auto notification = d.notification;
   if (delivered) {
     warden_logger()->info("{} delivered after {} attempt(s): {}", describe(d), d.attempts, why);
   } else {
@@ -42,6 +53,7 @@ void finish(notifier_pointer self, delivery_iterator it, bool delivered, const s
   }
   if (state.wiring.observer) state.wiring.observer(d.kind, delivered, d.attempts);
   state.deliveries.erase(it);
+  release(self, notification);
   if (!state.deliveries.empty()) return;
   for (auto& waiter : state.flush_waiters) waiter.deliver(caf::ok_atom::value);
   state.flush_waiters.clear();
@@ -124,6 +136,11 @@ void on_notify(notifier_pointer self, notification_kind kind,
     warden_logger()->warn("{}", rejected);
     if (wiring.observer) wiring.observer(kind, false, 0);
   }
+  // The notify holds itself open while it adds deliveries, since one may finish at once.
+  const auto notification = state.next_id++;
+  state.notifications.emplace(
+      notification, open_notification{{kind, snapshot.version},
+                                      caf::actor_cast<caf::actor>(self->current_sender()), 1});
   for (auto& planned : plan.deliveries) {
     if (state.deliveries.size() >= pending_deliveries_max) {
       warden_logger()->error("{} {} to {} dropped: {} deliveries already pending", to_string(kind),
@@ -135,10 +152,12 @@ void on_notify(notifier_pointer self, notification_kind kind,
     const auto id = state.next_id++;
     auto [it, inserted] = state.deliveries.emplace(
         id, delivery{kind, std::move(planned.target), std::move(planned.method),
-                     std::move(planned.headers), body, planned.is_callback, 0, 0});
+                     std::move(planned.headers), body, planned.is_callback, 0, 0, notification});
     assert(inserted);
+    ++state.notifications[notification].deliveries_open;
     start_attempt(self, it);
   }
+  release(self, notification);
 }
 
 caf::result<caf::ok_atom> on_flush(notifier_pointer self) {

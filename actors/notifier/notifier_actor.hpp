@@ -1,7 +1,9 @@
 #pragma once
 // The notifier: tells the configured webhook when a drain starts and when runwarden is gone,
-// and at gone each shutdown callback an API caller left. It never blocks and never answers
-// back to the warden, so a slow or failing receiver can neither hold up nor undo a drain.
+// and at gone each shutdown callback an API caller left. It never blocks, and tells the
+// warden nothing but that a notification is settled (so that a restarted notifier is sent
+// what its crashed predecessor left open): a slow or failing receiver can neither hold up
+// nor undo a drain.
 // Each delivery goes
 //
 //   lookup (names only) -> check addresses -> request -> 2xx: delivered
@@ -61,6 +63,14 @@ struct delivery {
   bool is_callback = false;
   std::uint32_t attempts = 0;     // requests sent
   std::uint64_t waiting_for = 0;  // id of the lookup or request in flight; 0 when none
+  std::uint64_t notification = 0;  // the notify it belongs to
+};
+
+// A notify with deliveries still open, and who to tell once none is.
+struct open_notification {
+  notification_settled settled;
+  caf::actor requester;  // may be invalid: nobody to tell
+  std::size_t deliveries_open = 0;
 };
 
 struct notifier_state {
@@ -69,6 +79,7 @@ struct notifier_state {
   std::uint64_t random_state = 0;
   std::uint64_t next_id = 1;
   std::map<std::uint64_t, delivery> deliveries;  // at most pending_deliveries_max
+  std::map<std::uint64_t, open_notification> notifications;  // each with a delivery open
   std::vector<caf::response_promise> flush_waiters;  // at most flush_waiters_max
 };
 

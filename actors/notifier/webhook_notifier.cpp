@@ -4,6 +4,7 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
+#include "actors/supervisor/supervisor_actor.hpp"
 #include "runwarden_version.hpp"
 #include "src/webhook/address_policy.hpp"
 #include "src/webhook/webhook_secret.hpp"
@@ -11,6 +12,14 @@
 namespace runwarden {
 
 namespace {
+
+// A notifier that keeps crashing is a bug, not bad luck: after this many restarts within
+// the window the supervisor gives up, and run_command ends the drain the graceful way.
+constexpr supervisor_flags notifier_supervision{.strategy = restart_strategy::one_for_one,
+                                                .restarts_max = 5,
+                                                .restart_window = std::chrono::minutes{1}};
+// Stopping a notifier only drops what is pending; it has nothing to flush.
+constexpr std::chrono::seconds notifier_shutdown_timeout{1};
 
 struct checked_settings {
   std::optional<webhook_target> webhook;
@@ -47,20 +56,33 @@ check_result check_settings(const webhook_settings& settings) {
 
 }  // namespace
 
-webhook_notifier::webhook_notifier(caf::actor notifier, http_port_actor port,
+webhook_notifier::webhook_notifier(caf::actor supervisor, http_port_actor port,
                                    std::shared_ptr<http_worker> worker)
-    : notifier_(std::move(notifier)), port_(std::move(port)), worker_(std::move(worker)) {}
+    : supervisor_(std::move(supervisor)), port_(std::move(port)), worker_(std::move(worker)) {}
+
+caf::actor webhook_notifier::current_notifier(caf::actor_system& system,
+                                              std::chrono::milliseconds wait_max) const {
+  caf::scoped_actor asker{system};
+  caf::actor current;
+  asker->request(supervisor_, caf::duration{wait_max}, caf::get_atom::value,
+                 std::string{notifier_child_id})
+      .receive([&](const child_incarnation& child) { current = child.handle; },
+               [&](const caf::error&) {});
+  return current;
+}
 
 bool webhook_notifier::flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const {
+  const auto notifier = current_notifier(system, wait_max);
+  if (!notifier) return false;
   caf::scoped_actor waiter{system};
   bool flushed = false;
-  waiter->request(notifier_, caf::duration{wait_max}, flush_atom::value)
+  waiter->request(notifier, caf::duration{wait_max}, flush_atom::value)
       .receive([&](caf::ok_atom) { flushed = true; }, [&](const caf::error&) {});
   return flushed;
 }
 
 void webhook_notifier::stop() {
-  if (notifier_) caf::anon_send_exit(notifier_, caf::exit_reason::user_shutdown);
+  if (supervisor_) caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
   if (port_) caf::anon_send_exit(port_, caf::exit_reason::user_shutdown);
   if (worker_) worker_->stop();
 }
@@ -71,20 +93,27 @@ notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_se
   if (!checked.checked) return {std::nullopt, std::move(checked.error)};
   auto worker = std::make_shared<http_worker>();
   auto port = system.spawn(http_port, worker);
-  auto notifier = system.spawn(
-      notifier_actor, notifier_wiring{
-                          .http_port = port,
-                          .webhook = std::move(checked.checked->webhook),
-                          .secret = std::move(checked.checked->secret),
-                          .allow_link_local = settings.allow_link_local,
-                          .timeout = settings.timeout,
-                          .limits = delivery_limits_of(settings),
-                          .random_seed = random_seed,
-                          .observer = std::move(observer),
-                          .clock = [] { return std::chrono::system_clock::now(); },
-                          .version = version_text,
-                      });
-  return {webhook_notifier{std::move(notifier), std::move(port), std::move(worker)}, {}};
+  notifier_wiring wiring{
+      .http_port = port,
+      .webhook = std::move(checked.checked->webhook),
+      .secret = std::move(checked.checked->secret),
+      .allow_link_local = settings.allow_link_local,
+      .timeout = settings.timeout,
+      .limits = delivery_limits_of(settings),
+      .random_seed = random_seed,
+      .observer = std::move(observer),
+      .clock = [] { return std::chrono::system_clock::now(); },
+      .version = version_text,
+  };
+  // Each incarnation starts from these settings; only pending deliveries die with one.
+  supervised_child notifier{
+      {std::string{notifier_child_id}, restart_type::permanent, notifier_shutdown_timeout},
+      [wiring = std::move(wiring)](caf::local_actor* supervisor) {
+        return supervisor->spawn(notifier_actor, wiring);
+      }};
+  auto supervisor =
+      system.spawn(supervisor_actor, supervisor_wiring{notifier_supervision, {notifier}});
+  return {webhook_notifier{std::move(supervisor), std::move(port), std::move(worker)}, {}};
 }
 
 }  // namespace runwarden

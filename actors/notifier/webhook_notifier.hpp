@@ -5,6 +5,10 @@
 // numeric link-local URL, a zero timeout. The returned handle owns the worker thread, which
 // is why stopping goes through it and not through the actors alone.
 //
+// The notifier runs under a supervisor of its own (child notifier_child_id, permanent), so
+// a crash restarts it on the same port: nobody should keep its handle, but listen to the
+// supervisor (as the warden does) or ask it for the current one.
+//
 // Exit path: after the warden reports gone, flush() with a bound, then stop(), then let the
 // actor system go.
 
@@ -24,21 +28,28 @@ namespace runwarden {
 
 class webhook_notifier {
 public:
-  webhook_notifier(caf::actor notifier, http_port_actor port, std::shared_ptr<http_worker> worker);
+  webhook_notifier(caf::actor supervisor, http_port_actor port,
+                   std::shared_ptr<http_worker> worker);
 
-  // What the warden's wiring takes as its notifier.
-  const caf::actor& actor() const { return notifier_; }
+  // Sends a child_incarnation of the notifier at every (re)start to listeners:
+  // (caf::subscribe_atom, listener).
+  const caf::actor& supervisor() const { return supervisor_; }
+
+  // The notifier running now, asked of the supervisor; invalid when none runs. Blocks the
+  // calling thread (never a CAF worker) for at most `wait_max`.
+  caf::actor current_notifier(caf::actor_system& system, std::chrono::milliseconds wait_max) const;
 
   // Blocks the calling thread (never a CAF worker) until no delivery is pending or
   // `wait_max` passed; true when everything pending was delivered or given up.
   bool flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const;
 
-  // Ends both actors and joins the worker thread, which takes at most one request timeout.
-  // Deliveries still pending are given up. Safe to call twice.
+  // Ends the supervisor (and so the notifier), the port, and joins the worker thread, which
+  // takes at most one request timeout. Deliveries still pending are given up. Safe to call
+  // twice.
   void stop();
 
 private:
-  caf::actor notifier_;
+  caf::actor supervisor_;
   http_port_actor port_;
   std::shared_ptr<http_worker> worker_;
 };

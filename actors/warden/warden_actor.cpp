@@ -18,6 +18,34 @@ warden_snapshot current_snapshot(warden_pointer self) {
   return snapshot_of(self->state.machine->state(), now_of(self), self->state.version);
 }
 
+void send_to_notifier(warden_pointer self, const unsettled_notification& notification) {
+  if (self->state.notifier)
+    self->send(self->state.notifier, notify_atom::value, notification.kind,
+               notification.callbacks, notification.snapshot);
+}
+
+// Kept until settled, replacing an older one of its kind (the newer one says more).
+void notify(warden_pointer self, unsettled_notification notification) {
+  auto& unsettled = self->state.unsettled;
+  std::erase_if(unsettled, [&](const auto& u) { return u.kind == notification.kind; });
+  unsettled.push_back(std::move(notification));
+  send_to_notifier(self, unsettled.back());
+}
+
+void on_settled(warden_pointer self, const notification_settled& settled) {
+  std::erase_if(self->state.unsettled, [&](const auto& u) {
+    return u.kind == settled.kind && u.snapshot.version == settled.version;
+  });
+}
+
+// A (re)started notifier knows nothing of its predecessor's work: it gets what is open.
+void on_child_started(warden_pointer self, const child_incarnation& child) {
+  auto& state = self->state;
+  if (child.id != notifier_child_id || !child.handle || child.handle == state.notifier) return;
+  state.notifier = child.handle;
+  for (const auto& notification : state.unsettled) send_to_notifier(self, notification);
+}
+
 void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
   auto& state = self->state;
   std::visit(
@@ -34,9 +62,7 @@ void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
         } else if constexpr (std::is_same_v<effect_type, exit_warden>) {
           self->send(state.exit_listener, warden_exited{e.exit_code, e.reason});
         } else if constexpr (std::is_same_v<effect_type, send_notification>) {
-          if (state.notifier)
-            self->send(state.notifier, notify_atom::value, e.kind, e.callbacks,
-                       current_snapshot(self));
+          notify(self, {e.kind, e.callbacks, current_snapshot(self)});
         } else if constexpr (std::is_same_v<effect_type, unregister_runner>) {
           if (state.unregistrar) {
             self->send(state.unregistrar, unregister_atom::value);
@@ -139,6 +165,8 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
         return current_snapshot(self);
       },
       [=](caf::get_atom) { return current_snapshot(self); },
+      [=](const notification_settled& settled) { on_settled(self, settled); },
+      [=](const child_incarnation& child) { on_child_started(self, child); },
       [=](subscribe_atom, const caf::actor& subscriber) { subscribe(self, subscriber); },
       [=](unsubscribe_atom, const caf::actor& subscriber) {
         unsubscribe(self, subscriber.address());

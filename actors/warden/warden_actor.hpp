@@ -3,11 +3,18 @@
 // machine events, stamps them with the actor clock's time (virtual under the test
 // coordinator), and turns the machine's effects into messages to its ports. It decides
 // nothing itself. It answers status questions and keeps subscribers (Watch) up to date.
+//
+// The notifier may be restarted by a supervisor; the warden listens to it (the supervisor
+// sends it a child_incarnation for each start of the child notifier_child_id) and sends
+// the new notifier every notification the old one had not settled. A notification the old
+// one was delivering when it crashed may so be delivered twice, never lost.
 
 #include <functional>
 #include <vector>
 
 #include "caf/all.hpp"
+#include "messages/notifier_messages.hpp"
+#include "messages/supervisor_messages.hpp"
 #include "messages/warden_messages.hpp"
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
@@ -16,12 +23,20 @@ namespace runwarden {
 
 using effect_observer = std::function<void(const drain_effect&, const warden_snapshot&)>;
 
+// Sent to the notifier and not yet settled by it: at most one per notification kind.
+struct unsettled_notification {
+  notification_kind kind = notification_kind::drain_started;
+  std::vector<shutdown_callback> callbacks;
+  warden_snapshot snapshot;
+};
+
 struct warden_state {
   static inline const char* name = "warden";
   std::optional<drain_machine> machine;
   process_port_actor process_port;
   caf::actor exit_listener;
-  caf::actor notifier;  // may be empty: no webhooks, no callbacks
+  caf::actor notifier;  // may be empty: no webhooks, no callbacks (or none started yet)
+  std::vector<unsettled_notification> unsettled;
   caf::actor unregistrar;       // may be empty when the drain machine never unregisters
   caf::actor lifecycle_client;  // may be empty when no cloud lifecycle hooks are watched
   effect_observer observer;

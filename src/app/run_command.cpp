@@ -130,24 +130,42 @@ int run_warden(const settings& config) {
 
   caf::scoped_actor waiter{system};
   auto port = system.spawn(process_port, std::weak_ptr<child_process_host>{host});
+  // The warden learns of the notifier, and of every restart of it, from its supervisor.
   auto warden = system.spawn(
       warden_actor,
       warden_wiring{.config = make_drain_config(config, entropy()),
                     .process_port = port,
                     .exit_listener = caf::actor_cast<caf::actor>(waiter),
-                    .notifier = notifier.notifier->actor(),
+                    .notifier = caf::actor{},
                     .observer = [metrics](const drain_effect& effect,
                                           const warden_snapshot& snapshot) {
                       log_effect(effect);
                       metrics->observe(effect, snapshot);
                     }});
+  caf::anon_send(notifier.notifier->supervisor(), caf::subscribe_atom::value, warden);
+  waiter->monitor(notifier.notifier->supervisor());
   signals->start(warden);
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
                                              control);
 
   int exit_code = 1;
-  waiter->receive([&](const warden_exited& exited) { exit_code = exited.exit_code; });
+  bool waiting = true;
+  bool notifier_failed = false;
+  waiter->receive_while(waiting)(
+      [&](const warden_exited& exited) {
+        exit_code = exited.exit_code;
+        waiting = false;
+      },
+      [&](const caf::down_msg& down) {
+        // The notifier kept crashing: drain the runner without killing a job, then fail
+        // so that the service manager starts runwarden afresh.
+        notifier_failed = true;
+        warden_logger()->error("webhook notifier: {}; draining the runner, then exiting {}",
+                               system.render(down.reason), exit_software);
+        caf::anon_send(warden, shutdown_requested{.source = trigger_source::control_api,
+                                                  .reason = "the webhook notifier failed"});
+      });
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!notifier.notifier->flush(system, notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
@@ -160,7 +178,7 @@ int run_warden(const settings& config) {
   io.stop();
   caf::anon_send_exit(warden, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
-  return control_failure.value_or(exit_code);
+  return control_failure.value_or(notifier_failed ? exit_software : exit_code);
 }
 
 }  // namespace runwarden

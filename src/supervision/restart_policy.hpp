@@ -1,22 +1,15 @@
 #pragma once
-// When a runner that exited on its own is started again, and after how long. The names and
-// meanings are Erlang/OTP's: a permanent runner always comes back, a transient one only
-// after an abnormal exit, a temporary one never. Restarts are spaced by exponential backoff
+// When a runner that exited on its own is started again, and after how long. The restart
+// types (restart_type.hpp) are Erlang/OTP's. Restarts are spaced by exponential backoff
 // with jitter and bounded by a budget (at most N restarts in a window), past which the
 // warden gives up so that the service manager above it can act.
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
-#include <optional>
-#include <string_view>
+
+#include "src/supervision/restart_type.hpp"
 
 namespace runwarden {
-
-enum class restart_type : std::uint8_t { permanent, transient, temporary };
-
-std::string_view to_string(restart_type type);
-std::optional<restart_type> parse_restart_type(std::string_view text);
 
 struct restart_settings {
   restart_type type = restart_type::transient;

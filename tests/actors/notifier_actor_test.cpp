@@ -343,3 +343,54 @@ TEST_CASE_METHOD(notifier_fixture, "when the HTTP port dies, pending deliveries 
   CHECK(waiting->answered_at == 0s);
   CHECK(*outcomes_ == std::vector<outcome>{{notification_kind::gone, false, 1}});
 }
+
+namespace {
+
+struct requester_state {
+  std::vector<std::pair<caf::timespan, notification_settled>> settled;
+};
+
+// Sends one gone notify (snapshot version 42), as the warden would, and records the answer.
+caf::behavior notify_requester(caf::stateful_actor<requester_state>* self, caf::actor notifier,
+                               std::vector<shutdown_callback> callbacks,
+                               caf::actor_clock::time_point start) {
+  auto snapshot = snapshot_in(warden_status::gone, drain_phase::done);
+  snapshot.version = 42;
+  self->send(notifier, notify_atom::value, notification_kind::gone, std::move(callbacks),
+             snapshot);
+  return {[=](const notification_settled& settled) {
+    self->state.settled.emplace_back(self->clock().now() - start, settled);
+  }};
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(notifier_fixture, "the sender hears once every delivery of a notify settled",
+                 "[notifier]") {
+  script_->statuses[hook] = {500, 200};
+  start(hook);
+  const auto requester =
+      spawn(notify_requester, notifier_,
+            std::vector<shutdown_callback>{{"http://127.0.0.1:8080/callback", "", {}}},
+            script_->start);
+  run();
+  const auto& settled = state_of<requester_state>(requester).settled;
+  CHECK(settled.empty());  // the callback is delivered, the webhook waits for its retry
+  advance(limits.retry_max);
+  REQUIRE(settled.size() == 1);
+  CHECK(settled[0].first > 0s);
+  CHECK(settled[0].first == script_->requests.back().at);
+  CHECK(settled[0].second.kind == notification_kind::gone);
+  CHECK(settled[0].second.version == 42);
+  CHECK(state_of<notifier_state>(notifier_).notifications.empty());
+}
+
+TEST_CASE_METHOD(notifier_fixture, "a notify with nothing to deliver settles at once",
+                 "[notifier]") {
+  start("");
+  const auto requester =
+      spawn(notify_requester, notifier_, std::vector<shutdown_callback>{}, script_->start);
+  run();
+  REQUIRE(state_of<requester_state>(requester).settled.size() == 1);
+  CHECK(state_of<notifier_state>(notifier_).notifications.empty());
+}

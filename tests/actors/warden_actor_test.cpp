@@ -76,10 +76,15 @@ caf::behavior recording_observer(caf::stateful_actor<observer_state>* self, int 
 class warden_fixture : public testing::deterministic_fixture {
 public:
   void start(drain_config config) {
+    observer_ = spawn(recording_observer, 0);
+    port_only_start(std::move(config), observer_);
+  }
+
+  // As run_command does it: the notifier comes later, from its supervisor.
+  void port_only_start(drain_config config, caf::actor notifier = {}) {
     port_ = spawn(scripted_port, std::int64_t{100});
     listener_ = spawn(exit_listener, system().clock().now());
-    observer_ = spawn(recording_observer, 0);
-    warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, observer_});
+    warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, notifier});
     run();
   }
 
@@ -244,4 +249,43 @@ TEST_CASE_METHOD(warden_fixture, "the notifier hears the drain start and, with c
   CHECK(notifications[0].second.empty());
   CHECK(notifications[1].first == notification_kind::gone);
   CHECK(notifications[1].second == std::vector{callback});
+}
+
+TEST_CASE_METHOD(warden_fixture, "a restarted notifier is sent what the old one left unsettled") {
+  start(config_for_test());
+  const shutdown_callback callback{"http://127.0.0.1:9/done", "POST", {}};
+  send(shutdown_requested{.source = trigger_source::control_api, .callback = callback});
+  send(runner_exited{current_pid(), exit_status{false, 0}});
+  REQUIRE(observed().notifications.size() == 2);
+  auto& unsettled = state_of<warden_state>(warden()).unsettled;
+  REQUIRE(unsettled.size() == 2);
+  // The old notifier settled drain_started only; it crashed while delivering gone.
+  send(notification_settled{notification_kind::drain_started, unsettled[0].snapshot.version});
+  CHECK(unsettled.size() == 1);
+  // A settlement for an older notification of a kind leaves the newer one open.
+  send(notification_settled{notification_kind::gone, unsettled[0].snapshot.version - 1});
+  CHECK(unsettled.size() == 1);
+
+  const auto successor = spawn(recording_observer, 0);
+  const std::string id{notifier_child_id};
+  send(child_incarnation{"metrics_poller", successor, 2});  // not the notifier: ignored
+  send(child_incarnation{id, observer(), 1});  // the notifier it has: nothing to re-send
+  CHECK(state_of<observer_state>(successor).notifications.empty());
+  CHECK(observed().notifications.size() == 2);
+  send(child_incarnation{id, successor, 2});
+  const auto& resent = state_of<observer_state>(successor).notifications;
+  REQUIRE(resent.size() == 1);
+  CHECK(resent[0].first == notification_kind::gone);
+  CHECK(resent[0].second == std::vector{callback});
+  CHECK(state_of<warden_state>(warden()).notifier == successor);
+}
+
+TEST_CASE_METHOD(warden_fixture, "without a notifier yet, the first one gets what is open") {
+  port_only_start(config_for_test());
+  send(os_signal_received{SIGTERM});
+  const auto notifier = spawn(recording_observer, 0);
+  send(child_incarnation{std::string{notifier_child_id}, notifier, 1});
+  const auto& notifications = state_of<observer_state>(notifier).notifications;
+  REQUIRE(notifications.size() == 1);
+  CHECK(notifications[0].first == notification_kind::drain_started);
 }

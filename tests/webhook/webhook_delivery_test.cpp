@@ -180,7 +180,8 @@ public:
       snapshot.last_exit = exit_status{.signaled = false, .value = 0};
       snapshot.exit_code = 0;
     }
-    caf::anon_send(notifier_->actor(), notify_atom::value, kind, std::move(callbacks), snapshot);
+    caf::anon_send(notifier_->current_notifier(system_, 10s), notify_atom::value, kind,
+                   std::move(callbacks), snapshot);
   }
 
   bool flush() { return notifier_->flush(system_, 10s); }

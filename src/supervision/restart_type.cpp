@@ -1,7 +1,7 @@
 // Restart types spelled as config files and status output write them. The words are
 // Erlang/OTP's, so that anyone who knows supervisor child specs reads them the same way.
 
-#include "src/supervision/restart_policy.hpp"
+#include "src/supervision/restart_type.hpp"
 
 #include <array>
 
