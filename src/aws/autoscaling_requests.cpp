@@ -29,7 +29,8 @@ void add_target(autoscaling_call& call, const lifecycle_action_target& target) {
   assert(!target.instance_id.empty() || target.action_token);
   call.parameters.emplace_back("LifecycleHookName", target.hook_name);
   call.parameters.emplace_back("AutoScalingGroupName", target.group_name);
-  if (target.action_token) call.parameters.emplace_back("LifecycleActionToken", *target.action_token);
+  if (target.action_token)
+    call.parameters.emplace_back("LifecycleActionToken", *target.action_token);
 }
 
 }  // namespace

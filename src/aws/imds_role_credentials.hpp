@@ -15,7 +15,8 @@
 
 namespace runwarden {
 
-inline constexpr std::string_view imds_role_list_path = "/latest/meta-data/iam/security-credentials/";
+inline constexpr std::string_view imds_role_list_path =
+    "/latest/meta-data/iam/security-credentials/";
 
 struct role_credentials {
   aws_credentials credentials;  // with its session token

@@ -48,7 +48,8 @@ const std::string hooks_answer = R"(<?xml version="1.0" encoding="UTF-8"?>
   <ResponseMetadata><RequestId>1</RequestId></ResponseMetadata>
 </DescribeLifecycleHooksResponse>)";
 
-const std::string groups_answer = R"(<DescribeAutoScalingGroupsResponse xmlns="http://autoscaling.amazonaws.com/doc/2011-01-01/">
+const std::string groups_answer = R"(<DescribeAutoScalingGroupsResponse
+    xmlns="http://autoscaling.amazonaws.com/doc/2011-01-01/">
   <DescribeAutoScalingGroupsResult>
     <AutoScalingGroups>
       <member>

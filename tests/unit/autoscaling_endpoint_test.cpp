@@ -19,8 +19,8 @@ TEST_CASE("the Auto Scaling endpoint: override, global override, region", "[auto
   CHECK(resolve_autoscaling_endpoint({}, "cn-north-1").endpoint->url ==
         "https://autoscaling.cn-north-1.amazonaws.com.cn/");
 
-  const auto global = resolve_autoscaling_endpoint({{"AWS_ENDPOINT_URL", "http://127.0.0.1:4566"}},
-                                                   "us-east-1");
+  const auto global =
+      resolve_autoscaling_endpoint({{"AWS_ENDPOINT_URL", "http://127.0.0.1:4566"}}, "us-east-1");
   REQUIRE(global.endpoint);
   CHECK(global.endpoint->host_header == "127.0.0.1:4566");
   CHECK(global.endpoint->path == "/");
@@ -39,8 +39,10 @@ TEST_CASE("the Auto Scaling endpoint: override, global override, region", "[auto
 TEST_CASE("bad endpoints and regions are errors naming their source", "[autoscaling]") {
   CHECK(resolve_autoscaling_endpoint({{"AWS_ENDPOINT_URL", "ftp://host/"}}, "us-east-1").error ==
         "AWS_ENDPOINT_URL is not an http:// or https:// URL with a host");
-  CHECK(resolve_autoscaling_endpoint({{"AWS_ENDPOINT_URL_AUTO_SCALING", "not a url"}}, "x")
-            .error == "AWS_ENDPOINT_URL_AUTO_SCALING is not an http:// or https:// URL with a host");
+  const auto garbage =
+      resolve_autoscaling_endpoint({{"AWS_ENDPOINT_URL_AUTO_SCALING", "not a url"}}, "x");
+  CHECK(garbage.error ==
+        "AWS_ENDPOINT_URL_AUTO_SCALING is not an http:// or https:// URL with a host");
   CHECK(resolve_autoscaling_endpoint({{"AWS_ENDPOINT_URL", "http://h/?a=b"}}, "us-east-1").error ==
         "AWS_ENDPOINT_URL has a user, query or fragment; only scheme, host, port and path are "
         "allowed");
@@ -64,7 +66,8 @@ TEST_CASE("a signed Auto Scaling request is what botocore sends", "[autoscaling]
   CHECK(request.url == "https://autoscaling.us-east-1.amazonaws.com/");
   CHECK(request.body ==
         "Action=CompleteLifecycleAction&Version=2011-01-01&LifecycleHookName=my-hook&"
-        "AutoScalingGroupName=my-asg&LifecycleActionResult=CONTINUE&InstanceId=i-1234567890abcdef0");
+        "AutoScalingGroupName=my-asg&LifecycleActionResult=CONTINUE&"
+        "InstanceId=i-1234567890abcdef0");
   const header_list expected{
       {"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"},
       {"Host", "autoscaling.us-east-1.amazonaws.com"},

@@ -73,7 +73,8 @@ TEST_CASE("a 5xx is retried with backoff, envelope or not", "[autoscaling]") {
 }
 
 TEST_CASE("no active lifecycle action means the completion is already done", "[autoscaling]") {
-  const auto done = classify_autoscaling_failure(completion, 400, data_file("error_validation.xml"));
+  const auto done =
+      classify_autoscaling_failure(completion, 400, data_file("error_validation.xml"));
   CHECK(done.kind == autoscaling_failure_kind::already_done);
   CHECK(done.code == "ValidationError");
   // Any other validation error is a real failure.

@@ -76,7 +76,8 @@ TEST_CASE("Auto Scaling requests match botocore's bodies and signatures", "[auto
        terminate_instance_in_auto_scaling_group("i-1234567890abcdef0", true)},
       {"describe_auto_scaling_groups",
        describe_auto_scaling_groups({"my-asg", "other asg"}, std::nullopt, 50)},
-      {"describe_auto_scaling_instances", describe_auto_scaling_instances({"i-1234567890abcdef0"})},
+      {"describe_auto_scaling_instances",
+       describe_auto_scaling_instances({"i-1234567890abcdef0"})},
   };
   for (const auto& [name, request] : recorded) {
     INFO(name);
@@ -88,7 +89,8 @@ TEST_CASE("Auto Scaling requests match botocore's bodies and signatures", "[auto
 }
 
 TEST_CASE("the calls botocore's recording lacks match its serializer", "[autoscaling]") {
-  CHECK(form_encode(describe_lifecycle_hooks("my-asg", {"drain hook", "launch/ready"}).parameters) ==
+  CHECK(form_encode(
+            describe_lifecycle_hooks("my-asg", {"drain hook", "launch/ready"}).parameters) ==
         "Action=DescribeLifecycleHooks&Version=2011-01-01&AutoScalingGroupName=my-asg&"
         "LifecycleHookNames.member.1=drain+hook&LifecycleHookNames.member.2=launch%2Fready");
   CHECK(form_encode(describe_lifecycle_hooks("my-asg").parameters) ==
@@ -97,7 +99,8 @@ TEST_CASE("the calls botocore's recording lacks match its serializer", "[autosca
         "Action=SetInstanceProtection&Version=2011-01-01&InstanceIds.member.1=i-1&"
         "InstanceIds.member.2=i-2&AutoScalingGroupName=my-asg&ProtectedFromScaleIn=true");
   const lifecycle_action_target launch{"launch-hook", "my-asg", "i-0abc", {}};
-  CHECK(form_encode(complete_lifecycle_action(launch, lifecycle_action_result::abandon).parameters) ==
+  const auto abandon = complete_lifecycle_action(launch, lifecycle_action_result::abandon);
+  CHECK(form_encode(abandon.parameters) ==
         "Action=CompleteLifecycleAction&Version=2011-01-01&LifecycleHookName=launch-hook&"
         "AutoScalingGroupName=my-asg&LifecycleActionResult=ABANDON&InstanceId=i-0abc");
   CHECK(form_encode(record_lifecycle_action_heartbeat({"my-hook", "my-asg", "i-0abc", {}})

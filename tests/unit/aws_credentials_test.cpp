@@ -62,8 +62,8 @@ TEST_CASE("environment without keys is not configured; half a pair is an error",
 TEST_CASE("the shared credentials file's path and profile come from the environment",
           "[aws-credentials]") {
   CHECK(shared_credentials_path({{"HOME", "/home/ci"}}) == "/home/ci/.aws/credentials");
-  CHECK(shared_credentials_path({{"HOME", "/home/ci"}, {"AWS_SHARED_CREDENTIALS_FILE", "/etc/c"}}) ==
-        "/etc/c");
+  CHECK(shared_credentials_path(
+            {{"HOME", "/home/ci"}, {"AWS_SHARED_CREDENTIALS_FILE", "/etc/c"}}) == "/etc/c");
   CHECK(shared_credentials_path({}).empty());
   CHECK(credentials_profile({}) == "default");
   CHECK(credentials_profile({{"AWS_PROFILE", "ci.runners"}}) == "ci.runners");

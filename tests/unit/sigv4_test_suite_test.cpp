@@ -53,7 +53,8 @@ sigv4_request parse_raw_request(const std::string& raw) {
   const auto target = request_line.substr(first_space + 1, last_space - first_space - 1);
   const auto question = target.find('?');
   request.path = target.substr(0, question);
-  if (question != std::string::npos) request.query = parse_query_string(target.substr(question + 1));
+  if (question != std::string::npos)
+    request.query = parse_query_string(target.substr(question + 1));
 
   std::size_t index = 1;
   for (; index < lines.size() && !lines[index].empty(); ++index) {
