@@ -2,8 +2,8 @@
 #include "src/aws/autoscaling_failure.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cassert>
+#include <initializer_list>
 
 #include "src/aws/aws_error_envelope.hpp"
 

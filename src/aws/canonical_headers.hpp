@@ -5,6 +5,7 @@
 // joined with ',' in the order they were sent, since that order is meaningful in HTTP.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 

@@ -5,6 +5,7 @@
 // '='. The same text is a correct query string to send, so callers can put it on the wire.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 

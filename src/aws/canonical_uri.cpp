@@ -1,6 +1,7 @@
 // See canonical_uri.hpp.
 #include "src/aws/canonical_uri.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "src/aws/uri_encoding.hpp"

@@ -4,6 +4,7 @@
 // '+', every other byte %XY), so our requests are byte for byte what the AWS CLI sends.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 

@@ -92,7 +92,9 @@ sigv4_signature sign_sigv4(const sigv4_request& request, const aws_credentials& 
       credential_scope + ", SignedHeaders=" + header_block.signed_headers +
       ", Signature=" + lowercase_hex(hmac_sha256_bytes(key, signature.string_to_sign));
 
-  signature.headers_to_add.assign(headers.end() - (credentials.session_token ? 2 : 1),
+  // headers_to_sign appended the date and, with a session token, the token header last.
+  const std::size_t added = credentials.session_token ? 2 : 1;
+  signature.headers_to_add.assign(headers.end() - static_cast<std::ptrdiff_t>(added),
                                   headers.end());
   signature.headers_to_add.emplace_back(authorization_header, signature.authorization);
   return signature;

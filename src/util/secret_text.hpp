@@ -16,9 +16,6 @@ class secret_text {
   explicit secret_text(std::string value) : value_{std::move(value)} {}
 
   std::string_view reveal() const { return value_; }
-  bool empty() const { return value_.empty(); }
-
-  friend bool operator==(const secret_text&, const secret_text&) = default;
 
  private:
   std::string value_;

@@ -4,12 +4,15 @@
 // compared byte for byte with the suite's .creq, .sts and .authz. As in botocore's harness,
 // the session token a case signs with is the one its expected canonical request shows.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "src/aws/sigv4_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
