@@ -2,8 +2,13 @@
 // its profiles, and the instance role's JSON document. Besides the good cases, every error
 // is checked to name where the problem is and never to contain a secret value.
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "src/aws/environment_credentials.hpp"
 #include "src/aws/imds_role_credentials.hpp"
@@ -28,6 +33,16 @@ aws_session_token=token-value
 [no-secret]
 aws_access_key_id = AKIDONLY
 )";
+
+template <typename T>
+concept streamable = requires(std::ostream& stream, const T& value) { stream << value; };
+
+// A secret cannot reach a log line or an error message by accident: no stream operator, no
+// fmt formatter, no conversion to text. These fail to compile, not at run time.
+static_assert(!streamable<secret_text>);
+static_assert(!fmt::is_formattable<secret_text>::value);
+static_assert(!std::is_convertible_v<secret_text, std::string>);
+static_assert(!std::is_convertible_v<secret_text, std::string_view>);
 
 }  // namespace
 
