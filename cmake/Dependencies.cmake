@@ -43,3 +43,6 @@ find_package(OpenSSL 3 REQUIRED)
 
 # The HTTP server behind /metrics, /healthz and /readyz (Boost.Beast, header-only).
 find_package(Boost 1.74 REQUIRED)
+
+# AWS Query protocol answers (Auto Scaling) are XML, read with pugixml.
+find_package(pugixml 1.13 REQUIRED CONFIG)

@@ -11,6 +11,7 @@ packages=(
   libgrpc++-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   python3-grpcio python3-grpc-tools
   libcurl4-openssl-dev libssl-dev
+  libpugixml-dev python3-botocore  # AWS XML answers; botocore cross-checks our SigV4 signer
   libboost-dev prometheus  # Boost.Beast for the HTTP endpoints; promtool for their tests
   clang python3-prometheus-client  # the metrics parser's fuzzer; its Python comparison bench
 )

@@ -1,0 +1,28 @@
+#pragma once
+// Where Auto Scaling calls go: AWS_ENDPOINT_URL_AUTO_SCALING, else AWS_ENDPOINT_URL (the
+// SDKs' service-specific and global overrides, used by tests, LocalStack and VPC endpoints),
+// else https://autoscaling.{region}.amazonaws.com (".com.cn" in the China regions). The URL
+// is taken apart with libcurl's URL parser, since the Host header and the path are signed.
+
+#include <string>
+
+#include "src/aws/credentials_lookup.hpp"
+
+namespace runwarden {
+
+struct autoscaling_endpoint {
+  std::string url;          // scheme, authority and path, as requests are sent to it
+  std::string host_header;  // "host" or "host:port" when the URL names a port
+  std::string path;         // "/" unless the override has one
+  std::string source;       // the variable it came from, or "the region" for the default
+};
+
+struct autoscaling_endpoint_resolution {
+  std::optional<autoscaling_endpoint> endpoint;  // set exactly when error is empty
+  std::string error;
+};
+
+autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
+    const environment_variables& environment, const std::string& region);
+
+}  // namespace runwarden
