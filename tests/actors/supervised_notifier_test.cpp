@@ -5,6 +5,8 @@
 // from the supervisor and re-sent what the old one had not settled.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <csignal>
 #include <memory>
 #include <vector>
@@ -93,6 +95,13 @@ public:
   caf::actor warden_;
 };
 
+nlohmann::json without_wall_clock(const std::string& body) {
+  auto parsed = nlohmann::json::parse(body);
+  for (const char* key : {"time", "status_since", "drain_started_at", "drain_deadline"})
+    parsed.erase(key);
+  return parsed;
+}
+
 }  // namespace
 
 TEST_CASE_METHOD(supervised_notifier_fixture,
@@ -117,6 +126,8 @@ TEST_CASE_METHOD(supervised_notifier_fixture,
   CHECK(state_of<warden_state>(warden_).notifier == second);
   REQUIRE(script_->requests.size() == 2);
   CHECK(script_->requests[1].url == hook);
-  CHECK(script_->requests[1].body == script_->requests[0].body);
+  // The same notification, rendered again: wall-clock fields may move by the time it took.
+  CHECK(without_wall_clock(script_->requests[1].body) ==
+        without_wall_clock(script_->requests[0].body));
   CHECK(state_of<warden_state>(warden_).unsettled.empty());
 }

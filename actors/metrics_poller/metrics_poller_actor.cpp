@@ -1,0 +1,80 @@
+// See metrics_poller_actor.hpp.
+#include "actors/metrics_poller/metrics_poller_actor.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "messages/warden_messages.hpp"
+#include "src/metrics/runner_scrape.hpp"
+
+namespace runwarden {
+
+namespace {
+
+using poll_atom = caf::atom_constant<caf::atom("poll")>;
+using poller_pointer = caf::stateful_actor<metrics_poller_state>*;
+
+// Runners count jobs in 64 bits; the drain machine in 32. No runner runs four billion.
+std::optional<std::uint32_t> narrowed(std::optional<std::uint64_t> jobs) {
+  if (!jobs) return std::nullopt;
+  return static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(*jobs, std::numeric_limits<std::uint32_t>::max()));
+}
+
+void scrape(poller_pointer self) {
+  auto& state = self->state;
+  const auto id = state.next_request_id++;
+  state.in_flight = id;
+  self->send(state.wiring.http_port,
+             http_request{.id = id,
+                          .method = "GET",
+                          .url = state.wiring.url,
+                          .headers = {{"Accept", "text/plain; version=0.0.4"}},
+                          .timeout = state.wiring.timeout,
+                          // A runner's page is a few kB; ten MB of it is a fault, not load.
+                          .max_response_bytes = 4 * 1024 * 1024});
+}
+
+void tell(poller_pointer self, std::optional<std::uint32_t> jobs) {
+  auto& state = self->state;
+  if (state.told.has_value() && *state.told == jobs) return;
+  state.told = jobs;
+  self->send(state.wiring.listener, runner_load_observed{jobs});
+}
+
+void judge(poller_pointer self, const http_response& response) {
+  auto& state = self->state;
+  const auto scraped = judge_runner_scrape(response, state.wiring.url);
+  if (!scraped.load) {
+    if (scraped.error != state.last_error) spdlog::warn("{}", scraped.error);
+    state.last_error = scraped.error;
+    tell(self, std::nullopt);
+    return;
+  }
+  if (!state.last_error.empty()) spdlog::info("the runner's metrics answer again");
+  state.last_error.clear();
+  for (const auto& problem : scraped.load->problems)
+    spdlog::debug("runner metrics: {}", problem);
+  tell(self, narrowed(scraped.load->running_jobs));
+}
+
+}  // namespace
+
+caf::behavior metrics_poller_actor(poller_pointer self, metrics_poller_wiring wiring) {
+  self->state.wiring = std::move(wiring);
+  scrape(self);
+  return {
+      [=](const http_response& response) {
+        auto& state = self->state;
+        if (state.in_flight != response.id) return;  // an answer from before a restart
+        state.in_flight.reset();
+        judge(self, response);
+        self->delayed_send(self, state.wiring.interval, poll_atom::value);
+      },
+      [=](poll_atom) { scrape(self); },
+  };
+}
+
+}  // namespace runwarden

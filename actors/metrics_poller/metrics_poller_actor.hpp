@@ -1,0 +1,37 @@
+#pragma once
+// The metrics poller: scrapes the runner's /metrics through an HTTP port on an interval and
+// tells the warden how many jobs the runner has, whenever that changes (known or not). One
+// scrape at a time; the next is scheduled when the answer arrives, so a slow runner is
+// never asked twice at once. No socket of its own: tests and the simulation script the port.
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "caf/all.hpp"
+#include "messages/http_messages.hpp"
+
+namespace runwarden {
+
+struct metrics_poller_wiring {
+  std::string url;  // http://127.0.0.1:9252/metrics
+  std::chrono::milliseconds interval{std::chrono::seconds{5}};
+  std::chrono::milliseconds timeout{std::chrono::seconds{2}};
+  http_port_actor http_port;
+  caf::actor listener;  // receives runner_load_observed
+};
+
+struct metrics_poller_state {
+  static inline const char* name = "metrics_poller";
+  metrics_poller_wiring wiring;
+  std::uint64_t next_request_id = 1;
+  std::optional<std::uint64_t> in_flight;
+  // What the listener last heard: nothing yet, or a job count that may be unknown.
+  std::optional<std::optional<std::uint32_t>> told;
+  std::string last_error;  // logged once per distinct failure, not once per scrape
+};
+
+caf::behavior metrics_poller_actor(caf::stateful_actor<metrics_poller_state>* self,
+                                   metrics_poller_wiring wiring);
+
+}  // namespace runwarden

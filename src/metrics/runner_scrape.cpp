@@ -1,0 +1,20 @@
+// See runner_scrape.hpp.
+#include "src/metrics/runner_scrape.hpp"
+
+#include "src/metrics/exposition_parser.hpp"
+
+namespace runwarden {
+
+runner_scrape judge_runner_scrape(const http_response& response, const std::string& url) {
+  if (!response.status_code)
+    return {std::nullopt, "scraping " + url + " failed: " + response.transport_error};
+  if (*response.status_code != 200)
+    return {std::nullopt, "scraping " + url + " answered HTTP " +
+                              std::to_string(*response.status_code)};
+  const auto parsed = parse_exposition_text(response.body);
+  if (!parsed.page)
+    return {std::nullopt, "the metrics from " + url + " do not parse: " + describe(parsed.error)};
+  return {derive_gitlab_runner_load(*parsed.page), {}};
+}
+
+}  // namespace runwarden

@@ -1,0 +1,82 @@
+// The metrics poller in virtual time against a scripted HTTP port: it scrapes on its
+// interval, one request at a time, and tells its listener the runner's job count only when
+// that changes; a failed or garbled scrape turns the count into "unknown", never zero.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <memory>
+
+#include "actors/metrics_poller/metrics_poller_actor.hpp"
+#include "messages/warden_messages.hpp"
+#include "tests/actors/deterministic_fixture.hpp"
+
+namespace {
+
+using namespace runwarden;
+using namespace std::chrono_literals;
+
+const std::string url = "http://127.0.0.1:9252/metrics";
+
+std::string page_with_jobs(int jobs) {
+  return "# TYPE gitlab_runner_jobs gauge\n"
+         "gitlab_runner_jobs{executor_stage=\"\",runner=\"abc\",stage=\"\",state=\"\"} 0\n"
+         "gitlab_runner_jobs{executor_stage=\"step_script\",runner=\"abc\",stage=\"\","
+         "state=\"running\"} " + std::to_string(jobs) + "\n"
+         "# TYPE gitlab_runner_concurrent gauge\ngitlab_runner_concurrent 4\n";
+}
+
+struct port_script {
+  std::deque<http_response> answers;  // id filled in; an empty script answers refused
+  std::vector<caf::timespan> asked_at;
+  caf::actor_clock::time_point start;
+};
+
+http_port_actor::behavior_type scripted_port(http_port_actor::pointer self,
+                                             std::shared_ptr<port_script> script) {
+  return {
+      [](const host_lookup&) {},
+      [=](const http_request& request) {
+        script->asked_at.push_back(self->clock().now() - script->start);
+        http_response response{.id = request.id, .transport_error = "Connection refused"};
+        if (!script->answers.empty()) {
+          response = script->answers.front();
+          response.id = request.id;
+          script->answers.pop_front();
+        }
+        caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()), response);
+      },
+  };
+}
+
+caf::behavior load_recorder(caf::event_based_actor*,
+                            std::shared_ptr<std::vector<std::optional<std::uint32_t>>> heard) {
+  return {[=](const runner_load_observed& load) { heard->push_back(load.jobs_running); }};
+}
+
+http_response ok(std::string body) { return {.status_code = 200, .body = std::move(body)}; }
+
+}  // namespace
+
+TEST_CASE("the poller reports job counts as they change, and unknown when scrapes fail",
+          "[metrics_poller]") {
+  runwarden::testing::deterministic_fixture fixture;
+  auto script = std::make_shared<port_script>();
+  script->start = fixture.system().clock().now();
+  script->answers = {ok(page_with_jobs(2)),  ok(page_with_jobs(2)),
+                     ok(page_with_jobs(0)),  {.status_code = 503, .body = "<html>"},
+                     ok("garbage {"),        ok(page_with_jobs(1)),
+                     ok("# TYPE other gauge\nother 1\n")};
+  auto heard = std::make_shared<std::vector<std::optional<std::uint32_t>>>();
+  auto listener = fixture.spawn(load_recorder, heard);
+  auto port = fixture.spawn(scripted_port, script);
+  fixture.spawn(metrics_poller_actor,
+                metrics_poller_wiring{.url = url, .interval = 5s, .timeout = 2s,
+                                      .http_port = port, .listener = listener});
+  fixture.run();
+  for (int i = 0; i < 7; ++i) fixture.advance(5s);
+  CHECK(*heard == std::vector<std::optional<std::uint32_t>>{2u, 0u, std::nullopt, 1u,
+                                                            std::nullopt});
+  REQUIRE(script->asked_at.size() == 8);
+  for (std::size_t i = 0; i < script->asked_at.size(); ++i)
+    CHECK(script->asked_at[i] == caf::timespan{5s} * static_cast<int>(i));
+}
