@@ -35,7 +35,7 @@ std::string text_for(outcome_kind kind, const std::string& answer_text, bool man
                        "unregistered (" + answer_text + ")";
     case outcome_kind::refused:
       return "GitLab refused the request (" + answer_text +
-             "); check the URL and the token; retrying";
+             "); check the URL and the token";
     case outcome_kind::transient:
     case outcome_kind::busy:
     case outcome_kind::rate_limited: break;
