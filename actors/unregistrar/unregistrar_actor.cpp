@@ -50,8 +50,7 @@ void log_outcome(const runner_progress& runner, outcome_kind kind) {
   } else if (kind == outcome_kind::already_gone) {
     logger->warn("{} counts as unregistered: {}", status.runner, status.detail);
   } else {
-    logger->warn("unregistering {}: attempt {}: {}", status.runner, status.attempts,
-                 status.detail);
+    logger->warn("unregistering {}: attempt {}: {}", status.runner, status.attempts, status.detail);
   }
 }
 

@@ -64,9 +64,8 @@ constexpr std::array<std::string_view, 4> gitlab_keys{
     "unregister.gitlab.name", "unregister.gitlab.url", "unregister.gitlab.token_file",
     "unregister.gitlab.system_id_file"};
 constexpr std::array<std::string_view, 8> github_keys{
-    "unregister.github.api_url",    "unregister.github.scope",
-    "unregister.github.owner",      "unregister.github.repo",
-    "unregister.github.org",        "unregister.github.enterprise",
+    "unregister.github.api_url",     "unregister.github.scope",     "unregister.github.owner",
+    "unregister.github.repo",        "unregister.github.org",       "unregister.github.enterprise",
     "unregister.github.runner_name", "unregister.github.token_file"};
 
 void check_gitlab(config_reader& reader) {
@@ -80,8 +79,9 @@ void check_gitlab(config_reader& reader) {
                   "from gitlab-runner's config.toml)");
     return;
   }
-  const std::string_view why = "url and token_file go together; leave both out to use the "
-                               "runners in gitlab-runner's config.toml";
+  const std::string_view why =
+      "url and token_file go together; leave both out to use the "
+      "runners in gitlab-runner's config.toml";
   require(reader, {"unregister.gitlab.url", gitlab.url}, {"unregister.gitlab.token_file"}, why);
   require(reader, {"unregister.gitlab.token_file", gitlab.token_file}, {"unregister.gitlab.url"},
           why);
@@ -141,8 +141,7 @@ bool read_unregister_retry_initial(config_value& value) {
 }
 
 bool read_unregister_retry_max(config_value& value) {
-  return store(value.expect_positive_duration(retry_wait_why),
-               value.config().unregister.retry_max);
+  return store(value.expect_positive_duration(retry_wait_why), value.config().unregister.retry_max);
 }
 
 bool read_unregister_attempts_max(config_value& value) {

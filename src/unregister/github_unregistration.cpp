@@ -21,7 +21,8 @@ std::string runners_url(const github_runner& runner) {
     case github_scope::repo:
       return base + "/repos/" + percent_encode(runner.owner) + "/" + percent_encode(runner.repo) +
              "/actions/runners";
-    case github_scope::org: return base + "/orgs/" + percent_encode(runner.org) + "/actions/runners";
+    case github_scope::org:
+      return base + "/orgs/" + percent_encode(runner.org) + "/actions/runners";
     case github_scope::enterprise:
       return base + "/enterprises/" + percent_encode(runner.enterprise) + "/actions/runners";
   }
@@ -50,22 +51,21 @@ bool shows_rate_limit(const http_response& answer) {
 }
 
 // An answer that is neither the success nor the meaning each call gives its own statuses.
-unregister_outcome classify_github_failure(const github_runner& runner,
-                                           const http_response& answer, std::string_view call) {
+unregister_outcome classify_github_failure(const github_runner& runner, const http_response& answer,
+                                           std::string_view call) {
   const std::string answer_text = describe_answer(answer, runner.token);
   unregister_outcome outcome;
   if (!answer.status_code) {
-    outcome = {outcome_kind::transient, std::string{call} + ": " + answer_text, {}, {}};
+    outcome = {outcome_kind::transient, std::string{call} + ": " + answer_text};
   } else if (shows_rate_limit(answer)) {
     outcome = {outcome_kind::rate_limited,
-               std::string{call} + ": GitHub's rate limit (" + answer_text + ")", {}, {}};
+               std::string{call} + ": GitHub's rate limit (" + answer_text + ")"};
   } else if (*answer.status_code == 408 || *answer.status_code >= 500) {
-    outcome = {outcome_kind::transient, std::string{call} + ": " + answer_text, {}, {}};
+    outcome = {outcome_kind::transient, std::string{call} + ": " + answer_text};
   } else {
     outcome = {outcome_kind::refused,
                std::string{call} + ": GitHub refused the request (" + answer_text +
-                   "); check the token's permissions, the scope and the API URL",
-               {}, {}};
+                   "); check the token's permissions, the scope and the API URL"};
   }
   read_server_wait(answer, outcome);
   return outcome;
@@ -77,22 +77,21 @@ github_lookup failed_lookup(unregister_outcome outcome) {
 
 github_lookup not_json(const github_runner& runner, const http_response& answer,
                        std::string_view problem) {
-  return failed_lookup({outcome_kind::refused,
-                        "listing runners: the answer is not GitHub's runner list (" +
-                            std::string{problem} + "; " + describe_answer(answer, runner.token) +
-                            ")",
-                        {}, {}});
+  return failed_lookup(
+      {outcome_kind::refused, "listing runners: the answer is not GitHub's runner list (" +
+                                  std::string{problem} + "; " +
+                                  describe_answer(answer, runner.token) + ")"});
 }
 
 }  // namespace
 
 http_request github_lookup_request(const github_runner& runner, std::uint32_t page,
                                    std::string_view user_agent) {
-  auto request = github_request("GET",
-                                runners_url(runner) + "?name=" + percent_encode(runner.runner_name) +
-                                    "&per_page=" + std::to_string(github_runners_per_page) +
-                                    "&page=" + std::to_string(page),
-                                runner, user_agent);
+  auto request = github_request(
+      "GET",
+      runners_url(runner) + "?name=" + percent_encode(runner.runner_name) +
+          "&per_page=" + std::to_string(github_runners_per_page) + "&page=" + std::to_string(page),
+      runner, user_agent);
   request.max_response_bytes = github_list_bytes_max;
   return request;
 }
@@ -124,30 +123,26 @@ github_lookup classify_github_lookup(const github_runner& runner, const http_res
                     total.get<std::uint64_t>() > std::uint64_t{page} * github_runners_per_page;
   if (more && page < github_lookup_pages_max) return {github_lookup_kind::next_page, 0, {}};
   if (more)
-    return failed_lookup({outcome_kind::refused,
-                          "listing runners: still more pages after " +
-                              std::to_string(github_lookup_pages_max) + "; giving up this round",
-                          {}, {}});
+    return failed_lookup({outcome_kind::refused, "listing runners: still more pages after " +
+                                                     std::to_string(github_lookup_pages_max) +
+                                                     "; giving up this round"});
   return failed_lookup({outcome_kind::already_gone,
-                        "GitHub lists no runner of this name, so it is already unregistered",
-                        {}, {}});
+                        "GitHub lists no runner of this name, so it is already unregistered"});
 }
 
 unregister_outcome classify_github_delete(const github_runner& runner,
                                           const http_response& answer) {
   const std::string answer_text = describe_answer(answer, runner.token);
   if (answer.status_code && *answer.status_code >= 200 && *answer.status_code < 300)
-    return {outcome_kind::unregistered, "GitHub removed it (" + answer_text + ")", {}, {}};
+    return {outcome_kind::unregistered, "GitHub removed it (" + answer_text + ")"};
   if (answer.status_code == 404)
     return {outcome_kind::already_gone,
-            "GitHub no longer knows this runner id, so it is already unregistered (" +
-                answer_text + ")",
-            {}, {}};
+            "GitHub no longer knows this runner id, so it is already unregistered (" + answer_text +
+                ")"};
   if (answer.status_code == 422) {
-    unregister_outcome busy{outcome_kind::busy,
-                            "the runner is still running a job; waiting for it (" + answer_text +
-                                ")",
-                            {}, {}};
+    unregister_outcome busy{
+        outcome_kind::busy,
+        "the runner is still running a job; waiting for it (" + answer_text + ")"};
     read_server_wait(answer, busy);
     return busy;
   }

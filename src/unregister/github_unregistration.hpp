@@ -46,7 +46,6 @@ struct github_lookup {
 github_lookup classify_github_lookup(const github_runner& runner, const http_response& answer,
                                      std::uint32_t page);
 
-unregister_outcome classify_github_delete(const github_runner& runner,
-                                          const http_response& answer);
+unregister_outcome classify_github_delete(const github_runner& runner, const http_response& answer);
 
 }  // namespace runwarden

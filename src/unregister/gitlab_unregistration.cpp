@@ -30,12 +30,13 @@ std::string text_for(outcome_kind kind, const std::string& answer_text, bool man
     case outcome_kind::unregistered: return "GitLab removed it (" + answer_text + ")";
     case outcome_kind::already_gone:
       return manager ? "GitLab no longer knows this runner manager or its token, so it is "
-                       "already unregistered (" + answer_text + ")"
+                       "already unregistered (" +
+                           answer_text + ")"
                      : "GitLab no longer knows this runner token, so it is already "
-                       "unregistered (" + answer_text + ")";
+                       "unregistered (" +
+                           answer_text + ")";
     case outcome_kind::refused:
-      return "GitLab refused the request (" + answer_text +
-             "); check the URL and the token";
+      return "GitLab refused the request (" + answer_text + "); check the URL and the token";
     case outcome_kind::transient:
     case outcome_kind::busy:
     case outcome_kind::rate_limited: break;
@@ -64,7 +65,7 @@ unregister_outcome classify_gitlab_answer(const gitlab_runner& runner,
   const std::string answer_text = describe_answer(answer, runner.token);
   const outcome_kind kind =
       answer.status_code ? kind_of_status(*answer.status_code, manager) : outcome_kind::transient;
-  unregister_outcome outcome{kind, text_for(kind, answer_text, manager), {}, {}};
+  unregister_outcome outcome{kind, text_for(kind, answer_text, manager)};
   read_server_wait(answer, outcome);
   return outcome;
 }

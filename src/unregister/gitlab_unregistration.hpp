@@ -21,7 +21,6 @@ namespace runwarden {
 // system id: deleting the runner instead would unregister every machine sharing the token.
 http_request gitlab_unregister_request(const gitlab_runner& runner);
 
-unregister_outcome classify_gitlab_answer(const gitlab_runner& runner,
-                                          const http_response& answer);
+unregister_outcome classify_gitlab_answer(const gitlab_runner& runner, const http_response& answer);
 
 }  // namespace runwarden

@@ -17,8 +17,8 @@ using std::chrono::nanoseconds;
 
 nanoseconds backoff(const unregister_retry_limits& limits, std::uint32_t attempts_made,
                     std::uint64_t& random_state) {
-  return capped_backoff(limits.retry_initial, limits.retry_max, attempts_made,
-                        unregister_jitter, next_unit_random(random_state));
+  return capped_backoff(limits.retry_initial, limits.retry_max, attempts_made, unregister_jitter,
+                        next_unit_random(random_state));
 }
 
 nanoseconds wait_before_retry(const unregister_retry_limits& limits,
@@ -49,7 +49,8 @@ unregister_decision decide_after_outcome(const unregister_retry_limits& limits,
   assert(limits.retry_initial.count() > 0);
   if (is_done(outcome.kind)) return {unregister_verdict::done, {}, outcome.text};
   if (limits.attempts_max != 0 && attempts_made >= limits.attempts_max)
-    return {unregister_verdict::give_up, {},
+    return {unregister_verdict::give_up,
+            {},
             outcome.text + "; gave up after " + std::to_string(attempts_made) +
                 " attempts (attempts_max)"};
   const nanoseconds delay = wait_before_retry(limits, outcome, attempts_made, now, random_state);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace runwarden {
 
@@ -23,11 +24,11 @@ std::string_view to_string(outcome_kind kind);
 
 struct unregister_outcome {
   outcome_kind kind = outcome_kind::transient;
-  std::string text;
+  std::string text = {};
   // What the server asked for: a Retry-After in seconds, or the epoch second at which its
   // rate-limit window resets (x-ratelimit-reset, ratelimit-reset).
-  std::optional<std::chrono::seconds> retry_after;
-  std::optional<std::chrono::system_clock::time_point> reset_at;
+  std::optional<std::chrono::seconds> retry_after = std::nullopt;
+  std::optional<std::chrono::system_clock::time_point> reset_at = std::nullopt;
 };
 
 inline bool is_done(outcome_kind kind) {

@@ -24,8 +24,9 @@ unregister_plan_result gitlab_plan(const unregister_settings& settings,
   const gitlab_unregister_settings& gitlab = settings.gitlab;
   if (gitlab.url.empty()) {
     if (discovered.empty())
-      return {{}, "unregister.kind is \"gitlab\", but neither [unregister.gitlab] url and "
-                  "token_file nor gitlab-runner's config.toml name a runner"};
+      return {{},
+              "unregister.kind is \"gitlab\", but neither [unregister.gitlab] url and "
+              "token_file nor gitlab-runner's config.toml name a runner"};
     for (const gitlab_runner& runner : discovered) {
       if (auto error = check_gitlab_runner(runner); !error.empty()) return {{}, error};
       plan.targets.emplace_back(runner);

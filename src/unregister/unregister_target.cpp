@@ -39,8 +39,7 @@ std::string label_of(const unregister_target& target) {
 }
 
 const std::string& token_of(const unregister_target& target) {
-  return std::visit([](const auto& runner) -> const std::string& { return runner.token; },
-                    target);
+  return std::visit([](const auto& runner) -> const std::string& { return runner.token; }, target);
 }
 
 }  // namespace runwarden

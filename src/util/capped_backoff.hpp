@@ -13,8 +13,7 @@ namespace runwarden {
 // The wait after attempt `attempts_made` (>= 1): initial * 2^(attempts_made - 1), capped,
 // then shortened by jitter * unit_random of itself. `jitter` and `unit_random` are in [0, 1].
 std::chrono::nanoseconds capped_backoff(std::chrono::nanoseconds initial,
-                                        std::chrono::nanoseconds cap,
-                                        std::uint32_t attempts_made, double jitter,
-                                        double unit_random);
+                                        std::chrono::nanoseconds cap, std::uint32_t attempts_made,
+                                        double jitter, double unit_random);
 
 }  // namespace runwarden

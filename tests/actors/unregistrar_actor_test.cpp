@@ -100,10 +100,12 @@ public:
             .limits = {.retry_initial = 1s, .retry_max = 8s, .attempts_max = 0},
             .timeout = 5s,
             .random_seed = seed,
-            .clock = [start, &clock] {
-              return wall_start + std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                                      clock.now() - start);
-            },
+            .clock =
+                [start, &clock] {
+                  return wall_start +
+                         std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                             clock.now() - start);
+                },
             .user_agent = "runwarden/test"};
   }
 
@@ -141,7 +143,8 @@ public:
 const std::string manager_delete = "DELETE https://gitlab.example.com/api/v4/runners/managers";
 const std::string github_list =
     "GET https://api.github.com/repos/acme/widgets/actions/runners?name=box-1&per_page=100&page=1";
-const std::string github_delete = "DELETE https://api.github.com/repos/acme/widgets/actions/runners/77";
+const std::string github_delete =
+    "DELETE https://api.github.com/repos/acme/widgets/actions/runners/77";
 const std::string listed = R"({"total_count":1,"runners":[{"id":77,"name":"box-1"}]})";
 
 gitlab_runner manager(std::string name = "build-1") {
@@ -276,13 +279,13 @@ TEST_CASE_METHOD(unregistrar_fixture, "github: 422 busy is waited out, then one 
 
 TEST_CASE_METHOD(unregistrar_fixture, "github: rate limits honour retry-after, then the reset",
                  "[unregister][actor]") {
-  const auto reset_epoch = std::chrono::duration_cast<std::chrono::seconds>(
-                               wall_start.time_since_epoch()).count() + 300;
+  const auto reset_epoch =
+      std::chrono::duration_cast<std::chrono::seconds>(wall_start.time_since_epoch()).count() + 300;
   script_->queue(github_list, status(429, {{"retry-after", "45"}}));
-  script_->queue(github_list,
-                 status(403, {{"x-ratelimit-remaining", "0"},
-                              {"x-ratelimit-reset", std::to_string(reset_epoch)}},
-                        R"({"message":"API rate limit exceeded"})"));
+  script_->queue(github_list, status(403,
+                                     {{"x-ratelimit-remaining", "0"},
+                                      {"x-ratelimit-reset", std::to_string(reset_epoch)}},
+                                     R"({"message":"API rate limit exceeded"})"));
   script_->queue(github_list, status(403, {}, R"({"message":"secondary rate limit"})"));
   script_->queue(github_list, status(200, {}, listed));
   start({repo_runner()});

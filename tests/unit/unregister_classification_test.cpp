@@ -35,11 +35,14 @@ http_response answer(int status, std::string body = {}, http_header_list headers
   return {.id = 1, .status_code = status, .body = std::move(body), .headers = std::move(headers)};
 }
 
-http_response no_answer(std::string error) { return {.id = 1, .transport_error = std::move(error)}; }
+http_response no_answer(std::string error) {
+  return {.id = 1, .transport_error = std::move(error)};
+}
 
 const std::string html_page =
     "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\r\n<body>\t<h1>Bad "
-    "Gateway</h1>" + std::string(500, 'x') + "</body></html>";
+    "Gateway</h1>" +
+    std::string(500, 'x') + "</body></html>";
 
 }  // namespace
 
@@ -50,13 +53,13 @@ TEST_CASE("percent and form encoding keep only unreserved bytes", "[unregister]"
         "token=glrt-x%2By&system_id=s_1");
 }
 
-TEST_CASE("answer excerpts are short, one line, printable and without the token",
-          "[unregister]") {
+TEST_CASE("answer excerpts are short, one line, printable and without the token", "[unregister]") {
   CHECK(redact("a SECRET b SECRETSECRET", "SECRET") == "a [redacted] b [redacted][redacted]");
   CHECK(redact("abc", "") == "abc");
   const auto excerpt = answer_excerpt(html_page, "");
-  CHECK(excerpt.starts_with("<!DOCTYPE html> <html><head><title>502 Bad Gateway</title></head> "
-                            "<body> <h1>Bad Gateway</h1>"));
+  CHECK(
+      excerpt.starts_with("<!DOCTYPE html> <html><head><title>502 Bad Gateway</title></head> "
+                          "<body> <h1>Bad Gateway</h1>"));
   CHECK(excerpt.size() == answer_excerpt_bytes_max + 3);
   CHECK(excerpt.ends_with("..."));
   CHECK(answer_excerpt(std::string{"\x01\x80ok\0z", 6}, "") == "??ok?z");
@@ -101,8 +104,7 @@ TEST_CASE("gitlab answers: done, already gone, retried, or an error", "[unregist
       {true, answer(503, R"({"message":"trunc)"), outcome_kind::transient, "trunc"},
       {true, no_answer("Operation timed out after 30000 milliseconds"), outcome_kind::transient,
        "no answer: Operation timed out"},
-      {true, answer(401, R"({"message":"401 Unauthorized"})"), outcome_kind::refused,
-       "HTTP 401"},
+      {true, answer(401, R"({"message":"401 Unauthorized"})"), outcome_kind::refused, "HTTP 401"},
       {true, answer(400, R"({"error":"system_id is missing"})"), outcome_kind::refused,
        "system_id is missing"},
       {true, answer(302, "", {{"location", "https://login"}}), outcome_kind::refused, "HTTP 302"},
@@ -117,9 +119,11 @@ TEST_CASE("gitlab answers: done, already gone, retried, or an error", "[unregist
     CHECK(outcome.text.find(runner.token) == std::string::npos);
   }
   const auto limited = classify_gitlab_answer(
-      manager_runner(), answer(429, "", {{"retry-after", "30"}, {"ratelimit-reset", "1700000060"}}));
+      manager_runner(),
+      answer(429, "", {{"retry-after", "30"}, {"ratelimit-reset", "1700000060"}}));
   CHECK(limited.retry_after == std::chrono::seconds{30});
-  CHECK(limited.reset_at == std::chrono::system_clock::time_point{std::chrono::seconds{1700000060}});
+  CHECK(limited.reset_at ==
+        std::chrono::system_clock::time_point{std::chrono::seconds{1700000060}});
   const auto odd = classify_gitlab_answer(
       manager_runner(), answer(429, "", {{"retry-after", "Wed, 21 Oct 2015 07:28:00 GMT"}}));
   CHECK_FALSE(odd.retry_after);  // an HTTP-date: the schedule's own minimum applies
@@ -132,8 +136,9 @@ TEST_CASE("github: each scope's runner list and delete, with the token in a head
   auto runner = repo_runner();
   const auto lookup = github_lookup_request(runner, 2, "runwarden/1.0");
   CHECK(lookup.method == "GET");
-  CHECK(lookup.url == "https://ghe.example.com/api/v3/repos/acme/widgets/actions/runners"
-                      "?name=ci%20box%2F1&per_page=100&page=2");
+  CHECK(lookup.url ==
+        "https://ghe.example.com/api/v3/repos/acme/widgets/actions/runners"
+        "?name=ci%20box%2F1&per_page=100&page=2");
   CHECK(lookup.max_response_bytes == github_list_bytes_max);
   const http_header_list headers{{"accept", "application/vnd.github+json"},
                                  {"authorization", "Bearer " + github_token},
@@ -149,12 +154,11 @@ TEST_CASE("github: each scope's runner list and delete, with the token in a head
         "https://ghe.example.com/api/v3/orgs/acme/actions/runners/7");
   runner.scope = github_scope::enterprise;
   runner.enterprise = "big-co";
-  CHECK(github_lookup_request(runner, 1, "x").url.starts_with(
-      "https://ghe.example.com/api/v3/enterprises/big-co/actions/runners?"));
+  CHECK(github_lookup_request(runner, 1, "x")
+            .url.starts_with("https://ghe.example.com/api/v3/enterprises/big-co/actions/runners?"));
 }
 
-TEST_CASE("github runner lists: found, next page, absent, or not GitHub's JSON",
-          "[unregister]") {
+TEST_CASE("github runner lists: found, next page, absent, or not GitHub's JSON", "[unregister]") {
   const auto runner = repo_runner();
   const std::string other = R"({"id": 5, "name": "other", "busy": false})";
   const std::string mine = R"({"id": 77, "name": "ci box/1", "busy": true, "labels": []})";
@@ -163,20 +167,20 @@ TEST_CASE("github runner lists: found, next page, absent, or not GitHub's JSON",
     std::uint32_t page;
     github_lookup_kind kind;
     std::int64_t id;
-    outcome_kind failure;
+    outcome_kind failure;  // only for failed
     std::string text_has;
   };
   const row rows[] = {
       {answer(200, R"({"total_count": 2, "runners": [)" + other + "," + mine + "]}"), 1,
-       github_lookup_kind::found, 77, {}, ""},
+       github_lookup_kind::found, 77, outcome_kind::unregistered, ""},
       {answer(200, R"({"total_count": 101, "runners": [)" + other + "]}"), 1,
-       github_lookup_kind::next_page, 0, {}, ""},
+       github_lookup_kind::next_page, 0, outcome_kind::unregistered, ""},
       {answer(200, R"({"total_count": 101, "runners": [)" + other + "]}"), 2,
        github_lookup_kind::failed, 0, outcome_kind::already_gone, "lists no runner"},
       {answer(200, R"({"total_count": 0, "runners": []})"), 1, github_lookup_kind::failed, 0,
        outcome_kind::already_gone, "already unregistered"},
-      {answer(200, R"({"total_count": 2, "runners": [)" + other), 1, github_lookup_kind::failed,
-       0, outcome_kind::refused, "not valid JSON"},
+      {answer(200, R"({"total_count": 2, "runners": [)" + other), 1, github_lookup_kind::failed, 0,
+       outcome_kind::refused, "not valid JSON"},
       {answer(200, html_page), 1, github_lookup_kind::failed, 0, outcome_kind::refused,
        "not GitHub's runner list"},
       {answer(200, R"({"total_count": 1})"), 1, github_lookup_kind::failed, 0,
@@ -191,8 +195,8 @@ TEST_CASE("github runner lists: found, next page, absent, or not GitHub's JSON",
        outcome_kind::refused, "check the token's permissions"},
       {answer(502, html_page), 1, github_lookup_kind::failed, 0, outcome_kind::transient,
        "Bad Gateway"},
-      {no_answer("Connection refused"), 1, github_lookup_kind::failed, 0,
-       outcome_kind::transient, "Connection refused"},
+      {no_answer("Connection refused"), 1, github_lookup_kind::failed, 0, outcome_kind::transient,
+       "Connection refused"},
   };
   for (const auto& [response, page, kind, id, failure, text_has] : rows) {
     INFO(describe_answer(response, "") << " page " << page);
@@ -204,12 +208,12 @@ TEST_CASE("github runner lists: found, next page, absent, or not GitHub's JSON",
     CHECK_THAT(lookup.outcome.text, Catch::Contains(text_has));
   }
   const std::string endless = R"({"total_count": 100000, "runners": [)" + other + "]}";
-  CHECK(classify_github_lookup(runner, answer(200, endless), github_lookup_pages_max).outcome.kind ==
-        outcome_kind::refused);
+  CHECK(
+      classify_github_lookup(runner, answer(200, endless), github_lookup_pages_max).outcome.kind ==
+      outcome_kind::refused);
 }
 
-TEST_CASE("github deletes: done, gone, busy, rate limited, retried or an error",
-          "[unregister]") {
+TEST_CASE("github deletes: done, gone, busy, rate limited, retried or an error", "[unregister]") {
   const auto runner = repo_runner();
   struct row {
     http_response answer;
@@ -243,7 +247,9 @@ TEST_CASE("github deletes: done, gone, busy, rate limited, retried or an error",
     CHECK(outcome.text.find(github_token) == std::string::npos);
   }
   const auto limited = classify_github_delete(
-      runner, answer(403, "", {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "1700000100"}}));
+      runner,
+      answer(403, "", {{"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "1700000100"}}));
   CHECK(limited.kind == outcome_kind::rate_limited);
-  CHECK(limited.reset_at == std::chrono::system_clock::time_point{std::chrono::seconds{1700000100}});
+  CHECK(limited.reset_at ==
+        std::chrono::system_clock::time_point{std::chrono::seconds{1700000100}});
 }

@@ -141,7 +141,8 @@ TEST_CASE("unregister keys refuse bad values and bad combinations", "[config][un
         "to remove the runner)",
         "test.toml:4: unregister.github.scope: unknown value \"user\" (expected \"repo\", "
         "\"org\" or \"enterprise\")"}},
-      {"[unregister]\ngitlab = 3", {"test.toml:2: unregister.gitlab: expected a table, got integer"}},
+      {"[unregister]\ngitlab = 3",
+       {"test.toml:2: unregister.gitlab: expected a table, got integer"}},
       {"[unregister.gitlab]\nulr = \"x\"",
        {"test.toml:2: unregister.gitlab.ulr: unknown key (did you mean unregister.gitlab.url?)"}},
   };

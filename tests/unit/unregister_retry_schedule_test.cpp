@@ -50,11 +50,11 @@ TEST_CASE("failures retry forever with capped exponential backoff by default", "
     std::uint64_t random_state = 42;
     std::uint64_t expected_state = 42;
     for (std::uint32_t attempts = 1; attempts < 100; ++attempts) {
-      const auto decision = decide_after_outcome(limits, outcome_of(kind), attempts, now,
-                                                 random_state);
+      const auto decision =
+          decide_after_outcome(limits, outcome_of(kind), attempts, now, random_state);
       REQUIRE(decision.verdict == unregister_verdict::retry);
-      const auto expected = capped_backoff(1s, 30s, attempts, unregister_jitter,
-                                           next_unit_random(expected_state));
+      const auto expected =
+          capped_backoff(1s, 30s, attempts, unregister_jitter, next_unit_random(expected_state));
       CHECK(decision.delay == expected);
       CHECK(decision.delay <= 30s);
       CHECK(decision.delay >= 1s * (1.0 - unregister_jitter));
@@ -87,16 +87,16 @@ TEST_CASE("server waits: retry-after, then the reset time, then at least a minut
     std::chrono::nanoseconds longest;
   };
   const row rows[] = {
-      {outcome_kind::rate_limited, 7s, now + 300s, 1, 7s, 7s},    // retry-after wins
-      {outcome_kind::rate_limited, 0s, {}, 1, 0s, 0s},            // honoured even when zero
-      {outcome_kind::rate_limited, {}, now + 42s, 1, 42s, 42s},   // then the reset time
-      {outcome_kind::rate_limited, {}, now - 5s, 1, 60s, 60s},    // a past reset: the minimum
-      {outcome_kind::rate_limited, {}, {}, 1, 60s, 60s},          // neither: at least a minute
-      {outcome_kind::rate_limited, {}, {}, 8, 102400ms, 128s},    // ... and backoff beyond it
-      {outcome_kind::rate_limited, 100'000s, {}, 1, 1h, 1h},      // a silly wish is capped
+      {outcome_kind::rate_limited, 7s, now + 300s, 1, 7s, 7s},   // retry-after wins
+      {outcome_kind::rate_limited, 0s, {}, 1, 0s, 0s},           // honoured even when zero
+      {outcome_kind::rate_limited, {}, now + 42s, 1, 42s, 42s},  // then the reset time
+      {outcome_kind::rate_limited, {}, now - 5s, 1, 60s, 60s},   // a past reset: the minimum
+      {outcome_kind::rate_limited, {}, {}, 1, 60s, 60s},         // neither: at least a minute
+      {outcome_kind::rate_limited, {}, {}, 8, 102400ms, 128s},   // ... and backoff beyond it
+      {outcome_kind::rate_limited, 100'000s, {}, 1, 1h, 1h},     // a silly wish is capped
       {outcome_kind::rate_limited, {}, now + 100'000s, 1, 1h, 1h},
-      {outcome_kind::transient, 3s, {}, 5, 3s, 3s},               // a 503's retry-after too
-      {outcome_kind::busy, {}, {}, 2, 1600ms, 2s},                // busy: plain backoff
+      {outcome_kind::transient, 3s, {}, 5, 3s, 3s},  // a 503's retry-after too
+      {outcome_kind::busy, {}, {}, 2, 1600ms, 2s},   // busy: plain backoff
   };
   for (const auto& [kind, retry_after, reset_at, attempts, shortest, longest] : rows) {
     for (std::uint64_t seed = 0; seed < 20; ++seed) {

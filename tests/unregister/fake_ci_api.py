@@ -55,7 +55,8 @@ class FakeApi(http.server.BaseHTTPRequestHandler):
             elif "html" in fault:
                 status, headers, answer = fault["html"], {"Content-Type": "text/html"}, HTML_PAGE
             else:
-                status, headers, answer = fault["status"], fault.get("headers", {}), fault.get("body", "")
+                status = fault["status"]
+                headers, answer = fault.get("headers", {}), fault.get("body", "")
             record = {"method": self.command, "path": self.path, "route": route, "body": body,
                       "headers": {k.lower(): v for k, v in self.headers.items()},
                       "status": status, "fault": fault is not None, "time": time.monotonic()}
@@ -93,7 +94,8 @@ class FakeApi(http.server.BaseHTTPRequestHandler):
             form = urllib.parse.parse_qs(body)
             if form.get("token") != [scenario.get("gitlab_token")]:
                 return 403, {}, json.dumps({"message": "403 Forbidden"})
-            if form.get("system_id") != [scenario.get("system_id")] or not FakeApi.manager_registered:
+            known = form.get("system_id") == [scenario.get("system_id")]
+            if not known or not FakeApi.manager_registered:
                 return 404, {}, json.dumps({"message": "404 Not Found"})
             FakeApi.manager_registered = False
             return 204, {}, ""
