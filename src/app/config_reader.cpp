@@ -110,6 +110,15 @@ void config_reader::read(const toml::table& root) {
 void config_reader::read_table(const std::string& table_key, const toml::table& table) {
   for (auto&& [name, node] : table) {
     const std::string key = fmt::format("{}.{}", table_key, name.str());
+    // A sub-table such as [unregister.gitlab] is a table of the schema named with a dot.
+    if (is_known_table(key)) {
+      if (const toml::table* sub_table = node.as_table()) {
+        read_table(key, *sub_table);
+      } else {
+        config_value{*this, node, key}.refuse_type("a table");
+      }
+      continue;
+    }
     const key_spec* spec = find_key(table_key, name.str());
     if (spec == nullptr) {
       report_unknown(name.source().begin.line, key, node.is_table() ? "table" : "key");

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "src/app/config_values.hpp"
+#include "src/app/unregister_config.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/util/duration_text.hpp"
 
@@ -121,6 +122,23 @@ constexpr key_spec schema[] = {
        return store(value.expect_word(level_words), value.config().log.level);
      }},
     {"log", "format", read_log_format},
+    {"unregister", "kind", read_unregister_kind},
+    {"unregister", "timeout", read_unregister_timeout},
+    {"unregister", "retry_initial", read_unregister_retry_initial},
+    {"unregister", "retry_max", read_unregister_retry_max},
+    {"unregister", "attempts_max", read_unregister_attempts_max},
+    {"unregister.gitlab", "name", read_gitlab_unregister_name},
+    {"unregister.gitlab", "url", read_gitlab_unregister_url},
+    {"unregister.gitlab", "token_file", read_gitlab_unregister_token_file},
+    {"unregister.gitlab", "system_id_file", read_gitlab_unregister_system_id_file},
+    {"unregister.github", "api_url", read_github_unregister_api_url},
+    {"unregister.github", "scope", read_github_unregister_scope},
+    {"unregister.github", "owner", read_github_unregister_owner},
+    {"unregister.github", "repo", read_github_unregister_repo},
+    {"unregister.github", "org", read_github_unregister_org},
+    {"unregister.github", "enterprise", read_github_unregister_enterprise},
+    {"unregister.github", "runner_name", read_github_unregister_runner_name},
+    {"unregister.github", "token_file", read_github_unregister_token_file},
 };
 
 // gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the
@@ -185,6 +203,10 @@ void check_across_keys(config_reader& reader) {
   check_order(reader, {"webhook.retry_initial", webhook.retry_initial},
               {"webhook.retry_max", webhook.retry_max});
   check_tls_pair(reader);
+  const unregister_settings& unregister = reader.config().unregister;
+  check_order(reader, {"unregister.retry_initial", unregister.retry_initial},
+              {"unregister.retry_max", unregister.retry_max});
+  check_unregister_keys(reader);
 }
 
 }  // namespace

@@ -172,14 +172,13 @@ bool read_http_listen(config_value& value) {
 
 // Only the URL's form is checked here; where it leads (link-local or not) is checked when it
 // is resolved. Messages never quote the URL: webhook URLs often carry a secret in the path.
-bool read_webhook_url(config_value& value) {
-  const std::optional<std::string> url =
-      value.expect_nonempty_string("leave the key out for no webhook");
-  if (!url) return false;
+std::optional<std::string> expect_http_url(config_value& value, std::string_view when_empty) {
+  std::optional<std::string> url = value.expect_nonempty_string(when_empty);
+  if (!url) return std::nullopt;
   std::string_view after_scheme{*url};
   if (!after_scheme.starts_with("http://") && !after_scheme.starts_with("https://")) {
     value.refuse("must start with http:// or https://");
-    return false;
+    return std::nullopt;
   }
   after_scheme.remove_prefix(after_scheme.find("//") + 2);
   const bool has_space = std::any_of(url->begin(), url->end(), [](char character) {
@@ -188,14 +187,18 @@ bool read_webhook_url(config_value& value) {
   });
   if (has_space) {
     value.refuse("must not contain spaces or control characters (percent-encode them: %20)");
-    return false;
+    return std::nullopt;
   }
   if (url_host(after_scheme).empty()) {
     value.refuse("has no host (write a URL such as \"https://ci.example.com/runwarden\")");
-    return false;
+    return std::nullopt;
   }
-  value.config().webhook.url = *url;
-  return true;
+  return url;
+}
+
+bool read_webhook_url(config_value& value) {
+  return store(expect_http_url(value, "leave the key out for no webhook"),
+               value.config().webhook.url);
 }
 
 bool read_log_format(config_value& value) {

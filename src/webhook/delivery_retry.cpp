@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "src/util/capped_backoff.hpp"
 #include "src/util/seeded_random.hpp"
 
 namespace runwarden {
@@ -44,16 +45,8 @@ delivery_limits delivery_limits_of(const webhook_settings& settings) {
 
 std::chrono::nanoseconds retry_delay(const delivery_limits& limits, std::uint32_t attempts_made,
                                      double unit_random) {
-  assert(attempts_made >= 1);
-  assert(unit_random >= 0.0 && unit_random < 1.0);
-  const std::chrono::nanoseconds cap = std::max(limits.retry_max, limits.retry_initial);
-  std::chrono::nanoseconds delay = limits.retry_initial;
-  for (std::uint32_t doubling = 1; doubling < attempts_made && delay < cap; ++doubling)
-    delay *= 2;
-  delay = std::min(delay, cap);
-  const double shortened =
-      static_cast<double>(delay.count()) * (1.0 - delivery_jitter * unit_random);
-  return std::chrono::nanoseconds{static_cast<std::chrono::nanoseconds::rep>(shortened)};
+  return capped_backoff(limits.retry_initial, limits.retry_max, attempts_made, delivery_jitter,
+                        unit_random);
 }
 
 std::chrono::nanoseconds delivery_time_max(const delivery_limits& limits,

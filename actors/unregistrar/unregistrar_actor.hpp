@@ -1,0 +1,65 @@
+#pragma once
+// The unregistrar: one actor per drain phase that removes every configured runner from its
+// CI server (a list of GitLab runners, or one GitHub runner) through the HTTP port. Per
+// runner:
+//
+//   gitlab:  DELETE ---------------------------------> done | wait, start over
+//   github:  list page 1..n --found--> DELETE -------> done | wait, start over
+//                           --absent-------------------> done (already gone)
+//
+// What an answer means and how long to wait are pure decisions in src/unregister/; the
+// actor only sends, waits with delayed_send to itself (virtual time in tests), logs, and
+// reports each runner's progress to its listener (messages/unregister_messages.hpp). Every
+// attempt starts from the beginning, so a GitHub runner's id is looked up afresh, and a
+// restarted unregistrar simply starts over: a second DELETE answered 404 or 403 counts as
+// done, which is what makes the phase idempotent. A runner that is done is never asked for
+// again; answers that no attempt waits for (stale ids) are dropped.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "caf/all.hpp"
+#include "messages/http_messages.hpp"
+#include "messages/unregister_messages.hpp"
+#include "src/unregister/retry_schedule.hpp"
+#include "src/unregister/unregister_target.hpp"
+
+namespace runwarden {
+
+struct unregistrar_wiring {
+  http_port_actor http_port;
+  caf::actor listener;  // receives runner_unregister_status and unregister_finished
+  std::vector<unregister_target> targets;  // at least one
+  unregister_retry_limits limits;
+  std::chrono::milliseconds timeout{std::chrono::seconds{30}};  // per request
+  std::uint64_t random_seed = 0;
+  // The wall clock, only to read rate-limit reset times (epoch seconds); tests fake it.
+  std::function<std::chrono::system_clock::time_point()> clock = [] {
+    return std::chrono::system_clock::now();
+  };
+  std::string user_agent = "runwarden";
+};
+
+struct runner_progress {
+  unregister_target target;
+  runner_unregister_status status;
+  std::uint64_t waiting_for = 0;  // id of the request in flight; 0 when none
+  std::uint32_t page = 1;         // github: the list page asked for
+  bool deleting = false;          // github: the request in flight is the DELETE
+};
+
+struct unregistrar_state {
+  static inline const char* name = "unregistrar";
+  unregistrar_wiring wiring;
+  std::uint64_t random_state = 0;
+  std::uint64_t next_id = 1;
+  std::vector<runner_progress> runners;  // in the order of wiring.targets
+};
+
+caf::behavior unregistrar_actor(caf::stateful_actor<unregistrar_state>* self,
+                                unregistrar_wiring wiring);
+
+}  // namespace runwarden
