@@ -33,6 +33,8 @@ constexpr flag_spec run_flag_specs[] = {
     {"--output", "runner.output", "runner output: log (default) or inherit"},
     {"--graceful-signal", "runner.graceful_signal", "generic kind: the drain signal"},
     {"--forceful-signal", "runner.forceful_signal", "generic kind: the abort signal"},
+    {"--metrics-url", "runner.metrics_url", "the runner's Prometheus /metrics URL"},
+    {"--gitlab-config", "runner.gitlab_config", "gitlab-runner's config.toml to learn from"},
     {"--restart", "restart.policy", "permanent, transient (default) or temporary"},
     {"--drain-timeout", "drain.timeout", "drain deadline such as 2h, or none (default)"},
     {"--kill-timeout", "drain.kill_timeout", "SIGKILL this long after the forceful signal"},

@@ -40,6 +40,17 @@ constexpr key_spec schema[] = {
      [](config_value& value) {
        return store(expect_signal(value), value.config().runner.forceful_signal);
      }},
+    {"runner", "metrics_url", read_metrics_url},
+    {"runner", "metrics_interval",
+     [](config_value& value) {
+       return store(value.expect_positive_duration("scrapes need time between them"),
+                    value.config().runner.metrics_interval);
+     }},
+    {"runner", "gitlab_config",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string("leave the key out when there is none"),
+                    value.config().runner.gitlab_config);
+     }},
     {"restart", "policy", read_restart_policy},
     {"restart", "backoff_initial",
      [](config_value& value) {

@@ -201,6 +201,11 @@ bool read_webhook_url(config_value& value) {
                value.config().webhook.url);
 }
 
+bool read_metrics_url(config_value& value) {
+  return store(expect_http_url(value, "leave the key out to take it from gitlab-runner's config"),
+               value.config().runner.metrics_url);
+}
+
 bool read_log_format(config_value& value) {
   const std::optional<std::string_view> word = value.expect_word(format_words);
   if (word) value.config().log.format = *word == "json" ? log_format::json : log_format::text;

@@ -21,6 +21,7 @@ bool read_grpc_listen(config_value& value);
 bool read_http_listen(config_value& value);
 // An http:// or https:// URL with a host; `when_empty` says what to write instead of "".
 std::optional<std::string> expect_http_url(config_value& value, std::string_view when_empty);
+bool read_metrics_url(config_value& value);
 bool read_webhook_url(config_value& value);
 bool read_log_format(config_value& value);
 

@@ -15,6 +15,7 @@
 #include "actors/warden/warden_actor.hpp"
 #include "src/app/exit_codes.hpp"
 #include "src/app/logging.hpp"
+#include "src/app/runner_awareness.hpp"
 #include "runwarden_version.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
@@ -91,6 +92,10 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
     result.forceful_signal = config.runner.forceful_signal.value_or(result.forceful_signal);
   }
   if (config.drain.timeout) result.drain_timeout = *config.drain.timeout;
+  // GitHub's runner has no signal that finishes its job: it is unregistered first, which
+  // GitHub only allows once it is idle, and only then stopped.
+  result.unregister = config.unregister.kind != unregister_kind::none;
+  result.unregister_before_stop = config.unregister.kind == unregister_kind::github;
   return result;
 }
 
@@ -106,6 +111,11 @@ int run_warden(const settings& config) {
   if (!http.error.empty()) {
     warden_logger()->error("{}", http.error);
     return exit_unavailable;
+  }
+  auto awareness = runner_awareness::plan(config);
+  if (!awareness.awareness) {
+    warden_logger()->error("{}", awareness.error);
+    return exit_config;
   }
   become_subreaper();
   caf::actor_system_config actor_config;
@@ -130,6 +140,7 @@ int run_warden(const settings& config) {
 
   caf::scoped_actor waiter{system};
   auto port = system.spawn(process_port, std::weak_ptr<child_process_host>{host});
+  awareness.awareness->start_unregistration(system, entropy());
   // The warden learns of the notifier, and of every restart of it, from its supervisor.
   auto warden = system.spawn(
       warden_actor,
@@ -137,6 +148,7 @@ int run_warden(const settings& config) {
                     .process_port = port,
                     .exit_listener = caf::actor_cast<caf::actor>(waiter),
                     .notifier = caf::actor{},
+                    .unregistrar = awareness.awareness->unregistration(),
                     .observer = [metrics](const drain_effect& effect,
                                           const warden_snapshot& snapshot) {
                       log_effect(effect);
@@ -144,6 +156,7 @@ int run_warden(const settings& config) {
                     }});
   caf::anon_send(notifier.notifier->supervisor(), caf::subscribe_atom::value, warden);
   waiter->monitor(notifier.notifier->supervisor());
+  awareness.awareness->start_metrics(system, warden);
   signals->start(warden);
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
@@ -172,6 +185,7 @@ int run_warden(const settings& config) {
                           notifier_flush_wait_max.count());
   if (control) control->stop(control_stop_grace);
   notifier.notifier->stop();
+  awareness.awareness->stop();
   if (http.endpoints) http.endpoints->stop();
   signals->stop();
   host->stop();

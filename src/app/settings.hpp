@@ -25,6 +25,12 @@ struct runner_settings {
   // Only for the generic kind; gitlab's signals are fixed by gitlab-runner itself.
   std::optional<int> graceful_signal;
   std::optional<int> forceful_signal;
+  // Where the runner's Prometheus metrics are; empty means from gitlab_config's
+  // listen_address, or none (jobs unknown).
+  std::string metrics_url;
+  std::chrono::milliseconds metrics_interval{std::chrono::seconds{5}};
+  // gitlab-runner's own config.toml: its metrics address, runners and tokens, system id.
+  std::string gitlab_config;
 };
 
 struct drain_settings {

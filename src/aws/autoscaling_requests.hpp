@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/aws/query_form.hpp"
+#include "src/util/form_encoding.hpp"
 
 namespace runwarden {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "src/aws/uri_encoding.hpp"
+#include "src/util/uri_encoding.hpp"
 
 namespace runwarden {
 

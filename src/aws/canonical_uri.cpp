@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "src/aws/uri_encoding.hpp"
+#include "src/util/uri_encoding.hpp"
 
 namespace runwarden {
 

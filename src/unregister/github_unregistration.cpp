@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "src/unregister/answer_text.hpp"
-#include "src/unregister/form_encoding.hpp"
 #include "src/unregister/server_wait.hpp"
+#include "src/util/uri_encoding.hpp"
 
 namespace runwarden {
 
@@ -19,12 +19,14 @@ std::string runners_url(const github_runner& runner) {
   while (base.ends_with('/')) base.pop_back();
   switch (runner.scope) {
     case github_scope::repo:
-      return base + "/repos/" + percent_encode(runner.owner) + "/" + percent_encode(runner.repo) +
+      return base + "/repos/" + uri_encode(runner.owner, slash_encoding::encode) + "/" +
+             uri_encode(runner.repo, slash_encoding::encode) +
              "/actions/runners";
     case github_scope::org:
-      return base + "/orgs/" + percent_encode(runner.org) + "/actions/runners";
+      return base + "/orgs/" + uri_encode(runner.org, slash_encoding::encode) + "/actions/runners";
     case github_scope::enterprise:
-      return base + "/enterprises/" + percent_encode(runner.enterprise) + "/actions/runners";
+      return base + "/enterprises/" + uri_encode(runner.enterprise, slash_encoding::encode) +
+             "/actions/runners";
   }
   return base;  // Only a value cast from outside the enum gets here.
 }
@@ -89,7 +91,7 @@ http_request github_lookup_request(const github_runner& runner, std::uint32_t pa
                                    std::string_view user_agent) {
   auto request = github_request(
       "GET",
-      runners_url(runner) + "?name=" + percent_encode(runner.runner_name) +
+      runners_url(runner) + "?name=" + uri_encode(runner.runner_name, slash_encoding::encode) +
           "&per_page=" + std::to_string(github_runners_per_page) + "&page=" + std::to_string(page),
       runner, user_agent);
   request.max_response_bytes = github_list_bytes_max;

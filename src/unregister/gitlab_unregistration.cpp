@@ -4,7 +4,7 @@
 #include <cassert>
 
 #include "src/unregister/answer_text.hpp"
-#include "src/unregister/form_encoding.hpp"
+#include "src/util/form_encoding.hpp"
 #include "src/unregister/server_wait.hpp"
 
 namespace runwarden {

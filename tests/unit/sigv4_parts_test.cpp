@@ -10,7 +10,7 @@
 #include "src/aws/canonical_uri.hpp"
 #include "src/aws/sigv4_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
-#include "src/aws/uri_encoding.hpp"
+#include "src/util/uri_encoding.hpp"
 
 using namespace runwarden;
 

@@ -1,5 +1,5 @@
 // See uri_encoding.hpp.
-#include "src/aws/uri_encoding.hpp"
+#include "src/util/uri_encoding.hpp"
 
 #include <optional>
 

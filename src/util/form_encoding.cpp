@@ -1,7 +1,7 @@
 // See query_form.hpp.
-#include "src/aws/query_form.hpp"
+#include "src/util/form_encoding.hpp"
 
-#include "src/aws/uri_encoding.hpp"
+#include "src/util/uri_encoding.hpp"
 
 namespace runwarden {
 

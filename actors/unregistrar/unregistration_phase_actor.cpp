@@ -1,0 +1,77 @@
+// See unregistration_phase_actor.hpp.
+#include "actors/unregistrar/unregistration_phase_actor.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "messages/warden_messages.hpp"
+
+namespace runwarden {
+
+namespace {
+
+using phase_pointer = caf::stateful_actor<unregistration_phase_state>*;
+
+void start_unregistrar(phase_pointer self) {
+  auto wiring = self->state.template_wiring;
+  wiring.listener = self;
+  wiring.random_seed += self->state.restarts;  // a restart does not replay the same jitter
+  self->state.unregistrar = self->spawn(unregistrar_actor, std::move(wiring));
+  self->monitor(self->state.unregistrar);
+}
+
+void log_progress(const runner_unregister_status& status) {
+  const auto text = fmt::format("unregistering {}: {} after {} attempt(s){}{}", status.runner,
+                                to_string(status.state), status.attempts,
+                                status.detail.empty() ? "" : ": ", status.detail);
+  if (status.state == unregister_state::retrying) {
+    spdlog::warn("{}", text);
+  } else if (status.state == unregister_state::failed) {
+    spdlog::error("{}", text);
+  } else {
+    spdlog::info("{}", text);
+  }
+}
+
+unregistration_finished summary_of(const unregister_finished& finished) {
+  const bool all_done = std::all_of(
+      finished.runners.begin(), finished.runners.end(),
+      [](const runner_unregister_status& status) { return status.state == unregister_state::done; });
+  std::string detail;
+  for (const auto& status : finished.runners) {
+    if (!detail.empty()) detail += "; ";
+    detail += status.runner + " " + std::string{to_string(status.how)};
+  }
+  return unregistration_finished{all_done, detail};
+}
+
+}  // namespace
+
+caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring wiring) {
+  self->state.template_wiring = std::move(wiring);
+  self->set_down_handler([=](const caf::down_msg& down) {
+    auto& state = self->state;
+    if (down.source != state.unregistrar.address() || state.finished) return;
+    ++state.restarts;
+    spdlog::error("the unregistrar stopped ({}); starting it again",
+                  self->system().render(down.reason));
+    start_unregistrar(self);
+  });
+  return {
+      [=](unregister_atom) {
+        auto& state = self->state;
+        state.warden = caf::actor_cast<caf::actor>(self->current_sender());
+        if (state.unregistrar || state.finished) return;  // already under way, or done
+        start_unregistrar(self);
+      },
+      [=](const runner_unregister_status& status) { log_progress(status); },
+      [=](const unregister_finished& finished) {
+        auto& state = self->state;
+        state.finished = true;
+        if (state.warden) self->send(state.warden, summary_of(finished));
+      },
+  };
+}
+
+}  // namespace runwarden

@@ -1,0 +1,102 @@
+// See runner_awareness.hpp.
+#include "src/app/runner_awareness.hpp"
+
+#include "actors/http_port/http_port_actor.hpp"
+#include "actors/metrics_poller/metrics_poller_actor.hpp"
+#include "actors/unregistrar/unregistration_phase_actor.hpp"
+#include "src/app/logging.hpp"
+#include "src/runner/gitlab_runner_config_loader.hpp"
+#include "src/unregister/unregister_plan.hpp"
+
+namespace runwarden {
+
+struct runner_awareness::unregistration_plan {
+  unregister_plan plan;
+};
+
+runner_awareness::runner_awareness() = default;
+runner_awareness::~runner_awareness() { stop(); }
+
+namespace {
+
+std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config) {
+  std::vector<gitlab_runner> runners;
+  for (const auto& entry : config.runners)
+    runners.push_back(gitlab_runner{.name = entry.name,
+                                    .url = entry.url,
+                                    .token = std::string{entry.token.reveal()},
+                                    .system_id = config.system_id.value_or("")});
+  return runners;
+}
+
+}  // namespace
+
+runner_awareness::start_result runner_awareness::plan(const settings& config) {
+  std::unique_ptr<runner_awareness> awareness{new runner_awareness};
+  awareness->metrics_url_ = config.runner.metrics_url;
+  awareness->metrics_interval_ = config.runner.metrics_interval;
+  std::vector<gitlab_runner> discovered;
+  if (!config.runner.gitlab_config.empty()) {
+    auto loaded = load_gitlab_runner_config(config.runner.gitlab_config);
+    if (!loaded.config) {
+      std::string errors;
+      for (const auto& error : loaded.errors) errors += (errors.empty() ? "" : "\n") + error;
+      return {nullptr, errors};
+    }
+    if (!loaded.config->system_id_problem.empty())
+      warden_logger()->warn("gitlab-runner's system id: {}", loaded.config->system_id_problem);
+    if (awareness->metrics_url_.empty() && loaded.config->listen_address) {
+      if (auto url = metrics_url(*loaded.config->listen_address)) awareness->metrics_url_ = *url;
+    }
+    discovered = runners_of(*loaded.config);
+  }
+  auto planned = plan_unregistration(config.unregister, discovered);
+  if (!planned.error.empty()) return {nullptr, planned.error};
+  if (!planned.plan.targets.empty())
+    awareness->unregistration_plan_ = std::make_unique<unregistration_plan>(std::move(planned.plan));
+  if (awareness->metrics_url_.empty())
+    warden_logger()->info("no runner metrics configured: the runner's jobs stay unknown");
+  return {std::move(awareness), {}};
+}
+
+void runner_awareness::start_metrics(caf::actor_system& system, const caf::actor& warden) {
+  if (!metrics_url_.empty()) {
+    metrics_worker_ = std::make_shared<http_worker>();
+    auto port = system.spawn(http_port, metrics_worker_);
+    metrics_port_ = caf::actor_cast<caf::actor>(port);
+    poller_ = system.spawn(metrics_poller_actor,
+                           metrics_poller_wiring{.url = metrics_url_,
+                                                 .interval = metrics_interval_,
+                                                 .http_port = port,
+                                                 .listener = warden});
+    warden_logger()->info("scraping the runner's metrics at {} every {}s", metrics_url_,
+                          metrics_interval_.count() / 1000.0);
+  }
+}
+
+void runner_awareness::start_unregistration(caf::actor_system& system, std::uint64_t seed) {
+  if (unregistration_plan_) {
+    const auto& plan = unregistration_plan_->plan;
+    unregister_worker_ = std::make_shared<http_worker>();
+    auto port = system.spawn(http_port, unregister_worker_);
+    unregister_port_ = caf::actor_cast<caf::actor>(port);
+    unregistration_ = system.spawn(unregistration_phase_actor,
+                                   unregistrar_wiring{.http_port = port,
+                                                      .listener = {},
+                                                      .targets = plan.targets,
+                                                      .limits = plan.limits,
+                                                      .timeout = plan.timeout,
+                                                      .random_seed = seed});
+  }
+}
+
+void runner_awareness::stop() {
+  for (auto* actor : {&poller_, &unregistration_, &metrics_port_, &unregister_port_}) {
+    if (*actor) caf::anon_send_exit(*actor, caf::exit_reason::user_shutdown);
+    *actor = caf::actor{};
+  }
+  if (metrics_worker_) metrics_worker_->stop();
+  if (unregister_worker_) unregister_worker_->stop();
+}
+
+}  // namespace runwarden

@@ -1,0 +1,50 @@
+#pragma once
+// What runwarden learns from the runner's own servers and does through them: the metrics
+// poller (how many jobs the runner has) and the unregistration step at the end of a drain.
+// gitlab-runner's config.toml, when given, supplies the metrics address and the runners to
+// unregister, so nothing is configured twice. Each client gets its own HTTP port, so a slow
+// CI server never delays a scrape.
+
+#include <memory>
+#include <string>
+
+#include "caf/all.hpp"
+#include "src/app/settings.hpp"
+#include "src/ports/http/http_worker.hpp"
+
+namespace runwarden {
+
+class runner_awareness {
+public:
+  struct start_result {
+    std::unique_ptr<runner_awareness> awareness;  // null exactly when error is set
+    std::string error;                            // a config problem: exit_config
+  };
+
+  // Plans everything and reads the files (gitlab-runner's config, token files) before any
+  // actor exists, so a mistake stops runwarden before the runner starts.
+  static start_result plan(const settings& config);
+
+  // Starts the unregistration step (if any), before the warden that is to call it.
+  void start_unregistration(caf::actor_system& system, std::uint64_t seed);
+  // Starts the poller (if the metrics URL is known), telling `warden` of the runner's jobs.
+  void start_metrics(caf::actor_system& system, const caf::actor& warden);
+  bool unregisters() const { return static_cast<bool>(unregistration_plan_); }
+  const caf::actor& unregistration() const { return unregistration_; }
+  void stop();
+
+  ~runner_awareness();
+
+private:
+  struct unregistration_plan;
+  runner_awareness();
+
+  std::string metrics_url_;
+  std::chrono::milliseconds metrics_interval_{0};
+  std::unique_ptr<unregistration_plan> unregistration_plan_;
+  std::shared_ptr<http_worker> metrics_worker_;
+  std::shared_ptr<http_worker> unregister_worker_;
+  caf::actor metrics_port_, poller_, unregister_port_, unregistration_;
+};
+
+}  // namespace runwarden
