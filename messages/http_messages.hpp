@@ -57,10 +57,10 @@ struct http_request {
 
 struct http_response {
   std::uint64_t id = 0;
-  std::optional<int> status_code;  // set when the server answered
-  std::string transport_error;     // set when it did not: refused, timed out, TLS, ...
-  std::string body;                // at most the request's max_response_bytes
-  http_header_list headers;        // of the final response; names in lower case
+  std::optional<int> status_code = {};  // set when the server answered
+  std::string transport_error = {};     // set when it did not: refused, timed out, TLS, ...
+  std::string body = {};                // at most the request's max_response_bytes
+  http_header_list headers = {};        // of the final response; names in lower case
 };
 
 // The HTTP port. Every accepted message gets exactly one answer, sent to the asking actor;

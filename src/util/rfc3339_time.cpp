@@ -1,10 +1,73 @@
 // See rfc3339_time.hpp. gmtime_r does the calendar; times before 1970 cannot occur here.
 #include "src/util/rfc3339_time.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 
 namespace runwarden {
+
+namespace {
+
+// The number written in text[at, at + digits), all of them digits.
+std::optional<int> digits_at(std::string_view text, std::size_t at, std::size_t digits) {
+  if (text.size() < at + digits) return std::nullopt;
+  int value = 0;
+  for (std::size_t index = at; index < at + digits; ++index) {
+    if (!std::isdigit(static_cast<unsigned char>(text[index]))) return std::nullopt;
+    value = value * 10 + (text[index] - '0');
+  }
+  return value;
+}
+
+bool separators_match(std::string_view text) {
+  return text[4] == '-' && text[7] == '-' && (text[10] == 'T' || text[10] == 't') &&
+         text[13] == ':' && text[16] == ':';
+}
+
+// The offset east of UTC that `zone` ("Z", "+HH:MM", "-HH:MM") names.
+std::optional<std::chrono::minutes> zone_offset(std::string_view zone) {
+  if (zone == "Z" || zone == "z") return std::chrono::minutes{0};
+  if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':')
+    return std::nullopt;
+  const auto hours = digits_at(zone, 1, 2);
+  const auto minutes = digits_at(zone, 4, 2);
+  if (!hours || !minutes || *hours > 23 || *minutes > 59) return std::nullopt;
+  const std::chrono::minutes offset{*hours * 60 + *minutes};
+  return zone[0] == '+' ? offset : -offset;
+}
+
+}  // namespace
+
+std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_view text) {
+  constexpr std::size_t seconds_end = 19;  // "YYYY-MM-DDTHH:MM:SS"
+  if (text.size() <= seconds_end || !separators_match(text)) return std::nullopt;
+  const auto year = digits_at(text, 0, 4), month = digits_at(text, 5, 2),
+             day = digits_at(text, 8, 2), hour = digits_at(text, 11, 2),
+             minute = digits_at(text, 14, 2), second = digits_at(text, 17, 2);
+  if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year{*year},
+                                         std::chrono::month{static_cast<unsigned>(*month)},
+                                         std::chrono::day{static_cast<unsigned>(*day)}};
+  if (!date.ok() || *hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
+  std::size_t at = seconds_end;
+  std::chrono::nanoseconds fraction{0};
+  if (text[at] == '.') {
+    const std::size_t first_digit = ++at;
+    std::int64_t scale = 100'000'000;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) {
+      fraction += std::chrono::nanoseconds{(text[at] - '0') * scale};
+      scale /= 10;
+      ++at;
+    }
+    if (at == first_digit) return std::nullopt;
+  }
+  const auto offset = zone_offset(text.substr(at));
+  if (!offset) return std::nullopt;
+  const auto local = std::chrono::sys_days{date} + std::chrono::hours{*hour} +
+                     std::chrono::minutes{*minute} + std::chrono::seconds{*second} + fraction;
+  return std::chrono::time_point_cast<std::chrono::system_clock::duration>(local - *offset);
+}
 
 std::string format_rfc3339_utc(std::chrono::system_clock::time_point time) {
   const auto millis = std::chrono::floor<std::chrono::milliseconds>(time.time_since_epoch());

@@ -4,13 +4,20 @@
 // the drain machine counts in. Only edges (webhooks, printing) call these.
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "src/drain/drain_vocabulary.hpp"
 
 namespace runwarden {
 
 std::string format_rfc3339_utc(std::chrono::system_clock::time_point time);
+
+// Reads "2024-05-01T12:00:00Z", with optional fractional seconds and a "Z" or "+HH:MM" /
+// "-HH:MM" offset, as cloud APIs write times (EC2 spot notices, say). nullopt when the text
+// is anything else, including a date that does not exist.
+std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_view text);
 
 // The wall time of `moment`, given that `reference` (same clock) was `reference_wall`.
 std::chrono::system_clock::time_point wall_time_of(instant moment, instant reference,
