@@ -6,11 +6,6 @@
 // exact timing is the actor tests' job.
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -24,8 +19,7 @@
 #include "actors/notifier/webhook_notifier.hpp"
 #include "messages/warden_messages.hpp"
 #include "runwarden_version.hpp"
-
-extern char** environ;
+#include "tests/support/line_server_process.hpp"
 
 namespace {
 
@@ -38,55 +32,19 @@ constexpr std::chrono::milliseconds read_wait_max{10'000};
 // The Python receiver as a child process: its stdin is the leash, its stdout the record.
 class receiver_process {
 public:
-  explicit receiver_process(const std::string& secret_path) {
-    int to_child[2];
-    int from_child[2];
-    REQUIRE(::pipe2(to_child, O_CLOEXEC) == 0);
-    REQUIRE(::pipe2(from_child, O_CLOEXEC) == 0);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
-    std::string python = "/usr/bin/python3";
-    std::string script = WEBHOOK_RECEIVER_SCRIPT;
-    std::string secret = secret_path;
-    char* argv[] = {python.data(), script.data(), secret.data(), nullptr};
-    const int spawned = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(to_child[0]);
-    ::close(from_child[1]);
-    leash_ = to_child[1];
-    output_ = from_child[0];
-    REQUIRE(spawned == 0);
-    const auto first = read_line(read_wait_max);
-    REQUIRE(first);
-    port_ = std::stoi(*first);
-  }
-
-  ~receiver_process() {
-    ::close(leash_);  // the server ends when its stdin closes
-    for (int waited_ms = 0; waited_ms < 5'000; waited_ms += 10) {
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        ::close(output_);
-        return;
-      }
-      ::usleep(10'000);
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    ::close(output_);
-  }
+  explicit receiver_process(const std::string& secret_path)
+      : server_(WEBHOOK_RECEIVER_SCRIPT, {secret_path}) {}
 
   std::string url(const std::string& host, const std::string& path) const {
-    return "http://" + host + ":" + std::to_string(port_) + path;
+    return server_.url(host, path);
   }
-  int port() const { return port_; }
+  int port() const { return server_.port(); }
 
   // The next `count` requests the server saw, fewer if they do not come within `wait`.
   std::vector<json> requests(std::size_t count, std::chrono::milliseconds wait = read_wait_max) {
     std::vector<json> seen;
     while (seen.size() < count) {
-      const auto line = read_line(wait);
+      const auto line = server_.read_line(wait);
       if (!line) break;
       seen.push_back(json::parse(*line));
     }
@@ -94,27 +52,7 @@ public:
   }
 
 private:
-  std::optional<std::string> read_line(std::chrono::milliseconds wait) {
-    for (;;) {
-      if (const auto end = buffer_.find('\n'); end != std::string::npos) {
-        auto line = buffer_.substr(0, end);
-        buffer_.erase(0, end + 1);
-        return line;
-      }
-      pollfd ready{output_, POLLIN, 0};
-      if (::poll(&ready, 1, static_cast<int>(wait.count())) <= 0) return std::nullopt;
-      char chunk[4096];
-      const auto got = ::read(output_, chunk, sizeof chunk);
-      if (got <= 0) return std::nullopt;
-      buffer_.append(chunk, static_cast<std::size_t>(got));
-    }
-  }
-
-  pid_t pid_ = -1;
-  int leash_ = -1;
-  int output_ = -1;
-  int port_ = 0;
-  std::string buffer_;
+  testing::line_server_process server_;
 };
 
 struct outcome {
