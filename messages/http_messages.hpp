@@ -45,12 +45,12 @@ struct host_lookup_result {
 // Answered with one http_response carrying the same id. Redirects are never followed.
 struct http_request {
   std::uint64_t id = 0;
-  std::string method;  // "POST", "PUT", ...
-  std::string url;     // http:// or https:// only
-  http_header_list headers;
-  std::string body;
+  std::string method = {};  // "POST", "PUT", ...
+  std::string url = {};     // http:// or https:// only
+  http_header_list headers = {};
+  std::string body = {};
   std::chrono::milliseconds timeout{0};  // the whole transfer, connection included
-  std::vector<resolve_pin> pins;
+  std::vector<resolve_pin> pins = {};
   // A longer body fails the request rather than being buffered: remote servers choose sizes.
   std::size_t max_response_bytes = 64 * 1024;
 };

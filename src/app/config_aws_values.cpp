@@ -24,9 +24,10 @@ constexpr std::chrono::milliseconds poll_interval_min{100};
 
 bool read_aws_provider(config_value& value) {
   const std::optional<std::string_view> word = value.expect_word(provider_words);
-  if (word)
-    value.config().aws.provider = *word == "aws" ? lifecycle_provider::aws : lifecycle_provider::none;
-  return word.has_value();
+  if (!word) return false;
+  value.config().aws.provider =
+      *word == "aws" ? lifecycle_provider::aws : lifecycle_provider::none;
+  return true;
 }
 
 bool read_aws_imds_endpoint(config_value& value) {

@@ -50,11 +50,17 @@ struct driver {
 
   void take(std::vector<poller_effect> effects) {
     for (auto& effect : effects) {
-      if (auto* request = std::get_if<imds_request>(&effect)) requests.push_back(*request);
-      else if (auto* wait = std::get_if<retry_after>(&effect)) waits.push_back(wait->delay);
-      else if (auto* trigger = std::get_if<lifecycle_trigger>(&effect)) triggers.push_back(*trigger);
-      else if (auto* identity = std::get_if<instance_identity>(&effect)) identities.push_back(*identity);
-      else reports.push_back(std::get<watch_report>(effect).text);
+      if (auto* request = std::get_if<imds_request>(&effect)) {
+        requests.push_back(*request);
+      } else if (auto* wait = std::get_if<retry_after>(&effect)) {
+        waits.push_back(wait->delay);
+      } else if (auto* trigger = std::get_if<lifecycle_trigger>(&effect)) {
+        triggers.push_back(*trigger);
+      } else if (auto* identity = std::get_if<instance_identity>(&effect)) {
+        identities.push_back(*identity);
+      } else {
+        reports.push_back(std::get<watch_report>(effect).text);
+      }
     }
   }
   void poll() { take(poller.poll_due(now)); }

@@ -7,8 +7,8 @@
 //   poll_due ─▶ [token PUT, when none is usable] ─▶ GET lifecycle state ─▶ GET spot action
 //            ─▶ GET rebalance (unless ignored) ─▶ GET identity (until known) ─▶ idle
 //
-// The token PUT and the identity GET are retried with jittered backoff a bounded number of
-// times (the webhook's delivery_retry rules: 5xx and no answer retry, 4xx does not); the
+// The token PUT and the identity GET are retried with jittered backoff, a bounded number
+// of times (the webhook's delivery_retry rules: 5xx and no answer retry, 4xx does not); the
 // watched pages are not, since the next poll reads them again anyway. A 401 on a read drops
 // the token and fetches a new one once for that read. Without a token and without IMDSv1
 // fallback the poll ends there; with fallback it reads without a token. A tick that finds a
