@@ -192,6 +192,17 @@ TEST_CASE("token failures retry with jittered backoff, then skip the poll", "[im
     d.retry();
   }
   CHECK(d.reports.size() == 1);
+  // A different kind of failure is, once, whatever milliseconds its text names.
+  for (const char* text : {"timed out after 1000 ms", "timed out after 1003 ms"}) {
+    d.poll();
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      d.answer({std::nullopt, {}, text, {}});
+      d.retry();
+    }
+  }
+  CHECK(d.reports.size() == 2);
+  CHECK_THAT(d.reports.back(), Catch::StartsWith("IMDSv2 token: timed out after 1000 ms (no "
+                                                 "answer; gave up after 3 attempts"));
   d.poll();
   d.answer(ok("tok"));
   CHECK(d.reports.back() == "IMDSv2 token: fetched again");

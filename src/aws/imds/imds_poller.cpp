@@ -12,11 +12,17 @@ namespace {
 constexpr int http_ok = 200;
 constexpr int http_unauthorized = 401;
 
-// Reports `problem` unless it is the one reported last.
-void report_change(std::string& last, std::string problem, std::vector<poller_effect>& effects) {
-  if (problem == last) return;
-  effects.push_back(watch_report{report_level::warning, problem});
-  last = std::move(problem);
+// Reports `problem` unless its kind is the one reported last. The kind, not the text,
+// decides: libcurl's messages carry elapsed milliseconds and differ every time.
+void report_change(std::string& last_kind, std::string kind, std::string problem,
+                   std::vector<poller_effect>& effects) {
+  if (kind == last_kind) return;
+  effects.push_back(watch_report{report_level::warning, std::move(problem)});
+  last_kind = std::move(kind);
+}
+
+std::string failure_kind(const imds_answer& answer) {
+  return answer.status_code ? "HTTP " + std::to_string(*answer.status_code) : "no answer";
 }
 
 std::optional<std::string> header_value(const imds_answer& answer, std::string_view name) {
@@ -135,13 +141,13 @@ void imds_poller::on_token_answer(const imds_answer& answer, instant now,
   std::string problem;
   if (answer.status_code != http_ok) {
     if (retry(answer, token_attempts_, problem, effects)) return;
-    token_given_up("IMDSv2 token: " + problem, now, effects);
+    token_given_up(failure_kind(answer), "IMDSv2 token: " + problem, now, effects);
     return;
   }
   auto accepted = accept_imds_token(
       answer.body, header_value(answer, lower_case(imds_token_ttl_header)), config_.token_ttl);
   if (!accepted.token) {
-    token_given_up("IMDSv2 token: " + accepted.error, now, effects);
+    token_given_up(accepted.error, "IMDSv2 token: " + accepted.error, now, effects);
     return;
   }
   token_.store(std::move(*accepted.token), accepted.ttl, now);
@@ -154,15 +160,16 @@ void imds_poller::on_token_answer(const imds_answer& answer, instant now,
 }
 
 // Without IMDSv1 fallback the poll ends here; the next one starts with a new token fetch.
-void imds_poller::token_given_up(std::string problem, instant now,
+void imds_poller::token_given_up(std::string kind, std::string problem, instant now,
                                  std::vector<poller_effect>& effects) {
   token_attempts_ = 0;
   if (!config_.allow_v1_fallback) {
-    report_change(token_problem_, problem + "; this poll is skipped", effects);
+    report_change(token_problem_, std::move(kind), problem + "; this poll is skipped", effects);
     step_ = step::idle;
     return;
   }
-  report_change(token_problem_, problem + "; reading without a token (IMDSv1 fallback)", effects);
+  report_change(token_problem_, std::move(kind),
+                problem + "; reading without a token (IMDSv1 fallback)", effects);
   reading_without_token_ = true;
   advance(now, effects);
 }
@@ -200,12 +207,13 @@ void imds_poller::on_identity_answer(const imds_answer& answer, instant now,
       identity_problem_.clear();
       effects.push_back(std::move(*parsed.identity));
     } else {
-      report_change(identity_problem_, parsed.error, effects);
+      report_change(identity_problem_, parsed.error, parsed.error, effects);
     }
   } else if (retry(answer, read_attempts_, problem, effects)) {
     return;
   } else {
-    report_change(identity_problem_, "instance identity document: " + problem, effects);
+    report_change(identity_problem_, failure_kind(answer),
+                  "instance identity document: " + problem, effects);
   }
   next_page(now, effects);
 }

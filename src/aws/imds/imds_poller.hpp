@@ -90,7 +90,8 @@ class imds_poller {
   // cannot help.
   bool retry(const imds_answer& answer, std::uint32_t attempts, std::string& problem,
              std::vector<poller_effect>& effects);
-  void token_given_up(std::string problem, instant now, std::vector<poller_effect>& effects);
+  void token_given_up(std::string kind, std::string problem, instant now,
+                      std::vector<poller_effect>& effects);
   void next_page(instant now, std::vector<poller_effect>& effects);
 
   imds_poller_config config_;
@@ -105,7 +106,7 @@ class imds_poller {
   bool refetched_after_401_ = false;
   bool reading_without_token_ = false;  // IMDSv1 fallback for the rest of this poll
   bool identity_known_ = false;
-  std::string token_problem_;     // the last token failure reported; empty when fine
+  std::string token_problem_;     // the kind of token failure last reported; empty when fine
   std::string identity_problem_;  // likewise for the identity document
   std::uint64_t random_state_ = 0;
 };

@@ -46,10 +46,11 @@ std::optional<rebalance_action> parse_rebalance_action(std::string_view text) {
 
 lifecycle_watch::lifecycle_watch(lifecycle_watch_policy policy) : policy_(std::move(policy)) {}
 
-void lifecycle_watch::fail(page_health& health, std::string problem, watch_outcome& outcome) {
-  if (problem == health.problem) return;
-  outcome.reports.push_back({report_level::warning, problem});
-  health.problem = std::move(problem);
+void lifecycle_watch::fail(page_health& health, std::string kind, std::string problem,
+                           watch_outcome& outcome) {
+  if (kind == health.problem_kind) return;
+  outcome.reports.push_back({report_level::warning, std::move(problem)});
+  health.problem_kind = std::move(kind);
 }
 
 lifecycle_watch::page_answer lifecycle_watch::classify(page_health& health,
@@ -57,21 +58,22 @@ lifecycle_watch::page_answer lifecycle_watch::classify(page_health& health,
                                                        const imds_answer& answer,
                                                        watch_outcome& outcome) {
   if (!answer.status_code) {
-    fail(health, std::string{page} + ": no answer: " + answer.transport_error, outcome);
+    fail(health, "no answer", std::string{page} + ": no answer: " + answer.transport_error,
+         outcome);
     return page_answer::failed;
   }
   if (*answer.status_code == http_ok) return page_answer::present;
   if (*answer.status_code == http_not_found) return page_answer::absent;
-  fail(health, std::string{page} + ": unexpected HTTP " + std::to_string(*answer.status_code),
-       outcome);
+  const auto status = "HTTP " + std::to_string(*answer.status_code);
+  fail(health, status, std::string{page} + ": unexpected " + status, outcome);
   return page_answer::failed;
 }
 
 void lifecycle_watch::recover(page_health& health, std::string_view page,
                               watch_outcome& outcome) {
-  if (health.problem.empty()) return;
+  if (health.problem_kind.empty()) return;
   outcome.reports.push_back({report_level::info, std::string{page} + ": answers again"});
-  health.problem.clear();
+  health.problem_kind.clear();
 }
 
 bool lifecycle_watch::drains(target_lifecycle_state state) const {
@@ -120,7 +122,7 @@ watch_outcome lifecycle_watch::on_spot_action(const imds_answer& answer) {
   }
   auto parsed = parse_spot_instance_action(answer.body);
   if (!parsed.notice) {
-    fail(spot_health_, parsed.error + "; no drain until it reads", outcome);
+    fail(spot_health_, parsed.error, parsed.error + "; no drain until it reads", outcome);
     return outcome;
   }
   recover(spot_health_, imds_spot_action_path, outcome);
@@ -144,7 +146,7 @@ watch_outcome lifecycle_watch::on_rebalance(const imds_answer& answer) {
   }
   const auto parsed = parse_rebalance_recommendation(answer.body);
   if (!parsed.notice_time) {
-    fail(rebalance_health_, parsed.error, outcome);
+    fail(rebalance_health_, parsed.error, parsed.error, outcome);
     return outcome;
   }
   recover(rebalance_health_, imds_rebalance_path, outcome);

@@ -86,9 +86,10 @@ class lifecycle_watch {
   std::optional<target_lifecycle_state> last_state() const { return last_state_; }
 
  private:
-  // Whether one page currently fails, so that only changes are reported.
+  // Whether one page currently fails, so that only changes are reported. The kind, not the
+  // text, decides: libcurl's messages carry elapsed milliseconds and differ every time.
   struct page_health {
-    std::string problem;  // empty while the page answers as expected
+    std::string problem_kind;  // empty while the page answers as expected
   };
 
   enum class page_answer : std::uint8_t { failed, absent, present };
@@ -96,7 +97,8 @@ class lifecycle_watch {
   // failed (reported when the problem is new), absent (404) or present (200, body to read).
   static page_answer classify(page_health& health, std::string_view page,
                               const imds_answer& answer, watch_outcome& outcome);
-  static void fail(page_health& health, std::string problem, watch_outcome& outcome);
+  static void fail(page_health& health, std::string kind, std::string problem,
+                   watch_outcome& outcome);
   // The page was understood: a failure before it is reported over.
   static void recover(page_health& health, std::string_view page, watch_outcome& outcome);
   bool drains(target_lifecycle_state state) const;
