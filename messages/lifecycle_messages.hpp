@@ -6,7 +6,8 @@
 //                      rebalance_recommendation), an optional deadline in wall-clock time
 //                      (spot: the notice time minus the safety margin) and a reason. Once
 //                      per latch: a level seen again on the next poll sends nothing.
-//                      as_shutdown_request() turns it into the drain machine's event.
+//                      as_shutdown_request() (src/aws/imds/lifecycle_trigger_request.hpp)
+//                      turns it into the drain machine's event on the machine's clock.
 //   instance_identity  instance id, region and account id, once, when first read.
 //
 // Internally the watcher sends itself (imds_poll_atom) every poll interval and
