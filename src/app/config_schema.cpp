@@ -11,6 +11,7 @@
 #include <array>
 #include <limits>
 
+#include "src/app/config_aws_values.hpp"
 #include "src/app/config_values.hpp"
 #include "src/app/unregister_config.hpp"
 #include "src/runner/signal_names.hpp"
@@ -127,6 +128,19 @@ constexpr key_spec schema[] = {
      [](config_value& value) {
        return store(value.expect_integer(1, webhook_attempts_limit),
                     value.config().webhook.attempts_max);
+     }},
+    {"aws", "provider", read_aws_provider},
+    {"aws", "imds_endpoint", read_aws_imds_endpoint},
+    {"aws", "poll_interval", read_aws_poll_interval},
+    {"aws", "drain_states", read_aws_drain_states},
+    {"aws", "spot_safety_margin",
+     [](config_value& value) {
+       return store(value.expect_duration(), value.config().aws.watch.spot_safety_margin);
+     }},
+    {"aws", "rebalance", read_aws_rebalance},
+    {"aws", "imds_v1_fallback",
+     [](config_value& value) {
+       return store(value.expect_bool(), value.config().aws.imds_v1_fallback);
      }},
     {"log", "level",
      [](config_value& value) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/aws/imds/lifecycle_watch.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/supervision/restart_policy.hpp"
 #include "src/unregister/unregister_target.hpp"
@@ -97,6 +98,17 @@ struct unregister_settings {
   std::uint32_t attempts_max = 0;  // 0: retry until the server confirms
   gitlab_unregister_settings gitlab;
   github_unregister_settings github;
+// Which cloud lifecycle the lifecycle watcher follows (issue 6).
+enum class lifecycle_provider : std::uint8_t { none, aws };
+
+// The EC2 instance metadata service (IMDSv2) and what its pages mean for the runner.
+struct aws_settings {
+  lifecycle_provider provider = lifecycle_provider::none;
+  // Empty: AWS_EC2_METADATA_SERVICE_ENDPOINT, else http://169.254.169.254.
+  std::optional<std::string> imds_endpoint;
+  std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
+  lifecycle_watch_policy watch;  // drain states, spot safety margin, rebalance action
+  bool imds_v1_fallback = false;  // read without a token when none can be had
 };
 
 struct log_settings {
@@ -110,6 +122,7 @@ struct settings {
   drain_settings drain;
   control_settings control;
   webhook_settings webhook;
+  aws_settings aws;
   log_settings log;
   unregister_settings unregister;
 };

@@ -41,6 +41,8 @@ v1::Trigger trigger_of(trigger_source source) {
     case trigger_source::control_api: return v1::TRIGGER_CONTROL_API;
     case trigger_source::cloud_lifecycle: return v1::TRIGGER_CLOUD_LIFECYCLE;
     case trigger_source::idle_scale_in: return v1::TRIGGER_IDLE_SCALE_IN;
+    case trigger_source::spot_interruption: return v1::TRIGGER_SPOT_INTERRUPTION;
+    case trigger_source::rebalance_recommendation: return v1::TRIGGER_REBALANCE_RECOMMENDATION;
   }
   return v1::TRIGGER_UNSPECIFIED;
 }

@@ -25,6 +25,8 @@ std::string_view to_string(trigger_source source) {
     case trigger_source::control_api: return "control API";
     case trigger_source::cloud_lifecycle: return "cloud lifecycle";
     case trigger_source::idle_scale_in: return "idle scale-in";
+    case trigger_source::spot_interruption: return "spot interruption";
+    case trigger_source::rebalance_recommendation: return "rebalance recommendation";
   }
   return "unknown";
 }
@@ -37,6 +39,8 @@ std::string_view trigger_token(trigger_source source) {
     case trigger_source::control_api: return "control_api";
     case trigger_source::cloud_lifecycle: return "cloud_lifecycle";
     case trigger_source::idle_scale_in: return "idle_scale_in";
+    case trigger_source::spot_interruption: return "spot_interruption";
+    case trigger_source::rebalance_recommendation: return "rebalance_recommendation";
   }
   return "unknown";
 }

@@ -25,8 +25,10 @@ enum class trigger_source : std::uint8_t {
   signal_interrupt,  // SIGINT: Ctrl-C
   signal_quit,       // SIGQUIT: gitlab-runner's own word for "drain"
   control_api,
-  cloud_lifecycle,
+  cloud_lifecycle,    // the Auto Scaling target lifecycle state (Terminated, ...)
   idle_scale_in,
+  spot_interruption,  // an EC2 spot instance-action notice; carries a deadline
+  rebalance_recommendation,  // an EC2 rebalance recommendation, when configured to drain
 };
 
 enum class timer_kind : std::uint8_t {

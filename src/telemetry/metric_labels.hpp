@@ -22,14 +22,15 @@ enum class error_kind : std::uint8_t {
 
 inline constexpr std::size_t warden_status_count = 4;
 inline constexpr std::size_t drain_phase_count = 8;
-inline constexpr std::size_t trigger_source_count = 6;
+inline constexpr std::size_t trigger_source_count = 8;
 inline constexpr std::size_t signal_purpose_count = 4;
 inline constexpr std::size_t notification_kind_count = 2;
 inline constexpr std::size_t error_kind_count = 3;
 
 static_assert(static_cast<std::size_t>(warden_status::gone) + 1 == warden_status_count);
 static_assert(static_cast<std::size_t>(drain_phase::done) + 1 == drain_phase_count);
-static_assert(static_cast<std::size_t>(trigger_source::idle_scale_in) + 1 == trigger_source_count);
+static_assert(static_cast<std::size_t>(trigger_source::rebalance_recommendation) + 1 ==
+              trigger_source_count);
 static_assert(static_cast<std::size_t>(signal_purpose::reload) + 1 == signal_purpose_count);
 static_assert(static_cast<std::size_t>(notification_kind::gone) + 1 == notification_kind_count);
 static_assert(static_cast<std::size_t>(error_kind::http_request) + 1 == error_kind_count);

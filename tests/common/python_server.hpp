@@ -74,6 +74,12 @@ public:
   }
   int port() const { return port_; }
 
+  // Writes one line (a newline is added) to the server's stdin: how a test steers it.
+  void send_line(const std::string& line) {
+    const std::string text = line + "\n";
+    REQUIRE(::write(leash_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  }
+
   // The next `count` requests the server saw, fewer if they do not come within `wait`.
   std::vector<nlohmann::json> requests(std::size_t count,
                                        std::chrono::milliseconds wait = read_wait_max) {
@@ -86,7 +92,7 @@ public:
     return seen;
   }
 
-private:
+  // The next line of output, or nullopt when none comes within `wait`.
   std::optional<std::string> read_line(std::chrono::milliseconds wait) {
     for (;;) {
       if (const auto end = buffer_.find('\n'); end != std::string::npos) {
@@ -103,6 +109,7 @@ private:
     }
   }
 
+private:
   pid_t pid_ = -1;
   int leash_ = -1;
   int output_ = -1;

@@ -66,6 +66,13 @@ void check_defaults(const settings& loaded) {
   CHECK(loaded.webhook.retry_initial == defaults.webhook.retry_initial);
   CHECK(loaded.webhook.retry_max == defaults.webhook.retry_max);
   CHECK(loaded.webhook.attempts_max == defaults.webhook.attempts_max);
+  CHECK(loaded.aws.provider == defaults.aws.provider);
+  CHECK(loaded.aws.imds_endpoint == defaults.aws.imds_endpoint);
+  CHECK(loaded.aws.poll_interval == defaults.aws.poll_interval);
+  CHECK(loaded.aws.watch.drain_states == defaults.aws.watch.drain_states);
+  CHECK(loaded.aws.watch.spot_safety_margin == defaults.aws.watch.spot_safety_margin);
+  CHECK(loaded.aws.watch.rebalance == defaults.aws.watch.rebalance);
+  CHECK(loaded.aws.imds_v1_fallback == defaults.aws.imds_v1_fallback);
   CHECK(loaded.log.level == defaults.log.level);
   CHECK(loaded.log.format == defaults.log.format);
 }

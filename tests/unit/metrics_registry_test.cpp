@@ -128,7 +128,9 @@ TEST_CASE("a graceful drain counts its trigger, its signal, the exit and its dur
               "runwarden_drains_total{trigger=\"sigquit\"} 0",
               "runwarden_drains_total{trigger=\"control_api\"} 0",
               "runwarden_drains_total{trigger=\"cloud_lifecycle\"} 0",
-              "runwarden_drains_total{trigger=\"idle_scale_in\"} 0"});
+              "runwarden_drains_total{trigger=\"idle_scale_in\"} 0",
+              "runwarden_drains_total{trigger=\"spot_interruption\"} 0",
+              "runwarden_drains_total{trigger=\"rebalance_recommendation\"} 0"});
   CHECK(fed.series("runwarden_runner_signals_sent_total") ==
         lines{"runwarden_runner_signals_sent_total{purpose=\"graceful\"} 1",
               "runwarden_runner_signals_sent_total{purpose=\"forceful\"} 0",

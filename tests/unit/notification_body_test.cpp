@@ -104,6 +104,8 @@ TEST_CASE("trigger tokens are stable words", "[webhook]") {
   CHECK(trigger_token(trigger_source::control_api) == "control_api");
   CHECK(trigger_token(trigger_source::cloud_lifecycle) == "cloud_lifecycle");
   CHECK(trigger_token(trigger_source::idle_scale_in) == "idle_scale_in");
+  CHECK(trigger_token(trigger_source::spot_interruption) == "spot_interruption");
+  CHECK(trigger_token(trigger_source::rebalance_recommendation) == "rebalance_recommendation");
 }
 
 TEST_CASE("invalid UTF-8 in the reason is replaced, not thrown", "[webhook]") {

@@ -1,0 +1,45 @@
+// See imds_lifecycle_watcher.hpp. The settings are checked before any thread or actor
+// exists, so that a refusal leaves nothing to clean up.
+#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+
+#include "actors/http_port/http_port_actor.hpp"
+#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+
+namespace runwarden {
+
+imds_lifecycle_watcher::imds_lifecycle_watcher(caf::actor watcher, http_port_actor port,
+                                               std::shared_ptr<http_worker> worker)
+    : watcher_(std::move(watcher)), port_(std::move(port)), worker_(std::move(worker)) {}
+
+void imds_lifecycle_watcher::stop() {
+  if (watcher_) caf::anon_send_exit(watcher_, caf::exit_reason::user_shutdown);
+  if (port_) caf::anon_send_exit(port_, caf::exit_reason::user_shutdown);
+  if (worker_) worker_->stop();
+}
+
+lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
+                                                       const aws_settings& settings,
+                                                       const environment_map& environment,
+                                                       caf::actor listener,
+                                                       std::uint64_t random_seed) {
+  if (settings.provider == lifecycle_provider::none) return {std::nullopt, {}};
+  if (!listener) return {std::nullopt, "the lifecycle watcher needs a listener"};
+  if (settings.poll_interval.count() <= 0)
+    return {std::nullopt, "aws.poll_interval must be positive"};
+  auto endpoint = resolve_imds_endpoint(settings.imds_endpoint, environment);
+  if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
+  auto worker = std::make_shared<http_worker>();
+  auto port = system.spawn(http_port, worker);
+  imds_poller_config poller{.endpoint = std::move(endpoint.endpoint),
+                            .policy = settings.watch,
+                            .allow_v1_fallback = settings.imds_v1_fallback,
+                            .random_seed = random_seed};
+  auto watcher = system.spawn(lifecycle_watcher_actor,
+                              lifecycle_watcher_wiring{.http_port = port,
+                                                       .listener = std::move(listener),
+                                                       .poller = std::move(poller),
+                                                       .poll_interval = settings.poll_interval});
+  return {imds_lifecycle_watcher{std::move(watcher), std::move(port), std::move(worker)}, {}};
+}
+
+}  // namespace runwarden

@@ -1,0 +1,93 @@
+// See lifecycle_watcher_actor.hpp. Every request carries a fresh id; an answer whose id is
+// not the one awaited (a stale one) is dropped, so one answer is never used twice.
+#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+
+#include <cassert>
+
+#include "src/app/logging.hpp"
+#include "src/util/rfc3339_time.hpp"
+
+namespace runwarden {
+
+namespace {
+
+using watcher_pointer = caf::stateful_actor<lifecycle_watcher_state>*;
+
+instant now_of(watcher_pointer self) {
+  return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
+}
+
+void log_report(const watch_report& report) {
+  auto logger = warden_logger();
+  switch (report.level) {
+    case report_level::debug: logger->debug("lifecycle watcher: {}", report.text); break;
+    case report_level::info: logger->info("lifecycle watcher: {}", report.text); break;
+    case report_level::warning: logger->warn("lifecycle watcher: {}", report.text); break;
+    case report_level::error: logger->error("lifecycle watcher: {}", report.text); break;
+  }
+}
+
+void carry_out(watcher_pointer self, std::vector<poller_effect> effects) {
+  auto& state = self->state;
+  for (auto& effect : effects) {
+    if (auto* request = std::get_if<imds_request>(&effect)) {
+      assert(state.waiting_for == 0);
+      state.waiting_for = state.next_id++;
+      self->send(state.wiring.http_port,
+                 http_request{state.waiting_for, std::move(request->method),
+                              std::move(request->url), std::move(request->headers), {},
+                              request->timeout, {}, request->max_response_bytes});
+    } else if (const auto* wait = std::get_if<retry_after>(&effect)) {
+      self->delayed_send(self, wait->delay, imds_retry_atom::value);
+    } else if (auto* trigger = std::get_if<lifecycle_trigger>(&effect)) {
+      warden_logger()->warn("lifecycle watcher: drain called for by {}: {}{}",
+                            trigger_token(trigger->source), trigger->reason,
+                            trigger->deadline ? "; deadline " +
+                                                    format_rfc3339_utc(*trigger->deadline)
+                                              : std::string{});
+      self->send(state.wiring.listener, std::move(*trigger));
+    } else if (auto* identity = std::get_if<instance_identity>(&effect)) {
+      warden_logger()->info("lifecycle watcher: instance {} in {} (account {})",
+                            identity->instance_id, identity->region, identity->account_id);
+      self->send(state.wiring.listener, std::move(*identity));
+    } else {
+      log_report(std::get<watch_report>(effect));
+    }
+  }
+}
+
+void on_response(watcher_pointer self, http_response& response) {
+  auto& state = self->state;
+  if (response.id == 0 || response.id != state.waiting_for) return;
+  state.waiting_for = 0;
+  imds_answer answer{response.status_code, std::move(response.body),
+                     std::move(response.transport_error), std::move(response.headers)};
+  carry_out(self, state.poller->answer_arrived(answer, now_of(self)));
+}
+
+}  // namespace
+
+caf::behavior lifecycle_watcher_actor(caf::stateful_actor<lifecycle_watcher_state>* self,
+                                      lifecycle_watcher_wiring wiring) {
+  assert(wiring.http_port);
+  assert(wiring.listener);
+  assert(wiring.poll_interval.count() > 0);
+  auto& state = self->state;
+  state.poller.emplace(wiring.poller);
+  state.wiring = std::move(wiring);
+  self->monitor(state.wiring.http_port);
+  self->set_down_handler([=](const caf::down_msg& down) {
+    if (down.source == self->state.wiring.http_port.address()) self->quit(down.reason);
+  });
+  self->send(self, imds_poll_atom::value);
+  return {
+      [=](imds_poll_atom) {
+        self->delayed_send(self, self->state.wiring.poll_interval, imds_poll_atom::value);
+        carry_out(self, self->state.poller->poll_due(now_of(self)));
+      },
+      [=](imds_retry_atom) { carry_out(self, self->state.poller->retry_due(now_of(self))); },
+      [=](http_response& response) { on_response(self, response); },
+  };
+}
+
+}  // namespace runwarden

@@ -1,0 +1,41 @@
+#pragma once
+// The lifecycle watcher: polls the EC2 instance metadata service every poll interval
+// through the HTTP port, one request at a time, and tells its listener what calls for a
+// drain (lifecycle_trigger, once per latch) and who the instance is (instance_identity,
+// once). Decisions (which request next, what an answer means, when to retry) are the pure
+// imds_poller's; this actor only carries them out: requests to the port, waits as
+// delayed_send to itself (so virtual time drives them in tests), reports to the log.
+// Without its HTTP port it can watch nothing, so it ends with the port's reason and its
+// supervisor decides.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "caf/all.hpp"
+#include "messages/http_messages.hpp"
+#include "messages/lifecycle_messages.hpp"
+#include "src/aws/imds/imds_poller.hpp"
+
+namespace runwarden {
+
+struct lifecycle_watcher_wiring {
+  http_port_actor http_port;
+  caf::actor listener;
+  imds_poller_config poller;
+  std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
+};
+
+struct lifecycle_watcher_state {
+  static inline const char* name = "lifecycle_watcher";
+  std::optional<imds_poller> poller;
+  lifecycle_watcher_wiring wiring;
+  std::uint64_t next_id = 1;
+  std::uint64_t waiting_for = 0;  // the request in flight; 0 when none
+};
+
+// Polls once at once, then every wiring.poll_interval.
+caf::behavior lifecycle_watcher_actor(caf::stateful_actor<lifecycle_watcher_state>* self,
+                                      lifecycle_watcher_wiring wiring);
+
+}  // namespace runwarden

@@ -1,0 +1,29 @@
+#pragma once
+// The lifecycle watcher's vocabulary. The watcher polls the instance metadata service and
+// tells its listener (a plain caf::actor, the coordinator's side) two things:
+//
+//   lifecycle_trigger  a drain is called for: source (cloud_lifecycle, spot_interruption or
+//                      rebalance_recommendation), an optional deadline in wall-clock time
+//                      (spot: the notice time minus the safety margin) and a reason. Once
+//                      per latch: a level seen again on the next poll sends nothing.
+//                      as_shutdown_request() (src/aws/imds/lifecycle_trigger_request.hpp)
+//                      turns it into the drain machine's event on the machine's clock.
+//   instance_identity  instance id, region and account id, once, when first read.
+//
+// Internally the watcher sends itself (imds_poll_atom) every poll interval and
+// (imds_retry_atom) when a token or identity retry is due, and gets http_response from its
+// HTTP port. The messages never leave the process, so they are unsafe local types.
+
+#include "caf/all.hpp"
+#include "src/aws/imds/imds_documents.hpp"
+#include "src/aws/imds/lifecycle_watch.hpp"
+
+namespace runwarden {
+
+using imds_poll_atom = caf::atom_constant<caf::atom("imdspoll")>;
+using imds_retry_atom = caf::atom_constant<caf::atom("imdsretry")>;
+
+}  // namespace runwarden
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_trigger)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::instance_identity)

@@ -1,0 +1,229 @@
+// The lifecycle watcher with nothing faked on our side: the real watcher actor, the real
+// libcurl HTTP port, CAF's real scheduler, against fake_imds.py, a Python http.server that
+// speaks IMDSv2 on 127.0.0.1 and enforces its tokens (401 for a missing, unknown or expired
+// one). The test scripts the server through its stdin and reads every request it saw from
+// its stdout. Timing is real here, so bounds are generous; exact timing is the actor tests'.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+#include "messages/lifecycle_messages.hpp"
+#include "src/util/rfc3339_time.hpp"
+#include "tests/common/python_server.hpp"
+
+namespace {
+
+using namespace runwarden;
+using namespace std::chrono_literals;
+using json = nlohmann::json;
+
+constexpr std::chrono::milliseconds poll_interval{300};
+constexpr std::chrono::milliseconds line_wait_max{5'000};
+const std::string state_path = "/latest/meta-data/autoscaling/target-lifecycle-state";
+
+caf::actor_system_config& production_like(caf::actor_system_config& config) {
+  config.set("scheduler.policy", caf::atom("sharing"));
+  config.set("scheduler.max-threads", 2);
+  return config;
+}
+
+class imds_fixture {
+ public:
+  imds_fixture() : system_(production_like(config_)), listener_(system_) {}
+
+  ~imds_fixture() {
+    if (watcher_) watcher_->stop();
+  }
+
+  // Starts the watcher on the fake's address, given the way AWS SDKs are given one.
+  void start(aws_settings settings = {}) {
+    settings.provider = lifecycle_provider::aws;
+    settings.poll_interval = poll_interval;
+    const environment_map environment{
+        {"AWS_EC2_METADATA_SERVICE_ENDPOINT", server_.url("127.0.0.1", "")}};
+    auto spawned = spawn_lifecycle_watcher(system_, settings, environment,
+                                           caf::actor_cast<caf::actor>(listener_), 5);
+    REQUIRE(spawned.error.empty());
+    REQUIRE(spawned.watcher);
+    watcher_ = std::move(spawned.watcher);
+  }
+
+  // Sends a command and returns every request the server saw until it was applied.
+  std::vector<json> command(const json& what) {
+    server_.send_line(what.dump());
+    ++commands_;
+    std::vector<json> seen;
+    for (;;) {
+      const auto line = server_.read_line(line_wait_max);
+      REQUIRE(line);
+      auto record = json::parse(*line);
+      if (record.contains("ack") && record["ack"] == commands_) return seen;
+      seen.push_back(std::move(record));
+    }
+  }
+
+  // The requests the server sees during the next `wait`.
+  std::vector<json> requests_during(std::chrono::milliseconds wait) {
+    const auto until = std::chrono::steady_clock::now() + wait;
+    std::vector<json> seen;
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          until - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return seen;
+      const auto line = server_.read_line(left);
+      if (!line) return seen;
+      seen.push_back(json::parse(*line));
+    }
+  }
+
+  std::optional<instance_identity> identity(std::chrono::milliseconds wait) {
+    std::optional<instance_identity> heard;
+    listener_->receive([&](const instance_identity& identity) { heard = identity; },
+                       caf::after(wait) >> [] {});
+    return heard;
+  }
+
+  std::vector<lifecycle_trigger> triggers(std::chrono::milliseconds wait) {
+    std::vector<lifecycle_trigger> heard;
+    const auto until = std::chrono::steady_clock::now() + wait;
+    for (;;) {
+      const auto left = until - std::chrono::steady_clock::now();
+      if (left <= 0s) return heard;
+      bool timed_out = false;
+      listener_->receive([&](const lifecycle_trigger& trigger) { heard.push_back(trigger); },
+                         [&](const instance_identity&) {},
+                         caf::after(left) >> [&] { timed_out = true; });
+      if (timed_out) return heard;
+    }
+  }
+
+  // The time until the first trigger, which it stores in `trigger`.
+  std::chrono::milliseconds time_to_trigger(lifecycle_trigger& trigger) {
+    const auto started = std::chrono::steady_clock::now();
+    bool heard = false;
+    listener_->receive(
+        [&](const lifecycle_trigger& got) {
+          trigger = got;
+          heard = true;
+        },
+        caf::after(std::chrono::milliseconds{line_wait_max}) >> [] {});
+    REQUIRE(heard);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+  }
+
+ private:
+  testing::python_server server_{FAKE_IMDS_SCRIPT, {}};
+  caf::actor_system_config config_;
+  caf::actor_system system_;
+  caf::scoped_actor listener_;
+  std::optional<imds_lifecycle_watcher> watcher_;
+  int commands_ = 0;
+};
+
+std::size_t count(const std::vector<json>& requests, const std::string& method,
+                  const std::string& path, int status) {
+  std::size_t seen = 0;
+  for (const auto& request : requests)
+    seen += request["method"] == method && request["path"] == path && request["status"] == status;
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(imds_fixture, "Terminated gives one trigger within a poll interval",
+                 "[imds][integration]") {
+  command({{"lifecycle_state", "InService"}});
+  start();
+  const auto who = identity(line_wait_max);
+  REQUIRE(who);
+  CHECK(*who == instance_identity{"i-0fake0imds0test00", "eu-west-1", "123456789012"});
+  CHECK(triggers(2 * poll_interval).empty());
+  const auto before = command({{"lifecycle_state", "Terminated"}});
+  CHECK(count(before, "GET", state_path, 200) >= 2);
+  CHECK(count(before, "PUT", "/latest/api/token", 200) == 1);
+  for (const auto& request : before) CHECK(request["status"] != 401);
+  lifecycle_trigger trigger;
+  // One interval, plus room for a loaded machine to carry out the requests.
+  CHECK(time_to_trigger(trigger) < poll_interval + 700ms);
+  CHECK(trigger.source == trigger_source::cloud_lifecycle);
+  CHECK(trigger.reason == "Auto Scaling target lifecycle state is Terminated");
+  // The level stays; polls go on; no second trigger.
+  CHECK(triggers(5 * poll_interval).empty());
+  CHECK(count(command({{"spot_action", nullptr}}), "GET", state_path, 200) >= 3);
+}
+
+TEST_CASE_METHOD(imds_fixture, "revoked tokens are replaced after a 401", "[imds][integration]") {
+  command({{"lifecycle_state", "InService"}});
+  start();
+  REQUIRE(identity(line_wait_max));
+  command({{"revoke_tokens", true}});
+  const auto after = requests_during(3 * poll_interval);
+  REQUIRE(after.size() >= 3);
+  // The first read after the revocation is refused once, then a new token serves it.
+  CHECK(after[0]["status"] == 401);
+  CHECK(after[0]["token"] == "bad");
+  CHECK(after[1]["method"] == "PUT");
+  CHECK(after[1]["status"] == 200);
+  CHECK(after[2]["path"] == after[0]["path"]);
+  CHECK(after[2]["status"] == 200);
+  CHECK(count(after, "GET", state_path, 401) == 1);
+  CHECK(triggers(0ms).empty());
+}
+
+TEST_CASE_METHOD(imds_fixture, "short-lived tokens are renewed before they expire",
+                 "[imds][integration]") {
+  command({{"lifecycle_state", "InService"}, {"token_ttl_max", 1}});
+  start();
+  const auto seen = requests_during(8 * poll_interval);
+  CHECK(count(seen, "PUT", "/latest/api/token", 200) >= 2);
+  for (const auto& request : seen) CHECK(request["token"] != "expired");
+}
+
+TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",
+                 "[imds][integration]") {
+  command({{"lifecycle_state", "<html><body>503 Service Unavailable</body></html>"},
+           {"spot_action", "<html>oops</html>"},
+           {"rebalance", "{\"noticeTime\": "}});
+  start();
+  CHECK(triggers(3 * poll_interval).empty());
+  command({{"lifecycle_state", "Warmed:Pending"}, {"spot_action", "{\"action\": \"stop\"}"}});
+  CHECK(triggers(3 * poll_interval).empty());
+  command({{"spot_action", "{\"action\": \"terminate\", \"time\": \"yesterday\"}"}});
+  CHECK(triggers(3 * poll_interval).empty());
+  // No token to be had: polls are skipped (IMDSv1 fallback is off), reads never go out.
+  command({{"token_status", 500}, {"revoke_tokens", true}});
+  const auto without_token = requests_during(3 * poll_interval);
+  CHECK(count(without_token, "PUT", "/latest/api/token", 500) >= 3);
+  for (const auto& request : without_token)
+    CHECK((request["method"] == "PUT" || request["status"] == 401));
+  CHECK(triggers(0ms).empty());
+  // Still alive and watching: a real notice, once the service recovers, drains.
+  command({{"token_status", nullptr},
+           {"spot_action", "{\"action\": \"terminate\", \"time\": \"2030-01-01T00:02:00Z\"}"}});
+  lifecycle_trigger trigger;
+  CHECK(time_to_trigger(trigger) < 3s);
+  CHECK(trigger.source == trigger_source::spot_interruption);
+  CHECK(trigger.deadline == *parse_rfc3339("2030-01-01T00:01:30Z"));
+  CHECK(triggers(3 * poll_interval).empty());
+}
+
+TEST_CASE("spawn_lifecycle_watcher names a bad endpoint and does nothing for none",
+          "[imds][integration]") {
+  caf::actor_system_config config;
+  caf::actor_system system{production_like(config)};
+  caf::scoped_actor listener{system};
+  aws_settings settings;
+  const auto none = spawn_lifecycle_watcher(system, settings, {}, listener, 1);
+  CHECK_FALSE(none.watcher);
+  CHECK(none.error.empty());
+  settings.provider = lifecycle_provider::aws;
+  const auto bad = spawn_lifecycle_watcher(
+      system, settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, listener, 1);
+  CHECK_FALSE(bad.watcher);
+  CHECK(bad.error == "AWS_EC2_METADATA_SERVICE_ENDPOINT \"169.254.169.254\" must start with "
+                     "http:// or https://");
+}
