@@ -98,6 +98,8 @@ struct unregister_settings {
   std::uint32_t attempts_max = 0;  // 0: retry until the server confirms
   gitlab_unregister_settings gitlab;
   github_unregister_settings github;
+};
+
 // Which cloud lifecycle the lifecycle watcher follows (issue 6).
 enum class lifecycle_provider : std::uint8_t { none, aws };
 
@@ -123,8 +125,8 @@ struct settings {
   control_settings control;
   webhook_settings webhook;
   aws_settings aws;
-  log_settings log;
   unregister_settings unregister;
+  log_settings log;
 };
 
 }  // namespace runwarden
