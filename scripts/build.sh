@@ -13,5 +13,11 @@ case "$variant" in
 esac
 
 scripts/install-deps.sh
+# ccache, when installed, makes rebuilds of unchanged files free; paths are taken relative
+# to the checkout so that another checkout of the same sources hits the same cache.
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 cmake -S . -B "$directory" "${options[@]}" >/dev/null
 cmake --build "$directory" -j"$(nproc)"
