@@ -1,12 +1,11 @@
 // See metrics_poller_actor.hpp.
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <limits>
 
 #include "messages/warden_messages.hpp"
+#include "src/app/logging.hpp"
 #include "src/metrics/runner_scrape.hpp"
 
 namespace runwarden {
@@ -48,15 +47,15 @@ void judge(poller_pointer self, const http_response& response) {
   auto& state = self->state;
   const auto scraped = judge_runner_scrape(response, state.wiring.url);
   if (!scraped.load) {
-    if (scraped.error != state.last_error) spdlog::warn("{}", scraped.error);
+    if (scraped.error != state.last_error) warden_logger()->warn("{}", scraped.error);
     state.last_error = scraped.error;
     tell(self, std::nullopt);
     return;
   }
-  if (!state.last_error.empty()) spdlog::info("the runner's metrics answer again");
+  if (!state.last_error.empty()) warden_logger()->info("the runner's metrics answer again");
   state.last_error.clear();
   for (const auto& problem : scraped.load->problems)
-    spdlog::debug("runner metrics: {}", problem);
+    warden_logger()->debug("runner metrics: {}", problem);
   tell(self, narrowed(scraped.load->running_jobs));
 }
 

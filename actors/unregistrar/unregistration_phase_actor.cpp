@@ -1,11 +1,10 @@
 // See unregistration_phase_actor.hpp.
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 
 #include "messages/warden_messages.hpp"
+#include "src/app/logging.hpp"
 
 namespace runwarden {
 
@@ -19,19 +18,6 @@ void start_unregistrar(phase_pointer self) {
   wiring.random_seed += self->state.restarts;  // a restart does not replay the same jitter
   self->state.unregistrar = self->spawn(unregistrar_actor, std::move(wiring));
   self->monitor(self->state.unregistrar);
-}
-
-void log_progress(const runner_unregister_status& status) {
-  const auto text = fmt::format("unregistering {}: {} after {} attempt(s){}{}", status.runner,
-                                to_string(status.state), status.attempts,
-                                status.detail.empty() ? "" : ": ", status.detail);
-  if (status.state == unregister_state::retrying) {
-    spdlog::warn("{}", text);
-  } else if (status.state == unregister_state::failed) {
-    spdlog::error("{}", text);
-  } else {
-    spdlog::info("{}", text);
-  }
 }
 
 unregistration_finished summary_of(const unregister_finished& finished) {
@@ -54,7 +40,7 @@ caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring 
     auto& state = self->state;
     if (down.source != state.unregistrar.address() || state.finished) return;
     ++state.restarts;
-    spdlog::error("the unregistrar stopped ({}); starting it again",
+    warden_logger()->error("the unregistrar stopped ({}); starting it again",
                   self->system().render(down.reason));
     start_unregistrar(self);
   });
@@ -65,7 +51,8 @@ caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring 
         if (state.unregistrar || state.finished) return;  // already under way, or done
         start_unregistrar(self);
       },
-      [=](const runner_unregister_status& status) { log_progress(status); },
+      // The unregistrar logs each runner's progress itself.
+      [=](const runner_unregister_status&) {},
       [=](const unregister_finished& finished) {
         auto& state = self->state;
         state.finished = true;

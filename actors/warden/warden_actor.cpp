@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <csignal>
 
+#include "messages/lifecycle_messages.hpp"
+#include "src/app/logging.hpp"
+#include "src/aws/imds/lifecycle_trigger_request.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -153,6 +157,16 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const unregistration_finished& e) { handle_event(self, e); },
       [=](const lifecycle_action_pending& e) { handle_event(self, e); },
       [=](const lifecycle_action_completed& e) { handle_event(self, e); },
+      // The watcher speaks wall-clock time (a spot notice names one); the machine counts
+      // instants of the actor clock. This edge is where the two are put side by side.
+      [=](const lifecycle_trigger& trigger) {
+        handle_event(self, as_shutdown_request(trigger, now_of(self),
+                                               std::chrono::system_clock::now()));
+      },
+      [=](const instance_identity& identity) {
+        warden_logger()->info("instance {} in {} (account {})", identity.instance_id,
+                              identity.region, identity.account_id);
+      },
       [=](const os_signal_received& signal) {
         if (auto event = event_for_os_signal(signal.signal_number)) handle_event(self, *event);
       },

@@ -10,6 +10,7 @@
 
 #include <random>
 
+#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
 #include "actors/process_port/process_port_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
@@ -117,6 +118,15 @@ int run_warden(const settings& config) {
     warden_logger()->error("{}", awareness.error);
     return exit_config;
   }
+  const auto environment = process_environment();
+  if (config.aws.provider != lifecycle_provider::none) {
+    // Checked before the runner starts, so that a bad endpoint stops nothing midway.
+    const auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
+    if (!endpoint.error.empty()) {
+      warden_logger()->error("{}", endpoint.error);
+      return exit_config;
+    }
+  }
   become_subreaper();
   caf::actor_system_config actor_config;
   actor_config.set("scheduler.policy", caf::atom("sharing"));
@@ -157,6 +167,8 @@ int run_warden(const settings& config) {
   caf::anon_send(notifier.notifier->supervisor(), caf::subscribe_atom::value, warden);
   waiter->monitor(notifier.notifier->supervisor());
   awareness.awareness->start_metrics(system, warden);
+  auto lifecycle = spawn_lifecycle_watcher(system, config.aws, environment, warden, entropy());
+  if (!lifecycle.error.empty()) warden_logger()->error("lifecycle watcher: {}", lifecycle.error);
   signals->start(warden);
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
@@ -186,6 +198,7 @@ int run_warden(const settings& config) {
   if (control) control->stop(control_stop_grace);
   notifier.notifier->stop();
   awareness.awareness->stop();
+  if (lifecycle.watcher) lifecycle.watcher->stop();
   if (http.endpoints) http.endpoints->stop();
   signals->stop();
   host->stop();

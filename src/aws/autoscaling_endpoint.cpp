@@ -52,7 +52,7 @@ autoscaling_endpoint_resolution take_apart(const std::string& text, const std::s
 }  // namespace
 
 autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
-    const environment_variables& environment, const std::string& region) {
+    const environment_map& environment, const std::string& region) {
   for (const char* variable : {"AWS_ENDPOINT_URL_AUTO_SCALING", "AWS_ENDPOINT_URL"}) {
     const auto found = environment.find(variable);
     if (found != environment.end() && !found->second.empty())

@@ -23,6 +23,6 @@ struct autoscaling_endpoint_resolution {
 };
 
 autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
-    const environment_variables& environment, const std::string& region);
+    const environment_map& environment, const std::string& region);
 
 }  // namespace runwarden

@@ -10,10 +10,11 @@
 
 #include "src/aws/aws_credentials.hpp"
 
+#include "src/util/process_environment.hpp"
+
 namespace runwarden {
 
 // The process environment, passed in so that tests and the simulation choose it.
-using environment_variables = std::map<std::string, std::string>;
 
 struct credentials_lookup {
   std::optional<aws_credentials> credentials;  // never set together with error

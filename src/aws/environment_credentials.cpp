@@ -5,7 +5,7 @@ namespace runwarden {
 
 namespace {
 
-std::optional<std::string> variable(const environment_variables& environment, const char* name) {
+std::optional<std::string> variable(const environment_map& environment, const char* name) {
   const auto found = environment.find(name);
   if (found == environment.end() || found->second.empty()) return std::nullopt;
   return found->second;
@@ -13,7 +13,7 @@ std::optional<std::string> variable(const environment_variables& environment, co
 
 }  // namespace
 
-credentials_lookup credentials_from_environment(const environment_variables& environment) {
+credentials_lookup credentials_from_environment(const environment_map& environment) {
   const auto key_id = variable(environment, "AWS_ACCESS_KEY_ID");
   const auto secret = variable(environment, "AWS_SECRET_ACCESS_KEY");
   if (!key_id && !secret) return {};

@@ -7,6 +7,6 @@
 
 namespace runwarden {
 
-credentials_lookup credentials_from_environment(const environment_variables& environment);
+credentials_lookup credentials_from_environment(const environment_map& environment);
 
 }  // namespace runwarden

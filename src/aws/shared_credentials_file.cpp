@@ -19,7 +19,7 @@ std::optional<std::string> value_of(const boost::property_tree::ptree& section, 
 
 }  // namespace
 
-std::string shared_credentials_path(const environment_variables& environment) {
+std::string shared_credentials_path(const environment_map& environment) {
   const auto file = environment.find("AWS_SHARED_CREDENTIALS_FILE");
   if (file != environment.end() && !file->second.empty()) return file->second;
   const auto home = environment.find("HOME");
@@ -27,7 +27,7 @@ std::string shared_credentials_path(const environment_variables& environment) {
   return {};
 }
 
-std::string credentials_profile(const environment_variables& environment) {
+std::string credentials_profile(const environment_map& environment) {
   const auto profile = environment.find("AWS_PROFILE");
   return profile != environment.end() && !profile->second.empty() ? profile->second : "default";
 }

@@ -13,10 +13,10 @@
 namespace runwarden {
 
 // AWS_SHARED_CREDENTIALS_FILE, else $HOME/.aws/credentials; empty when neither is known.
-std::string shared_credentials_path(const environment_variables& environment);
+std::string shared_credentials_path(const environment_map& environment);
 
 // AWS_PROFILE, else "default".
-std::string credentials_profile(const environment_variables& environment);
+std::string credentials_profile(const environment_map& environment);
 
 // `path` only names the file in errors. A profile the file lacks is an error: the operator
 // pointed runwarden at this file and profile.

@@ -8,12 +8,12 @@
 #include <optional>
 #include <string>
 
+#include "src/util/process_environment.hpp"
+
 namespace runwarden {
 
 inline constexpr const char* imds_default_endpoint = "http://169.254.169.254";
 inline constexpr const char* imds_endpoint_variable = "AWS_EC2_METADATA_SERVICE_ENDPOINT";
-
-using environment_map = std::map<std::string, std::string>;
 
 struct imds_endpoint_result {
   std::string endpoint;  // scheme and authority, no trailing slash; set when error is empty

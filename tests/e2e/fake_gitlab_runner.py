@@ -1,0 +1,48 @@
+#!/usr/bin/python3
+"""A stand-in for gitlab-runner with real Prometheus metrics, for runwarden's end-to-end tests.
+
+Usage: fake_gitlab_runner.py PORT JOBS SECONDS. Serves /metrics on 127.0.0.1:PORT, written
+by Debian's python3-prometheus-client exactly as gitlab-runner names its series: an idle
+gitlab_runner_jobs series at 0 always, one "running" series with the jobs in progress,
+gitlab_runner_concurrent. JOBS jobs start at once; each takes SECONDS after the drain
+begins, the later ones a little longer, so the count falls one by one. SIGQUIT (gitlab-
+runner's graceful shutdown) lets the jobs finish, then exits 0; SIGTERM aborts them and
+exits 1, as gitlab-runner does.
+"""
+
+import signal
+import sys
+import threading
+import time
+
+from prometheus_client import CollectorRegistry, Gauge, start_http_server
+
+port, jobs, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+registry = CollectorRegistry()
+running = Gauge("gitlab_runner_jobs", "The current number of running builds.",
+                ["executor_stage", "runner", "stage", "state"], registry=registry)
+running.labels("", "abc123", "", "").set(0)
+series = running.labels("step_script", "abc123", "build", "running")
+series.set(jobs)
+Gauge("gitlab_runner_concurrent", "The current value of concurrent setting",
+      registry=registry).set(4)
+start_http_server(port, addr="127.0.0.1", registry=registry)
+
+draining = threading.Event()
+aborted = threading.Event()
+signal.signal(signal.SIGQUIT, lambda *_: draining.set())
+signal.signal(signal.SIGTERM, lambda *_: aborted.set())
+print("ready", flush=True)
+
+while not draining.is_set() and not aborted.is_set():
+    time.sleep(0.02)
+began = time.monotonic()
+left = jobs
+while left > 0 and not aborted.is_set():
+    finished = sum(1 for n in range(jobs) if time.monotonic() - began >= seconds + 0.5 * n)
+    left = jobs - finished
+    series.set(left)
+    time.sleep(0.02)
+if not aborted.is_set():
+    time.sleep(0.5)  # gitlab-runner, too, takes a moment between its last job and its exit
+sys.exit(1 if aborted.is_set() else 0)
