@@ -20,6 +20,7 @@ using exited_atom = caf::atom_constant<caf::atom("exited")>;
 using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
 using unsubscribe_atom = caf::atom_constant<caf::atom("unsubscrib")>;
 using notify_atom = caf::atom_constant<caf::atom("notify")>;
+using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 using unregister_atom = caf::atom_constant<caf::atom("unregister")>;
 using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
 using complete_atom = caf::atom_constant<caf::atom("complete")>;
@@ -53,10 +54,12 @@ struct warden_exited {
 
 // The process port owns the runner's process. `spawn` starts the configured command; the
 // port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
-// `signal` sends a signal to the process group of the given runner pid.
+// `signal` sends a signal to the process group of the given runner pid. `adopt` watches a
+// runner an earlier runwarden started (recovery) and answers runner_exited when it ends.
 using process_port_actor =
     caf::typed_actor<caf::reacts_to<spawn_atom>,
-                     caf::reacts_to<signal_atom, std::int64_t, std::int32_t>>;
+                     caf::reacts_to<signal_atom, std::int64_t, std::int32_t>,
+                     caf::reacts_to<adopt_atom, std::int64_t>>;
 
 }  // namespace runwarden
 

@@ -102,10 +102,65 @@ void handle_event(warden_pointer self, const drain_event& event) {
   const auto now = now_of(self);
   const auto effects = state.machine->step(event, now);
   ++state.version;
+  if (state.journal) {
+    if (auto failed = state.journal(now, event, effects); failed && !state.journal_failed) {
+      state.journal_failed = true;
+      warden_logger()->error("journal: {}; the drain goes on without being recorded", *failed);
+    }
+  }
   for (const auto& effect : effects) {
     carry_out(self, effect, now);
     if (state.observer) state.observer(effect, current_snapshot(self));
   }
+  publish(self);
+}
+
+// After a fold of the journal the machine believes things of the world (a runner alive,
+// timers armed, a request in flight) that the world may no longer match. Each is made true
+// again, level-triggered: idempotent re-sends, never a fresh runner for a drain under way.
+void reconcile(warden_pointer self) {
+  auto& state = self->state;
+  const auto& machine = state.machine->state();
+  const auto now = now_of(self);
+  const auto rearm = [&](const std::optional<timer_id>& slot, timer_kind kind, instant at) {
+    if (slot) self->delayed_send(self, at > now ? at - now : duration::zero(),
+                                 timer_fired{kind, *slot});
+  };
+  rearm(machine.timers.restart_backoff, timer_kind::restart_backoff, now);
+  rearm(machine.timers.drain_deadline, timer_kind::drain_deadline,
+        machine.drain_deadline.value_or(now));
+  rearm(machine.timers.kill_timeout, timer_kind::kill_timeout, now);
+  rearm(machine.timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat, now);
+  rearm(machine.timers.lifecycle_expiry, timer_kind::lifecycle_expiry,
+        machine.lifecycle ? machine.lifecycle->expires_at : now);
+  if (machine.runner == runner_state::spawning) self->send(state.process_port, spawn_atom::value);
+  if (machine.runner == runner_state::alive && machine.runner_pid) {
+    const auto pid = *machine.runner_pid;
+    self->send(state.process_port, adopt_atom::value, pid);
+    const auto& config = state.machine->config();
+    std::optional<int> again;
+    if (machine.stage == escalation::graceful_sent) again = config.graceful_signal;
+    if (machine.stage == escalation::forceful_sent) again = config.forceful_signal;
+    if (machine.stage == escalation::kill_sent) again = SIGKILL;
+    if (again) self->send(state.process_port, signal_atom::value, pid, std::int32_t{*again});
+  }
+  if (machine.unregistration == step_progress::in_progress)
+    carry_out(self, unregister_runner{}, now);
+  if (machine.lifecycle_completion == step_progress::in_progress)
+    carry_out(self, complete_lifecycle_action{machine.lifecycle->hook_name,
+                                              lifecycle_result::proceed}, now);
+}
+
+void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
+  auto& state = self->state;
+  for (const auto& entry : entries) (void)state.machine->step(entry.event, entry.at);
+  ++state.version;
+  const auto& machine = state.machine->state();
+  warden_logger()->warn("continuing from the journal ({} entries): status {}, runner {}",
+                        entries.size(), to_string(machine.status),
+                        machine.runner_pid ? "pid " + std::to_string(*machine.runner_pid)
+                                           : std::string{"not running"});
+  reconcile(self);
   publish(self);
 }
 
@@ -145,8 +200,13 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
   state.unregistrar = std::move(wiring.unregistrar);
   state.lifecycle_client = std::move(wiring.lifecycle_client);
   state.observer = std::move(wiring.observer);
+  state.journal = std::move(wiring.journal);
   self->set_down_handler([=](const caf::down_msg& down) { unsubscribe(self, down.source); });
-  handle_event(self, warden_started{});
+  if (wiring.recovered.empty()) {
+    handle_event(self, warden_started{});
+  } else {
+    recover(self, wiring.recovered);
+  }
   return {
       [=](const runner_spawned& e) { handle_event(self, e); },
       [=](const runner_spawn_failed& e) { handle_event(self, e); },

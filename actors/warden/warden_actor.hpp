@@ -18,10 +18,14 @@
 #include "messages/warden_messages.hpp"
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
+#include "src/journal/journal_entry.hpp"
 
 namespace runwarden {
 
 using effect_observer = std::function<void(const drain_effect&, const warden_snapshot&)>;
+// Appends one event and its effects to the journal; an error text when it could not.
+using journal_sink = std::function<std::optional<std::string>(
+    instant, const drain_event&, const std::vector<drain_effect>&)>;
 
 // Sent to the notifier and not yet settled by it: at most one per notification kind.
 struct unsettled_notification {
@@ -40,6 +44,8 @@ struct warden_state {
   caf::actor unregistrar;       // may be empty when the drain machine never unregisters
   caf::actor lifecycle_client;  // may be empty when no cloud lifecycle hooks are watched
   effect_observer observer;
+  journal_sink journal;
+  bool journal_failed = false;  // logged once; the drain goes on unrecorded
   std::vector<caf::actor> subscribers;
   std::uint64_t version = 0;
   warden_snapshot last_published;
@@ -54,6 +60,11 @@ struct warden_wiring {
   caf::actor lifecycle_client = {};
   // Sees every effect after it is carried out (logging, metrics).
   effect_observer observer = {};
+  // Records each event with its effects before any of them is carried out.
+  journal_sink journal = {};
+  // The entries of a drain an earlier runwarden did not finish (recovery): folded into the
+  // machine instead of starting afresh, then reconciled with the world.
+  std::vector<journal_entry> recovered = {};
 };
 
 // The warden stays up after gone, so that late status questions still get an answer;

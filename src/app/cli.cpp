@@ -44,6 +44,7 @@ constexpr flag_spec run_flag_specs[] = {
     {"--token-file", "control.token_file", "file with the bearer token gRPC calls must carry"},
     {"--http-listen", "control.http_listen", "HOST:PORT for /metrics /healthz /readyz, or none"},
     {"--webhook", "webhook.url", "http(s) URL told when a drain starts and ends"},
+    {"--state-dir", "journal.state_directory", "where the journal lives (one runwarden each)"},
 };
 
 struct run_flags {

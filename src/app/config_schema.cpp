@@ -147,6 +147,15 @@ constexpr key_spec schema[] = {
        return store(value.expect_word(level_words), value.config().log.level);
      }},
     {"log", "format", read_log_format},
+    {"journal", "state_directory",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string("leave the key out for the default"),
+                    value.config().journal.state_directory);
+     }},
+    {"journal", "records_per_sync",
+     [](config_value& value) {
+       return store(value.expect_integer(1, 4096), value.config().journal.records_per_sync);
+     }},
     {"unregister", "kind", read_unregister_kind},
     {"unregister", "timeout", read_unregister_timeout},
     {"unregister", "retry_initial", read_unregister_retry_initial},

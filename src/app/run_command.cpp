@@ -16,6 +16,7 @@
 #include "actors/warden/warden_actor.hpp"
 #include "src/app/exit_codes.hpp"
 #include "src/app/logging.hpp"
+#include "src/app/run_journal.hpp"
 #include "src/app/runner_awareness.hpp"
 #include "runwarden_version.hpp"
 #include "src/control/control_server.hpp"
@@ -127,12 +128,17 @@ int run_warden(const settings& config) {
       return exit_config;
     }
   }
+  std::random_device entropy;
+  auto journal = run_journal::open(config, make_drain_config(config, entropy()), environment);
+  if (!journal.journal) {
+    warden_logger()->error("{}", journal.error);
+    return journal.exit_code;
+  }
   become_subreaper();
   caf::actor_system_config actor_config;
   actor_config.set("scheduler.policy", caf::atom("sharing"));
   actor_config.set("scheduler.max-threads", 2);
   caf::actor_system system{actor_config};
-  std::random_device entropy;
   auto notifier = spawn_notifier(system, config.webhook, entropy(),
                                  [metrics](notification_kind kind, bool delivered, unsigned) {
                                    metrics->count_webhook_delivery(kind, delivered);
@@ -154,7 +160,7 @@ int run_warden(const settings& config) {
   // The warden learns of the notifier, and of every restart of it, from its supervisor.
   auto warden = system.spawn(
       warden_actor,
-      warden_wiring{.config = make_drain_config(config, entropy()),
+      warden_wiring{.config = journal.journal->config(),
                     .process_port = port,
                     .exit_listener = caf::actor_cast<caf::actor>(waiter),
                     .notifier = caf::actor{},
@@ -163,7 +169,12 @@ int run_warden(const settings& config) {
                                           const warden_snapshot& snapshot) {
                       log_effect(effect);
                       metrics->observe(effect, snapshot);
-                    }});
+                    },
+                    .journal = [&journal](instant at, const drain_event& event,
+                                          const std::vector<drain_effect>& effects) {
+                      return journal.journal->append(at, event, effects);
+                    },
+                    .recovered = journal.journal->recovered()});
   caf::anon_send(notifier.notifier->supervisor(), caf::subscribe_atom::value, warden);
   waiter->monitor(notifier.notifier->supervisor());
   awareness.awareness->start_metrics(system, warden);
@@ -181,6 +192,7 @@ int run_warden(const settings& config) {
       [&](const warden_exited& exited) {
         exit_code = exited.exit_code;
         waiting = false;
+        journal.journal->retire();
       },
       [&](const caf::down_msg& down) {
         // The notifier kept crashing: drain the runner without killing a job, then fail

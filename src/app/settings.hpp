@@ -113,6 +113,13 @@ struct aws_settings {
   bool imds_v1_fallback = false;  // read without a token when none can be had
 };
 
+// The journal (issue 4): every input of the drain, recorded before it takes effect.
+struct journal_settings {
+  // Empty: /var/lib/runwarden for root, else $XDG_STATE_HOME/runwarden.
+  std::string state_directory;
+  std::uint32_t records_per_sync = 1;  // fsync after this many records; 1: every one
+};
+
 struct log_settings {
   std::string level = "info";  // trace, debug, info, warn, error, critical, off
   log_format format = log_format::text;
@@ -126,6 +133,7 @@ struct settings {
   webhook_settings webhook;
   aws_settings aws;
   unregister_settings unregister;
+  journal_settings journal;
   log_settings log;
 };
 

@@ -25,6 +25,7 @@ struct scripted_port_state {
   std::int64_t next_pid = 0;
   std::vector<caf::timespan> spawned_at;
   std::vector<sent_signal> signals;
+  std::vector<std::int64_t> adopted;
   caf::actor_clock::time_point start;
 };
 
@@ -43,6 +44,7 @@ process_port_actor::behavior_type scripted_port(
         self->state.signals.push_back(
             {self->clock().now() - self->state.start, pid, signal_number});
       },
+      [=](adopt_atom, std::int64_t pid) { self->state.adopted.push_back(pid); },
   };
 }
 

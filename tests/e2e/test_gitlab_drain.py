@@ -78,7 +78,8 @@ class GitlabDrainTest(unittest.TestCase):
         with open(log_path, "w") as log:
             self.warden = subprocess.Popen(
                 [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",
-                 "unix://" + self.socket, "--http-listen", "none", "--",
+                 "unix://" + self.socket, "--http-listen", "none",
+                 "--state-dir", os.path.join(self.dir, "state"), "--",
                  "/usr/bin/python3", FAKE_RUNNER, str(self.metrics_port), "2", "1.0"],
                 stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + WAIT_S

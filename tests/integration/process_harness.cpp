@@ -166,6 +166,8 @@ std::vector<std::string> control_args(const temp_dir& dir, std::vector<std::stri
   if (!has("--grpc-listen"))
     added = {"--grpc-listen", "unix://" + dir.control_socket_path().string()};
   if (!has("--http-listen")) added.insert(added.end(), {"--http-listen", "none"});
+  // Each runwarden its own journal: tests run side by side.
+  if (!has("--state-dir")) added.insert(added.end(), {"--state-dir", dir.file("state").string()});
   args.insert(args.begin() + 1, added.begin(), added.end());
   return args;
 }

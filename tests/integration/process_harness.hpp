@@ -114,7 +114,8 @@ class warden_process {
   // Starts RUNWARDEN_BINARY with args; stdin is /dev/null, stdout and stderr go to
   // dir/warden.stdout and dir/warden.stderr. Throws std::runtime_error when spawn fails.
   // A `run` without its own --grpc-listen or --http-listen gets the control socket
-  // dir.control_socket_path() and no HTTP listener (see control_args).
+  // dir.control_socket_path(), no HTTP listener and a state directory in `dir` (see
+  // control_args).
   warden_process(const temp_dir& dir, const std::vector<std::string>& args);
   ~warden_process();
   warden_process(const warden_process&) = delete;

@@ -162,7 +162,8 @@ class Warden:
         self.report_path = os.path.join(self.dir, "report")
         self.log_path = os.path.join(self.dir, "warden.log")
         args = [RUNWARDEN, "run", "--kind", "gitlab", "--grpc-listen", self.listen,
-                "--http-listen", "none", *flags, "--", DEMO_RUNNER, "--report",
+                "--http-listen", "none", "--state-dir", os.path.join(self.dir, "state"),
+                *flags, "--", DEMO_RUNNER, "--report",
                 self.report_path, *demo]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log,

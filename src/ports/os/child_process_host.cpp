@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,8 +111,30 @@ void child_process_host::signal_group(std::int64_t pid, int signal_number) {
   });
 }
 
+void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
+  asio::post(context_, [self = shared_from_this(), pid, notify = std::move(notify)] {
+    const auto gone = [pid, notify] {
+      warden_logger()->warn("the runner from before (pid {}) ended; its exit status is unknown",
+                            pid);
+      caf::anon_send(notify, runner_exited{pid, exit_status{}});
+    };
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
+    if (pidfd < 0) {
+      gone();  // ESRCH: it ended while runwarden was away
+      return;
+    }
+    warden_logger()->info("watching the runner from before, pid {}", pid);
+    self->adopted_ = std::make_unique<asio::posix::stream_descriptor>(self->context_, pidfd);
+    self->adopted_->async_wait(asio::posix::stream_descriptor::wait_read,
+                               [gone](const std::error_code& error) {
+                                 if (error != asio::error::operation_aborted) gone();
+                               });
+  });
+}
+
 void child_process_host::stop() {
   asio::post(context_, [self = shared_from_this()] {
+    if (self->adopted_) self->adopted_->close();
     std::error_code ignored;
     self->child_signals_.cancel(ignored);
     for (auto& pump : self->pumps_) pump->close();

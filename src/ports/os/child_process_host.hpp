@@ -32,6 +32,9 @@ public:
   // Thread-safe: both post to the io thread.
   void spawn(caf::actor notify);
   void signal_group(std::int64_t pid, int signal_number);
+  // Watches a runner started by an earlier runwarden (found in the journal): it is not our
+  // child, so its exit is seen through a pidfd and its exit status stays unknown.
+  void adopt(std::int64_t pid, caf::actor notify);
   void stop();
 
 private:
@@ -46,6 +49,7 @@ private:
   pid_t runner_pid_ = -1;
   caf::actor notify_;
   std::vector<std::shared_ptr<output_pump>> pumps_;
+  std::unique_ptr<asio::posix::stream_descriptor> adopted_;  // a pidfd, while one is watched
 };
 
 }  // namespace runwarden

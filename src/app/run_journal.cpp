@@ -1,0 +1,126 @@
+// See run_journal.hpp.
+#include "src/app/run_journal.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "runwarden_version.hpp"
+#include "src/app/exit_codes.hpp"
+#include "src/app/logging.hpp"
+#include "src/journal/journal_location.hpp"
+#include "src/journal/journal_reader.hpp"
+#include "src/journal/state_directory.hpp"
+
+namespace runwarden {
+
+namespace {
+
+std::optional<std::string_view> variable(const environment_map& environment, const char* name) {
+  const auto found = environment.find(name);
+  if (found == environment.end()) return std::nullopt;
+  return found->second;
+}
+
+// True when the recorded drain already reached gone: nothing is left to finish.
+bool finished(const journal_contents& contents) {
+  drain_machine machine{contents.header.config};
+  for (const auto& entry : contents.entries) (void)machine.step(entry.event, entry.at);
+  return machine.state().status == warden_status::gone;
+}
+
+std::int64_t wall_clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+run_journal::run_journal(std::filesystem::path directory, int lock, journal_writer writer,
+                         std::vector<journal_entry> recovered, drain_config config)
+    : directory_(std::move(directory)), lock_(lock), writer_(std::move(writer)),
+      recovered_(std::move(recovered)), config_(std::move(config)) {}
+
+run_journal::run_journal(run_journal&& other) noexcept
+    : directory_(std::move(other.directory_)), lock_(std::exchange(other.lock_, -1)),
+      mutex_(std::move(other.mutex_)), writer_(std::move(other.writer_)), recovered_(std::move(other.recovered_)),
+      config_(std::move(other.config_)) {}
+
+run_journal::~run_journal() {
+  if (lock_ >= 0) ::close(lock_);
+}
+
+run_journal_open run_journal::open(const settings& config, const drain_config& drain,
+                                           const environment_map& environment) {
+  const auto directory =
+      config.journal.state_directory.empty()
+          ? default_state_directory(::getuid(), variable(environment, "XDG_STATE_HOME"),
+                                    variable(environment, "HOME"))
+          : std::optional<std::filesystem::path>{config.journal.state_directory};
+  if (!directory)
+    return {std::nullopt, "no state directory for the journal: set journal.state_directory",
+            exit_config};
+  if (auto error = prepare_state_directory(*directory))
+    return {std::nullopt, *error, exit_cant_create};
+  const auto lock_path = *directory / "lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    const std::string why = std::strerror(errno);
+    if (lock >= 0) ::close(lock);
+    return {std::nullopt,
+            "another runwarden uses the state directory " + directory->string() +
+                " (locking " + lock_path.string() + ": " + why + ")",
+            exit_unavailable};
+  }
+  const auto refuse = [&](std::string error, int code) {
+    ::close(lock);
+    return run_journal_open{std::nullopt, std::move(error), code};
+  };
+  const journal_sync_policy policy{config.journal.records_per_sync};
+  const auto file = journal_file(*directory);
+  if (std::filesystem::exists(file)) {
+    auto read = recover_journal(file);
+    if (!read.contents)
+      return refuse("the journal " + file.string() + " cannot be used: " + read.error,
+                    exit_data_error);
+    if (read.contents->damage)
+      warden_logger()->error("journal {}: {}; continuing from the last good record",
+                             file.string(), describe(*read.contents->damage));
+    if (!finished(*read.contents) && !read.contents->entries.empty()) {
+      auto reopened = journal_writer::reopen(file, read.contents->entries.size(), policy);
+      if (!reopened.writer) return refuse(reopened.error, exit_cant_create);
+      return {run_journal{*directory, lock, std::move(*reopened.writer),
+                          std::move(read.contents->entries), read.contents->header.config},
+              {}, 0};
+    }
+    if (auto error = retire_journal(*directory)) return refuse(*error, exit_cant_create);
+  }
+  auto created = journal_writer::create(
+      file, journal_header{.created_by = std::string{"runwarden "} + version_text,
+                           .created_unix_ns = wall_clock_ns(),
+                           .config = drain},
+      policy);
+  if (!created.writer) return refuse(created.error, exit_cant_create);
+  return {run_journal{*directory, lock, std::move(*created.writer), {}, drain}, {}, 0};
+}
+
+std::optional<std::string> run_journal::append(instant at, const drain_event& event,
+                                               const std::vector<drain_effect>& effects) {
+  const std::lock_guard lock{*mutex_};
+  if (!writer_) return std::nullopt;
+  return writer_->append(at, event, effects);
+}
+
+void run_journal::retire() {
+  const std::lock_guard lock{*mutex_};
+  if (!writer_) return;
+  if (auto error = writer_->sync()) warden_logger()->error("journal: {}", *error);
+  writer_.reset();
+  if (auto error = retire_journal(directory_)) warden_logger()->error("journal: {}", *error);
+}
+
+}  // namespace runwarden
