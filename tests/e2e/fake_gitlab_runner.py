@@ -1,15 +1,17 @@
 #!/usr/bin/python3
 """A stand-in for gitlab-runner with real Prometheus metrics, for runwarden's end-to-end tests.
 
-Usage: fake_gitlab_runner.py PORT JOBS SECONDS. Serves /metrics on 127.0.0.1:PORT, written
+Usage: fake_gitlab_runner.py PORT JOBS SECONDS [RECORD]. Serves /metrics on 127.0.0.1:PORT, written
 by Debian's python3-prometheus-client exactly as gitlab-runner names its series: an idle
 gitlab_runner_jobs series at 0 always, one "running" series with the jobs in progress,
 gitlab_runner_concurrent. JOBS jobs start at once; each takes SECONDS after the drain
 begins, the later ones a little longer, so the count falls one by one. SIGQUIT (gitlab-
 runner's graceful shutdown) lets the jobs finish, then exits 0; SIGTERM aborts them and
-exits 1, as gitlab-runner does.
+exits 1, as gitlab-runner does. RECORD, when given, gets a line "start PID" at start and
+"exit CODE" at the end, so a test can tell how many runners ran and how each ended.
 """
 
+import os
 import signal
 import sys
 import threading
@@ -18,6 +20,16 @@ import time
 from prometheus_client import CollectorRegistry, Gauge, start_http_server
 
 port, jobs, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+record = sys.argv[4] if len(sys.argv) > 4 else None
+
+
+def note(line):
+    if record:
+        with open(record, "a") as f:
+            f.write(line + "\n")
+
+
+note("start %d" % os.getpid())
 registry = CollectorRegistry()
 running = Gauge("gitlab_runner_jobs", "The current number of running builds.",
                 ["executor_stage", "runner", "stage", "state"], registry=registry)
@@ -45,4 +57,6 @@ while left > 0 and not aborted.is_set():
     time.sleep(0.02)
 if not aborted.is_set():
     time.sleep(0.5)  # gitlab-runner, too, takes a moment between its last job and its exit
-sys.exit(1 if aborted.is_set() else 0)
+code = 1 if aborted.is_set() else 0
+note("exit %d" % code)
+sys.exit(code)

@@ -1,0 +1,106 @@
+"""What the end-to-end drain tests share: a fake GitLab API with faults, a gitlab-runner
+config.toml pointing at it, a runwarden config, and runwarden itself supervising
+fake_gitlab_runner.py, all on loopback in one temporary directory."""
+
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+
+RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE_RUNNER = os.path.join(HERE, "fake_gitlab_runner.py")
+FAKE_API = os.path.join(HERE, "..", "unregister", "fake_ci_api.py")
+TOKEN = "glrt-e2e-secret-7f3a9c"
+SYSTEM_ID = "s_0123456789ab"
+WAIT_S = 30
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class DrainWorld:
+    def __init__(self, delete_faults, jobs=2, job_seconds=1.0):
+        self.dir = tempfile.mkdtemp(prefix="runwarden-e2e-")
+        scenario = {"gitlab_token": TOKEN, "system_id": SYSTEM_ID,
+                    "faults": {"gitlab_delete": delete_faults}}
+        self.api = subprocess.Popen(["/usr/bin/python3", FAKE_API, json.dumps(scenario)],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        api_port = int(self.api.stdout.readline())
+        self.metrics_port = free_port()
+        gitlab_config = os.path.join(self.dir, "config.toml")
+        with open(gitlab_config, "w") as f:
+            f.write('concurrent = 4\nlisten_address = "127.0.0.1:%d"\n\n[[runners]]\n'
+                    'name = "e2e"\nurl = "http://127.0.0.1:%d"\ntoken = "%s"\n'
+                    'executor = "shell"\n' % (self.metrics_port, api_port, TOKEN))
+        with open(os.path.join(self.dir, ".runner_system_id"), "w") as f:
+            f.write(SYSTEM_ID + "\n")
+        self.config = os.path.join(self.dir, "runwarden.toml")
+        with open(self.config, "w") as f:
+            f.write('[runner]\nkind = "gitlab"\ngitlab_config = "%s"\n'
+                    'metrics_interval = "100ms"\n\n[unregister]\nkind = "gitlab"\n'
+                    'retry_initial = "100ms"\nretry_max = "1s"\ntimeout = "2s"\n' % gitlab_config)
+        self.socket = os.path.join(self.dir, "control.sock")
+        self.record = os.path.join(self.dir, "runner-record")
+        self.log_path = os.path.join(self.dir, "runwarden.log")
+        self.jobs, self.job_seconds = jobs, job_seconds
+        self.wardens = []
+
+    def start_warden(self):
+        with open(self.log_path, "a") as log:
+            warden = subprocess.Popen(
+                [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",
+                 "unix://" + self.socket, "--http-listen", "none",
+                 "--state-dir", os.path.join(self.dir, "state"), "--",
+                 "/usr/bin/python3", FAKE_RUNNER, str(self.metrics_port), str(self.jobs),
+                 str(self.job_seconds), self.record],
+                stdout=log, stderr=subprocess.STDOUT)
+        self.wardens.append(warden)
+        return warden
+
+    def status(self):
+        done = subprocess.run([RUNWARDEN, "ctl", "--socket", self.socket, "status", "--json"],
+                              capture_output=True, text=True, timeout=10)
+        return json.loads(done.stdout) if done.returncode == 0 and done.stdout else None
+
+    def wait_for(self, predicate):
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            status = self.status()
+            if status and predicate(status):
+                return status
+            time.sleep(0.05)
+        return None
+
+    def api_calls(self):
+        """Every request the fake API saw; ends the fake API."""
+        self.api.stdin.close()
+        calls = [json.loads(line) for line in self.api.stdout.read().splitlines() if line]
+        self.api.wait()
+        return calls
+
+    def runner_record(self):
+        with open(self.record) as f:
+            return f.read().split("\n")[:-1]
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def close(self):
+        for process in self.wardens + [self.api]:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        self.api.stdout.close()
+        for line in self.runner_record() if os.path.exists(self.record) else []:
+            if line.startswith("start "):
+                try:
+                    os.kill(int(line.split()[1]), 9)
+                except ProcessLookupError:
+                    pass
