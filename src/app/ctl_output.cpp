@@ -82,7 +82,9 @@ std::string status_text(const v1::StatusResponse& status) {
       ", " + std::to_string(status.restarts()) + " restarts, last exit: " +
       (status.has_last_exit() ? status.last_exit().text() : "none");
   return "runwarden: " + state + "\nrunner:    " + runner + "\njobs:      " + jobs_text(status) +
-         "\ndrain:     " + drain_text(status) + "\n";
+         "\ndrain:     " + drain_text(status) + "\n" +
+         (status.unregistration().empty() ? ""
+                                          : "unregistered: " + status.unregistration() + "\n");
 }
 
 std::string change_line(const v1::StatusResponse& status) {
@@ -120,6 +122,8 @@ nlohmann::json status_json(const v1::StatusResponse& status) {
       {"last_exit", last_exit},
       {"exit_code", status.has_exit_code() ? nlohmann::json(status.exit_code().value()) : nullptr},
       {"exit_reason", status.exit_reason()},
+      {"lifecycle_hook", status.lifecycle_hook()},
+      {"unregistration", status.unregistration()},
       {"version", status.version()},
       {"observed_at", TimeUtil::ToString(status.observed_at())},
   };

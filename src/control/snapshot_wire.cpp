@@ -95,6 +95,7 @@ v1::StatusResponse status_response_of(const warden_snapshot& snapshot,
   if (snapshot.trigger) response.set_trigger(trigger_of(*snapshot.trigger));
   response.set_reason(snapshot.reason);
   response.set_lifecycle_hook(snapshot.lifecycle_hook.value_or(""));
+  response.set_unregistration(snapshot.unregistration);
   set_exit(snapshot, response);
   response.set_version(snapshot.version);
   *response.mutable_observed_at() = clock.timestamp_of(snapshot.now);

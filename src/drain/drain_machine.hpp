@@ -102,6 +102,7 @@ struct drain_state {
   std::optional<lifecycle_action> lifecycle;
   step_progress lifecycle_completion = step_progress::not_started;
   std::optional<exit_status> drained_exit;  // how the runner ended, once the drain ended it
+  std::string unregistration_result;  // per runner, as the unregistrar told it
   // When the status last changed, and how runwarden ends once gone.
   instant status_since{0};
   std::optional<int> exit_code;

@@ -28,6 +28,7 @@ void drain_wind_down::operator()(const unregistration_finished& event) {
     return;
   }
   state_.unregistration = step_progress::done;
+  state_.unregistration_result = event.detail;
   say(event.confirmed ? report_level::info : report_level::error,
       (event.confirmed ? "unregistered from the CI server"
                        : "unregistration ran out of attempts; the runner may stay registered") +

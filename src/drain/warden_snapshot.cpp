@@ -24,7 +24,8 @@ drain_phase phase_of(const drain_state& state) {
 auto comparable(const warden_snapshot& s) {
   return std::tie(s.status, s.status_since, s.phase, s.runner_pid, s.restarts_total,
                   s.last_exit, s.drain_started_at, s.drain_deadline, s.trigger, s.reason,
-                  s.jobs_running, s.lifecycle_hook, s.exit_code, s.exit_reason);
+                  s.jobs_running, s.lifecycle_hook, s.unregistration, s.exit_code,
+                  s.exit_reason);
 }
 
 }  // namespace
@@ -59,6 +60,7 @@ warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t
       .reason = state.drain_reason,
       .jobs_running = state.jobs_running,
       .lifecycle_hook = state.lifecycle ? std::optional{state.lifecycle->hook_name} : std::nullopt,
+      .unregistration = state.unregistration_result,
       .exit_code = state.exit_code,
       .exit_reason = state.exit_reason,
   };

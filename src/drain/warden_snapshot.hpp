@@ -40,6 +40,7 @@ struct warden_snapshot {
   std::string reason;
   std::optional<std::uint32_t> jobs_running;  // known once the metrics poller reports
   std::optional<std::string> lifecycle_hook;  // the hook this drain completes, if any
+  std::string unregistration;  // per runner, once unregistration finished
   std::optional<int> exit_code;               // once gone
   std::string exit_reason;
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "src/drain/warden_snapshot.hpp"
 #include "tests/unit/machine_under_test.hpp"
 
 using namespace runwarden;
@@ -38,8 +39,9 @@ TEST_CASE("after the runner stops, the drain unregisters it and only then is gon
   m.at(5s, sigterm());
   CHECK(m.at(60s, exited(100, 0)) == lines{"unregister_runner"});
   CHECK(m.state().status == warden_status::shutting_down);
-  CHECK(m.at(61s, unregistration_finished{}) ==
+  CHECK(m.at(61s, unregistration_finished{true, "runner a unregistered"}) ==
         lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(snapshot_of(m.state(), 61s, 1).unregistration == "runner a unregistered");
   CHECK(m.state().exit_reason == "runner stopped (exit code 0) 56s after the drain began");
 }
 
