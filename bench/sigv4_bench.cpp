@@ -7,7 +7,7 @@
 #include <chrono>
 
 #include "src/aws/autoscaling_http_request.hpp"
-#include "src/aws/sigv4_digest.hpp"
+#include "src/util/sha256_digest.hpp"
 
 namespace {
 

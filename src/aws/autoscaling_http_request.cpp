@@ -1,7 +1,7 @@
 // See autoscaling_http_request.hpp.
 #include "src/aws/autoscaling_http_request.hpp"
 
-#include "src/aws/sigv4_digest.hpp"
+#include "src/util/sha256_digest.hpp"
 
 namespace runwarden {
 

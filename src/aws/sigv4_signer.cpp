@@ -8,7 +8,7 @@
 #include <ctime>
 
 #include "src/aws/canonical_uri.hpp"
-#include "src/aws/sigv4_digest.hpp"
+#include "src/util/sha256_digest.hpp"
 
 namespace runwarden {
 

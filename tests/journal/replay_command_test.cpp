@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/common/file_bytes.hpp"
 #include "src/journal/journal_codec.hpp"
 #include "src/journal/journal_frame.hpp"
 #include "src/journal/journal_reader.hpp"
@@ -19,6 +20,7 @@
 namespace {
 
 using namespace runwarden_test;
+using runwarden::testing::file_bytes;
 
 struct finished {
   std::optional<int> code;
@@ -31,13 +33,6 @@ finished replay(const temp_dir& dir, std::vector<std::string> args) {
   warden_process process{dir, args};
   const auto code = process.wait_exit();
   return finished{code, process.stdout_text(), process.stderr_text()};
-}
-
-std::string file_bytes(const std::filesystem::path& file) {
-  std::ifstream in{file, std::ios::binary};
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 void write_bytes(const std::filesystem::path& file, const std::string& bytes) {

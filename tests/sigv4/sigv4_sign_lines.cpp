@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "src/aws/sigv4_digest.hpp"
+#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
 
 namespace {

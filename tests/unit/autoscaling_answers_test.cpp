@@ -8,19 +8,15 @@
 #include <sstream>
 #include <string>
 
+#include "tests/common/file_bytes.hpp"
 #include "src/aws/autoscaling_answers.hpp"
 
 namespace {
 
 using namespace runwarden;
+using runwarden::testing::file_bytes;
 
-std::string data_file(const std::string& name) {
-  std::ifstream file{std::string{RUNWARDEN_TEST_DATA_DIR} + "/aws/" + name, std::ios::binary};
-  REQUIRE(file);
-  std::ostringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
+const std::string aws_data = RUNWARDEN_TEST_DATA_DIR "/aws/";
 
 const std::string hooks_answer = R"(<?xml version="1.0" encoding="UTF-8"?>
 <DescribeLifecycleHooksResponse xmlns="http://autoscaling.amazonaws.com/doc/2011-01-01/">
@@ -80,7 +76,8 @@ const std::string groups_answer = R"(<DescribeAutoScalingGroupsResponse
 }  // namespace
 
 TEST_CASE("the API reference's DescribeAutoScalingInstances sample parses", "[autoscaling]") {
-  const auto answer = parse_describe_auto_scaling_instances(data_file("describe_instances_ok.xml"));
+  const auto answer =
+      parse_describe_auto_scaling_instances(file_bytes(aws_data + "describe_instances_ok.xml"));
   REQUIRE(answer.error.empty());
   REQUIRE(answer.items.size() == 1);
   const auto& instance = answer.items.front();
@@ -151,7 +148,7 @@ TEST_CASE("bad Describe bodies give errors that say what is wrong", "[autoscalin
           "the DescribeAutoScalingGroups answer is empty");
   }
   SECTION("an error envelope where a result was expected") {
-    CHECK(parse_describe_auto_scaling_groups(data_file("error_throttling.xml")).error ==
+    CHECK(parse_describe_auto_scaling_groups(file_bytes(aws_data + "error_throttling.xml")).error ==
           "the DescribeAutoScalingGroups answer is <ErrorResponse>, not "
           "<DescribeAutoScalingGroupsResponse>");
   }

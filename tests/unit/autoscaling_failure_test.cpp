@@ -7,20 +7,16 @@
 #include <sstream>
 #include <string>
 
+#include "tests/common/file_bytes.hpp"
 #include "src/aws/autoscaling_failure.hpp"
 #include "src/aws/aws_error_envelope.hpp"
 
 namespace {
 
 using namespace runwarden;
+using runwarden::testing::file_bytes;
 
-std::string data_file(const std::string& name) {
-  std::ifstream file{std::string{RUNWARDEN_TEST_DATA_DIR} + "/aws/" + name, std::ios::binary};
-  REQUIRE(file);
-  std::ostringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
+const std::string aws_data = RUNWARDEN_TEST_DATA_DIR "/aws/";
 
 std::string envelope(const std::string& code, const std::string& message) {
   return "<ErrorResponse xmlns=\"http://autoscaling.amazonaws.com/doc/2011-01-01/\"><Error>"
@@ -34,22 +30,23 @@ const autoscaling_call completion =
 }  // namespace
 
 TEST_CASE("the error envelope parses into its four fields", "[autoscaling]") {
-  const auto parse = parse_aws_error_envelope(data_file("error_validation.xml"), "the answer");
+  const auto parse =
+      parse_aws_error_envelope(file_bytes(aws_data + "error_validation.xml"), "the answer");
   REQUIRE(parse.envelope);
   CHECK(parse.envelope->type == "Sender");
   CHECK(parse.envelope->code == "ValidationError");
   CHECK(parse.envelope->message ==
         "No active Lifecycle Action found with instance ID i-1234567890abcdef0");
   CHECK(parse.envelope->request_id == "5b2e6f3a-0000-4000-8000-000000000001");
-  CHECK(parse_aws_error_envelope(data_file("terminate_ok.xml"), "the answer").error ==
+  CHECK(parse_aws_error_envelope(file_bytes(aws_data + "terminate_ok.xml"), "the answer").error ==
         "the answer is <TerminateInstanceInAutoScalingGroupResponse>, not an <ErrorResponse>");
   CHECK(parse_aws_error_envelope("<ErrorResponse><Error/></ErrorResponse>", "the answer").error ==
         "the answer has no <Error><Code>");
 }
 
 TEST_CASE("throttling and contention are retried with backoff", "[autoscaling]") {
-  const auto throttled = classify_autoscaling_failure(completion, 400,
-                                                      data_file("error_throttling.xml"));
+  const auto throttled =
+      classify_autoscaling_failure(completion, 400, file_bytes(aws_data + "error_throttling.xml"));
   CHECK(throttled.kind == autoscaling_failure_kind::retry_with_backoff);
   CHECK(throttled.code == "Throttling");
   CHECK(throttled.description ==
@@ -74,7 +71,7 @@ TEST_CASE("a 5xx is retried with backoff, envelope or not", "[autoscaling]") {
 
 TEST_CASE("no active lifecycle action means the completion is already done", "[autoscaling]") {
   const auto done =
-      classify_autoscaling_failure(completion, 400, data_file("error_validation.xml"));
+      classify_autoscaling_failure(completion, 400, file_bytes(aws_data + "error_validation.xml"));
   CHECK(done.kind == autoscaling_failure_kind::already_done);
   CHECK(done.code == "ValidationError");
   // Any other validation error is a real failure.
@@ -115,8 +112,8 @@ TEST_CASE("rejected credentials ask for fresh ones", "[autoscaling]") {
 }
 
 TEST_CASE("bodies that are no envelope fail clearly", "[autoscaling]") {
-  const auto cut = classify_autoscaling_failure(completion, 400,
-                                                data_file("error_validation.xml").substr(0, 120));
+  const auto cut = classify_autoscaling_failure(
+      completion, 400, file_bytes(aws_data + "error_validation.xml").substr(0, 120));
   CHECK(cut.kind == autoscaling_failure_kind::failed);
   CHECK_THAT(cut.description, Catch::StartsWith("the CompleteLifecycleAction answer (HTTP 400) is "
                                                 "not well-formed XML ("));

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "src/aws/autoscaling_requests.hpp"
-#include "src/aws/sigv4_digest.hpp"
+#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
 
 namespace {

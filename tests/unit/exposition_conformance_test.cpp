@@ -10,21 +10,15 @@
 #include <sstream>
 #include <string>
 
+#include "tests/common/file_bytes.hpp"
 #include "src/metrics/exposition_parser.hpp"
 
 namespace {
 
 using namespace runwarden;
+using runwarden::testing::file_bytes;
 
 const std::string cases_directory = RUNWARDEN_TEST_DATA_DIR "/prometheus/text_parse_cases/";
-
-std::string read_file(const std::string& path) {
-  std::ifstream file{path, std::ios::binary};
-  REQUIRE(file);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // "text format parsing error in line 3: unexpected end ..." -> "line 3: unexpected end ..."
 std::string without_go_prefix(const std::string& message) {
@@ -51,7 +45,7 @@ std::size_t first_newer_syntax_line(const std::string& page) {
 
 TEST_CASE("every reference conformance case parses or fails as its manifest says",
           "[metrics][conformance]") {
-  const auto manifest = nlohmann::json::parse(read_file(cases_directory + "manifest.json"));
+  const auto manifest = nlohmann::json::parse(file_bytes(cases_directory + "manifest.json"));
   REQUIRE(manifest.size() == 65);
   std::size_t parsed = 0;
   std::size_t refused = 0;
@@ -59,7 +53,7 @@ TEST_CASE("every reference conformance case parses or fails as its manifest says
     const std::string file = entry.at("file");
     const std::string expect = entry.at("expect");
     const bool classic = entry.at("classic_0_0_4");
-    const std::string page = read_file(cases_directory + file);
+    const std::string page = file_bytes(cases_directory + file);
     const exposition_result result = parse_exposition_text(page);
     INFO(file << ": " << entry.value("comment", "") << " -> "
               << (result.page ? "parsed" : describe(result.error)));

@@ -1,6 +1,7 @@
 // gitlab-runner's load from its /metrics page: the constructed sample page (families and
 // labels as the runner's source defines them), then hand-made pages for each rule: the idle
 // series, a missing family meaning "unknown", limits of 0 meaning none, the process state.
+#include "tests/common/file_bytes.hpp"
 #include "src/metrics/gitlab_runner_load.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,20 +13,13 @@
 namespace {
 
 using namespace runwarden;
+using runwarden::testing::file_bytes;
 
 gitlab_runner_load load_of(std::string_view text) {
   const exposition_result result = parse_exposition_text(text);
   INFO(describe(result.error));
   REQUIRE(result.page);
   return derive_gitlab_runner_load(*result.page);
-}
-
-std::string sample_page() {
-  std::ifstream file{RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/metrics_sample_constructed.prom"};
-  REQUIRE(file);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 constexpr std::string_view idle_runner =
@@ -41,7 +35,8 @@ constexpr std::string_view idle_runner =
 }  // namespace
 
 TEST_CASE("the sample page: three running jobs of four, no limit", "[metrics][gitlab_runner]") {
-  const gitlab_runner_load load = load_of(sample_page());
+  const gitlab_runner_load load =
+      load_of(file_bytes(RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/metrics_sample_constructed.prom"));
   CHECK(load.running_jobs == 3u);
   CHECK(load.concurrent == 4u);
   REQUIRE(load.limits.size() == 1);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/common/file_bytes.hpp"
 #include "src/journal/journal_codec.hpp"
 #include "src/journal/journal_frame.hpp"
 #include "src/journal/journal_reader.hpp"
@@ -17,13 +18,6 @@ namespace {
 
 using namespace runwarden;
 using namespace runwarden::testing;
-
-std::string file_bytes(const std::filesystem::path& file) {
-  std::ifstream in{file, std::ios::binary};
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 
 void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
   std::ofstream{file, std::ios::binary | std::ios::trunc} << bytes;

@@ -8,7 +8,7 @@
 #include "src/aws/canonical_headers.hpp"
 #include "src/aws/canonical_query.hpp"
 #include "src/aws/canonical_uri.hpp"
-#include "src/aws/sigv4_digest.hpp"
+#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
 #include "src/util/uri_encoding.hpp"
 

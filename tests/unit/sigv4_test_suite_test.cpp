@@ -14,23 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "src/aws/sigv4_digest.hpp"
+#include "tests/common/file_bytes.hpp"
+#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace runwarden;
+using runwarden::testing::file_bytes;
 
 const fs::path suite_root = fs::path{RUNWARDEN_TEST_DATA_DIR} / "sigv4" / "aws4_testsuite";
-
-std::string read_file(const fs::path& path) {
-  std::ifstream file{path, std::ios::binary};
-  REQUIRE(file);
-  std::ostringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -105,15 +99,15 @@ TEST_CASE("every case of the AWS SigV4 test suite signs as the suite says", "[si
   for (const auto& directory : cases) {
     const auto stem = directory / directory.filename();
     DYNAMIC_SECTION(fs::relative(directory, suite_root).string()) {
-      const auto expected_canonical = read_file(stem.string() + ".creq");
+      const auto expected_canonical = file_bytes(stem.string() + ".creq");
       const aws_credentials credentials{"AKIDEXAMPLE",
                                         secret_text{"wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"},
                                         token_in(expected_canonical)};
-      const auto request = parse_raw_request(read_file(stem.string() + ".req"));
+      const auto request = parse_raw_request(file_bytes(stem.string() + ".req"));
       const auto signature = sign_sigv4(request, credentials, scope, time);
       CHECK(signature.canonical_request == expected_canonical);
-      CHECK(signature.string_to_sign == read_file(stem.string() + ".sts"));
-      CHECK(signature.authorization == read_file(stem.string() + ".authz"));
+      CHECK(signature.string_to_sign == file_bytes(stem.string() + ".sts"));
+      CHECK(signature.authorization == file_bytes(stem.string() + ".authz"));
     }
   }
 }

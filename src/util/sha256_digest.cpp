@@ -1,5 +1,5 @@
-// See sigv4_digest.hpp.
-#include "src/aws/sigv4_digest.hpp"
+// See sha256_digest.hpp.
+#include "src/util/sha256_digest.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>

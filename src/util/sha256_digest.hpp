@@ -1,7 +1,7 @@
 #pragma once
-// The two primitives SigV4 is built from, both done by OpenSSL: SHA-256 of a payload or a
-// canonical request (as lowercase hex, the form SigV4 writes hashes in), and HMAC-SHA256
-// returning raw bytes, since the signing key is a chain of HMACs each keyed by the last.
+// SHA-256 and HMAC-SHA256, both done by OpenSSL: SigV4 is built from them (hashes as
+// lowercase hex, HMACs as raw bytes since its signing key is a chain of HMACs each keyed by
+// the last), and so is the webhook's body signature.
 
 #include <string>
 #include <string_view>
