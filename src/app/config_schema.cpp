@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "src/app/config_aws_values.hpp"
+#include "src/app/config_scaling_values.hpp"
 #include "src/app/config_values.hpp"
 #include "src/app/unregister_config.hpp"
 #include "src/runner/signal_names.hpp"
@@ -173,6 +174,21 @@ constexpr key_spec schema[] = {
     {"unregister.github", "enterprise", read_github_unregister_enterprise},
     {"unregister.github", "runner_name", read_github_unregister_runner_name},
     {"unregister.github", "token_file", read_github_unregister_token_file},
+    {"scaling", "enabled", read_scaling_enabled},
+    {"scaling", "capacity", read_scaling_capacity},
+    {"scaling", "window", read_scaling_window},
+    {"scaling", "dip_tolerance", read_scaling_dip_tolerance},
+    {"scaling", "step", read_scaling_step},
+    {"scaling", "ceiling", read_scaling_ceiling},
+    {"scaling", "idle_threshold", read_scaling_idle_threshold},
+    {"scaling", "cooldown", read_scaling_cooldown},
+    {"scaling", "honor_cooldown", read_scaling_honor_cooldown},
+    {"scaling", "jitter", read_scaling_jitter},
+    {"scaling", "protect_while_busy", read_scaling_protect_while_busy},
+    {"scaling", "protection_release", read_scaling_protection_release},
+    {"scaling", "protection_interval_min", read_scaling_protection_interval_min},
+    {"scaling", "retry_initial", read_scaling_retry_initial},
+    {"scaling", "retry_max", read_scaling_retry_max},
 };
 
 // gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the
@@ -241,6 +257,10 @@ void check_across_keys(config_reader& reader) {
   check_order(reader, {"unregister.retry_initial", unregister.retry_initial},
               {"unregister.retry_max", unregister.retry_max});
   check_unregister_keys(reader);
+  const scaling_policy& scaling = reader.config().scaling.policy;
+  check_order(reader, {"scaling.retry_initial", scaling.retry_initial},
+              {"scaling.retry_max", scaling.retry_max});
+  check_scaling_keys(reader);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "src/aws/imds/lifecycle_watch.hpp"
 #include "src/runner/runner_kind.hpp"
+#include "src/scaling/scaling_policy.hpp"
 #include "src/supervision/restart_policy.hpp"
 #include "src/unregister/unregister_target.hpp"
 
@@ -113,6 +114,15 @@ struct aws_settings {
   bool imds_v1_fallback = false;  // read without a token when none can be had
 };
 
+// Scaling the Auto Scaling group from this runner's own load (issue 7). Off by default.
+struct scaling_settings {
+  bool enabled = false;
+  // Job slots of the runner; empty: gitlab-runner's concurrent and limits, read from
+  // runner.gitlab_config. policy.capacity is filled from whichever applies at start.
+  std::optional<std::uint32_t> capacity;
+  scaling_policy policy;
+};
+
 // The journal (issue 4): every input of the drain, recorded before it takes effect.
 struct journal_settings {
   // Empty: /var/lib/runwarden for root, else $XDG_STATE_HOME/runwarden.
@@ -134,6 +144,7 @@ struct settings {
   aws_settings aws;
   unregister_settings unregister;
   journal_settings journal;
+  scaling_settings scaling;
   log_settings log;
 };
 
