@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "src/runner/runner_capacity.hpp"
+
 namespace runwarden {
 namespace {
 
@@ -60,22 +62,13 @@ std::vector<gitlab_runner_limit> limits(const scraped_page& page,
   return result;
 }
 
-// The smaller of the two bounds that are known. Limits count only when every series could be
-// read: a sum over some of them would understate the capacity.
+// Limits count only when every series could be read: a sum over some of them would
+// understate the capacity.
 std::optional<std::uint64_t> capacity(const gitlab_runner_load& load, bool limits_complete) {
-  std::optional<std::uint64_t> limits_total;
-  if (limits_complete && !load.limits.empty()) {
-    limits_total = 0;
-    for (const gitlab_runner_limit& limit : load.limits) {
-      if (limit.jobs_max == 0) {
-        limits_total.reset();
-        break;
-      }
-      *limits_total += limit.jobs_max;
-    }
-  }
-  if (load.concurrent && limits_total) return std::min(*load.concurrent, *limits_total);
-  return load.concurrent ? load.concurrent : limits_total;
+  std::vector<std::uint64_t> jobs_max;
+  if (limits_complete)
+    for (const gitlab_runner_limit& limit : load.limits) jobs_max.push_back(limit.jobs_max);
+  return runner_capacity(load.concurrent, jobs_max);
 }
 
 gitlab_runner_state state_named(std::string_view text) {

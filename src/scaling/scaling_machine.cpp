@@ -132,6 +132,10 @@ void decide_scale_up(scaling_state& state, const group_view& group, instant now,
                      scaling_step& out) {
   const scaling_policy& policy = state.policy;
   const std::int32_t top = std::min(group.max_size, policy.ceiling.value_or(group.max_size));
+  if (top < group.min_size)
+    return hold(state, now, out,
+                fmt::format("saturated, but the configured ceiling ({}) is below {}'s min ({})",
+                            top, group.group_name, group.min_size));
   if (group.pending >= policy.step)
     return hold(state, now, out,
                 fmt::format("saturated, but {} instance(s) already launching in {}",

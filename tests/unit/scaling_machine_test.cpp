@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/runner/runner_capacity.hpp"
 #include "src/scaling/group_view.hpp"
 #include "src/scaling/scaling_decision_text.hpp"
 #include "src/scaling/scaling_machine.hpp"
@@ -227,6 +228,16 @@ TEST_CASE("the group's max and the configured ceiling bound the scale-up", "[sca
     CHECK(to_string(scaler.decisions().back()).find("configured ceiling (4)") !=
           std::string::npos);
   }
+  SECTION("a ceiling below the group's min: hold, saying so") {
+    auto policy = quick_policy();
+    policy.ceiling = 2;
+    scaler_under_test scaler{policy};
+    scaler.load(0s, 2);
+    scaler.run_until(60s);
+    CHECK(scaler.at(60s, group_read{group(3, 3, 10)}) == lines{"60s hold"});
+    CHECK(to_string(scaler.decisions().back()).find("ceiling (2) is below runners's min (3)") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("after a scale-up the cooldown passes before the group is read again", "[scaling]") {
@@ -423,4 +434,16 @@ TEST_CASE("jitter spreads a saturated fleet over the jitter span, the same for t
   CHECK((read_times[0] != read_times[1] || read_times[1] != read_times[2]));
 }
 
+
+
+TEST_CASE("capacity from gitlab-runner's bounds: concurrent, and the limits when all are set",
+          "[scaling]") {
+  using limits = std::vector<std::uint64_t>;
+  CHECK(runner_capacity(4, limits{}) == 4u);
+  CHECK(runner_capacity(4, limits{1, 2}) == 3u);
+  CHECK(runner_capacity(2, limits{3, 3}) == 2u);
+  CHECK(runner_capacity(4, limits{1, 0}) == 4u);  // one entry without a limit
+  CHECK(runner_capacity(std::nullopt, limits{2, 2}) == 4u);
+  CHECK_FALSE(runner_capacity(std::nullopt, limits{}));
+}
 }  // namespace runwarden::testing
