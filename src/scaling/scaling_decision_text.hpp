@@ -25,6 +25,11 @@ static_assert(static_cast<std::size_t>(scaling_decision_kind::hold) + 1 ==
 
 std::string_view label_of(scaling_decision_kind kind);
 
+// Failed Auto Scaling calls are counted by failure_kind_name() (autoscaling_failure.hpp).
+inline constexpr std::size_t autoscaling_failure_kind_count = 6;
+static_assert(static_cast<std::size_t>(autoscaling_failure_kind::failed) + 1 ==
+              autoscaling_failure_kind_count);
+
 // The kind a decision is counted under; empty for reads and notes, which decide nothing.
 std::optional<scaling_decision_kind> kind_of(const scaling_decision& decision);
 

@@ -28,8 +28,11 @@
 #include <variant>
 #include <vector>
 
+// drain_machine.hpp comes before the Auto Scaling headers: its complete_lifecycle_action
+// effect and the request builder of the same name only coexist in that order.
+#include "src/drain/drain_machine.hpp"
+// (the order above is deliberate)
 #include "src/aws/autoscaling_failure.hpp"
-#include "src/drain/drain_vocabulary.hpp"
 #include "src/scaling/group_view.hpp"
 #include "src/scaling/scaling_policy.hpp"
 

@@ -103,6 +103,34 @@ metric_family drain_duration_family(const histogram_value& durations) {
   return family;
 }
 
+void add_scaling_families(std::vector<metric_family>& result,
+                          const std::array<std::uint64_t, scaling_decision_kind_count>& decisions,
+                          double last_decision_seconds,
+                          const std::array<std::uint64_t, autoscaling_failure_kind_count>&
+                              failures) {
+  auto decided = make_family("runwarden_scaling_decisions_total",
+                             "Scaling decisions made from the runner's own load, by kind "
+                             "(scale_up, scale_in_self, protect, unprotect, hold).",
+                             metric_type::counter);
+  add_per_value<scaling_decision_kind>(
+      decided, "kind", [](scaling_decision_kind k) { return label_of(k); }, as_values(decisions));
+  result.push_back(std::move(decided));
+  auto last = make_family("runwarden_scaling_last_decision_timestamp_seconds",
+                          "When the scaler last decided, since the Unix epoch, in seconds; 0 "
+                          "before its first decision.",
+                          metric_type::gauge);
+  last.samples.push_back({{}, last_decision_seconds});
+  result.push_back(std::move(last));
+  auto failed = make_family("runwarden_scaling_call_failures_total",
+                            "Auto Scaling calls of the scaler that failed, by what the failure "
+                            "means (retry_with_backoff, retry_later, access_denied, ...).",
+                            metric_type::counter);
+  add_per_value<autoscaling_failure_kind>(
+      failed, "kind", [](autoscaling_failure_kind k) { return failure_kind_name(k); },
+      as_values(failures));
+  result.push_back(std::move(failed));
+}
+
 }  // namespace
 
 metrics_registry::metrics_registry(std::string version,
@@ -131,6 +159,19 @@ void metrics_registry::count_webhook_delivery(notification_kind kind, bool deliv
 void metrics_registry::count_error(error_kind kind) {
   const std::lock_guard lock{mutex_};
   ++counts_.errors[index_of(kind)];
+}
+
+void metrics_registry::count_scaling_decision(scaling_decision_kind kind,
+                                              std::chrono::system_clock::time_point at) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.scaling_decisions[index_of(kind)];
+  counts_.scaling_last_decision_seconds =
+      std::chrono::duration<double>(at.time_since_epoch()).count();
+}
+
+void metrics_registry::count_scaling_call_failure(autoscaling_failure_kind kind) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.scaling_call_failures[index_of(kind)];
 }
 
 readiness metrics_registry::current_readiness() const {
@@ -229,6 +270,8 @@ std::vector<metric_family> metrics_registry::collect() const {
   add_per_value<error_kind>(
       errors, "kind", [](error_kind k) { return label_of(k); }, as_values(copy.errors));
   result.push_back(std::move(errors));
+  add_scaling_families(result, copy.scaling_decisions, copy.scaling_last_decision_seconds,
+                       copy.scaling_call_failures);
   return result;
 }
 

@@ -15,6 +15,7 @@
 
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
+#include "src/scaling/scaling_decision_text.hpp"
 #include "src/telemetry/metric_family.hpp"
 #include "src/telemetry/metric_labels.hpp"
 
@@ -44,6 +45,12 @@ public:
 
   void count_error(error_kind kind);
 
+  // The scaler's decisions (issue 7), with the wall-clock time each was made, and its
+  // failed Auto Scaling calls by what the failure means.
+  void count_scaling_decision(scaling_decision_kind kind,
+                              std::chrono::system_clock::time_point at);
+  void count_scaling_call_failure(autoscaling_failure_kind kind);
+
   readiness current_readiness() const;
 
   // Every family, in a fixed order, with every series.
@@ -60,6 +67,9 @@ private:
     // Indexed by notification kind, then 0 for failed and 1 for delivered.
     std::array<std::array<std::uint64_t, 2>, notification_kind_count> webhook_deliveries{};
     std::array<std::uint64_t, error_kind_count> errors{};
+    std::array<std::uint64_t, scaling_decision_kind_count> scaling_decisions{};
+    double scaling_last_decision_seconds = 0;  // 0: no decision yet
+    std::array<std::uint64_t, autoscaling_failure_kind_count> scaling_call_failures{};
     histogram_value drain_duration;
   };
 

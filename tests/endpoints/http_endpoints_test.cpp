@@ -91,6 +91,8 @@ TEST_CASE("/metrics serves the registry in a form promtool accepts without a wor
   warden.begin_drain();
   warden.end_drain();
   registry.count_webhook_delivery(notification_kind::gone, true);
+  registry.count_scaling_decision(scaling_decision_kind::scale_in_self, started_at + 120s);
+  registry.count_scaling_call_failure(autoscaling_failure_kind::retry_later);
   auto endpoints = start_or_fail(registry);
   http_client client;
   const auto reply = client.fetch(url(*endpoints, "/metrics"));
@@ -101,6 +103,8 @@ TEST_CASE("/metrics serves the registry in a form promtool accepts without a wor
   CHECK(reply.body == write_exposition(families));
   CHECK_THAT(reply.body, Catch::Contains("runwarden_drains_total{trigger=\"sigterm\"} 1\n"));
   CHECK_THAT(reply.body, Catch::Contains("runwarden_drain_duration_seconds_sum 90\n"));
+  CHECK_THAT(reply.body,
+             Catch::Contains("runwarden_scaling_decisions_total{kind=\"scale_in_self\"} 1\n"));
   CHECK_THAT(reply.body, Catch::Contains("runwarden_runner_exits_total{kind=\"code\","
                                          "value=\"0\"} 1\n"));
   const auto verdict = check_with_promtool(reply.body);

@@ -240,3 +240,27 @@ TEST_CASE("exit statuses map to a closed set of labels") {
   CHECK(exit_labels()[exit_label_index(exit_status{true, SIGUSR1})].value == "other");
   CHECK(exit_labels()[exit_label_index(exit_status{true, 64})].kind == "signal");
 }
+
+TEST_CASE("scaling decisions count by kind with the last one's time; failures by kind") {
+  fed_registry fed;
+  fed.registry.count_scaling_decision(scaling_decision_kind::protect, started_at + 10s);
+  fed.registry.count_scaling_decision(scaling_decision_kind::scale_up, started_at + 20s);
+  fed.registry.count_scaling_decision(scaling_decision_kind::scale_up, started_at + 30s);
+  fed.registry.count_scaling_call_failure(autoscaling_failure_kind::retry_later);
+  fed.registry.count_scaling_call_failure(autoscaling_failure_kind::access_denied);
+  CHECK(fed.series("runwarden_scaling_decisions_total") ==
+        lines{"runwarden_scaling_decisions_total{kind=\"scale_up\"} 2",
+              "runwarden_scaling_decisions_total{kind=\"scale_in_self\"} 0",
+              "runwarden_scaling_decisions_total{kind=\"protect\"} 1",
+              "runwarden_scaling_decisions_total{kind=\"unprotect\"} 0",
+              "runwarden_scaling_decisions_total{kind=\"hold\"} 0"});
+  CHECK(fed.series("runwarden_scaling_last_decision_timestamp_seconds") ==
+        lines{"runwarden_scaling_last_decision_timestamp_seconds 1700000030"});
+  CHECK(fed.series("runwarden_scaling_call_failures_total") ==
+        lines{"runwarden_scaling_call_failures_total{kind=\"retry_with_backoff\"} 0",
+              "runwarden_scaling_call_failures_total{kind=\"retry_later\"} 1",
+              "runwarden_scaling_call_failures_total{kind=\"already_done\"} 0",
+              "runwarden_scaling_call_failures_total{kind=\"access_denied\"} 1",
+              "runwarden_scaling_call_failures_total{kind=\"credentials_rejected\"} 0",
+              "runwarden_scaling_call_failures_total{kind=\"failed\"} 0"});
+}
