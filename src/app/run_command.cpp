@@ -18,6 +18,7 @@
 #include "src/app/logging.hpp"
 #include "src/app/run_journal.hpp"
 #include "src/app/runner_awareness.hpp"
+#include "src/app/scaling_plan.hpp"
 #include "runwarden_version.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
@@ -117,6 +118,16 @@ int run_warden(const settings& config) {
   auto awareness = runner_awareness::plan(config);
   if (!awareness.awareness) {
     warden_logger()->error("{}", awareness.error);
+    return exit_config;
+  }
+  // [scaling]: the capacity is resolved now, so a scaler that could never decide stops
+  // runwarden before the runner starts. spawn_scaler (scaling_plan.hpp) starts it once the
+  // warden and the Auto Scaling client exist; this build does not start that client yet.
+  const auto scaling = plan_scaling(config);
+  if (!scaling.error.empty() || scaling.policy) {
+    warden_logger()->error("{}", scaling.policy ? "scaling.enabled: this build has no Auto "
+                                                  "Scaling client to scale through yet"
+                                                : scaling.error);
     return exit_config;
   }
   const auto environment = process_environment();

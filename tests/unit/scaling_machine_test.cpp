@@ -434,8 +434,6 @@ TEST_CASE("jitter spreads a saturated fleet over the jitter span, the same for t
   CHECK((read_times[0] != read_times[1] || read_times[1] != read_times[2]));
 }
 
-
-
 TEST_CASE("capacity from gitlab-runner's bounds: concurrent, and the limits when all are set",
           "[scaling]") {
   using limits = std::vector<std::uint64_t>;

@@ -1,0 +1,32 @@
+#pragma once
+// [scaling] as `runwarden run` starts it. The capacity is resolved before the runner starts
+// (scaling.capacity, else gitlab-runner's concurrent and limits from runner.gitlab_config),
+// so a scaler that could never know when the runner is saturated stops runwarden with a
+// config error instead of running blind. spawn_scaler then starts the scaler actor on the
+// Auto Scaling client, subscribed to the warden, its decisions and failures counted in
+// /metrics.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "caf/all.hpp"
+#include "src/app/settings.hpp"
+#include "src/telemetry/metrics_registry.hpp"
+
+namespace runwarden {
+
+struct scaling_plan_result {
+  std::optional<scaling_policy> policy;  // set when scaling is enabled and error is empty
+  std::string error;                     // a config problem: exit_config
+};
+
+// Reads runner.gitlab_config when the capacity must come from it.
+scaling_plan_result plan_scaling(const settings& config);
+
+caf::actor spawn_scaler(caf::actor_system& system, const scaling_policy& policy,
+                        caf::actor warden, caf::actor autoscaling_client,
+                        std::uint64_t random_seed, std::shared_ptr<metrics_registry> metrics);
+
+}  // namespace runwarden

@@ -1,0 +1,61 @@
+// [scaling] as `runwarden run` plans it: off by default, the configured capacity, else
+// gitlab-runner's own bounds read from its config.toml, and a clear refusal when neither
+// says how many jobs the runner takes.
+#include <catch2/catch.hpp>
+
+#include "src/app/scaling_plan.hpp"
+
+namespace {
+
+using namespace runwarden;
+
+settings enabled() {
+  settings config;
+  config.scaling.enabled = true;
+  return config;
+}
+
+}  // namespace
+
+TEST_CASE("scaling left off plans nothing", "[scaling]") {
+  const auto plan = plan_scaling(settings{});
+  CHECK_FALSE(plan.policy);
+  CHECK(plan.error.empty());
+}
+
+TEST_CASE("the configured capacity wins over gitlab-runner's", "[scaling]") {
+  auto config = enabled();
+  config.scaling.capacity = 7;
+  config.runner.gitlab_config = RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/config_dir/config.toml";
+  const auto plan = plan_scaling(config);
+  REQUIRE(plan.policy);
+  CHECK(plan.policy->capacity == 7u);
+}
+
+TEST_CASE("without a configured capacity, gitlab-runner's concurrent and limits give it",
+          "[scaling]") {
+  auto config = enabled();
+  config.scaling.policy.step = 3;
+  config.runner.gitlab_config = RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/config_dir/config.toml";
+  const auto plan = plan_scaling(config);
+  INFO(plan.error);
+  REQUIRE(plan.policy);
+  CHECK(plan.policy->capacity == 4u);  // concurrent 4; one entry has no limit
+  CHECK(plan.policy->step == 3);
+}
+
+TEST_CASE("no capacity and no gitlab-runner config is refused by name", "[scaling]") {
+  const auto plan = plan_scaling(enabled());
+  CHECK_FALSE(plan.policy);
+  CHECK(plan.error ==
+        "scaling: the runner's capacity is unknown: set scaling.capacity, or "
+        "runner.gitlab_config (--gitlab-config) for gitlab-runner's concurrent and limits");
+}
+
+TEST_CASE("a broken gitlab-runner config is refused with its own errors", "[scaling]") {
+  auto config = enabled();
+  config.runner.gitlab_config = RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/config_broken.toml";
+  const auto plan = plan_scaling(config);
+  CHECK_FALSE(plan.policy);
+  CHECK_THAT(plan.error, Catch::Contains("config_broken.toml"));
+}
