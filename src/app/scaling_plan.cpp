@@ -8,7 +8,7 @@
 #include "actors/scaler/scaler_actor.hpp"
 #include "src/app/logging.hpp"
 #include "src/runner/gitlab_runner_config_loader.hpp"
-#include "src/runner/runner_capacity.hpp"
+#include "src/metrics/runner_capacity.hpp"
 
 namespace runwarden {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "src/runner/runner_capacity.hpp"
+#include "src/metrics/runner_capacity.hpp"
 
 namespace runwarden {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "src/runner/runner_capacity.hpp"
+#include "src/metrics/runner_capacity.hpp"
 #include "src/scaling/group_view.hpp"
 #include "src/scaling/scaling_decision_text.hpp"
 #include "src/scaling/scaling_machine.hpp"

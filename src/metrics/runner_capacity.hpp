@@ -3,7 +3,8 @@
 // caps the whole process, each [[runners]] entry's `limit` caps that entry (0: no limit).
 // The process runs at most `concurrent`, and at most the sum of the limits when every entry
 // has one. Shared by the metrics page's reading (gitlab_runner_load) and the scaler's
-// capacity taken from config.toml, so both count the same way.
+// capacity taken from config.toml, so both count the same way. It lives beside the page
+// reading so that the parser's fuzz build (scripts/fuzz.sh) needs nothing else.
 
 #include <cstdint>
 #include <optional>
