@@ -72,9 +72,7 @@ template <class continuation>
 void with_group(scaler_pointer self, scaling_call which, continuation next) {
   auto& state = self->state;
   if (state.group_name) return next();
-  if (!state.instance_id)
-    return report_failure(self, which, failure_of("this instance's id is not known yet"));
-  const std::string id = *state.instance_id;
+  const std::string id = *state.instance_id;  // the machine is fed only once it is known
   call(self, which, describe_auto_scaling_instances({id}), [=](const std::string& body) {
     auto answer = parse_describe_auto_scaling_instances(body);
     if (!answer.error.empty()) return report_failure(self, which, failure_of(answer.error));
@@ -160,8 +158,11 @@ void ask_identity(scaler_pointer self) {
                 identity_atom::value)
       .then(
           [=](const instance_identity& identity) {
-            self->state.instance_id = identity.instance_id;
-            self->state.identity_failures = 0;
+            auto& state = self->state;
+            state.instance_id = identity.instance_id;
+            state.identity_failures = 0;
+            if (state.load_before_identity) feed(self, *state.load_before_identity);
+            state.load_before_identity.reset();
           },
           [=](caf::error& error) {
             auto& state = self->state;
@@ -185,7 +186,11 @@ caf::behavior scaler_actor(scaler_pointer self, scaler_wiring wiring) {
   self->send(state.wiring.warden, subscribe_atom::value, caf::actor_cast<caf::actor>(self));
   return {
       [=](const warden_snapshot& snapshot) {
-        feed(self, load_observed{snapshot.jobs_running, snapshot.status});
+        const load_observed load{snapshot.jobs_running, snapshot.status};
+        if (self->state.instance_id)
+          feed(self, load);
+        else
+          self->state.load_before_identity = load;  // no call can be made without it
       },
       [=](scaler_wake_atom) {
         auto& armed = self->state.wake_armed_for;

@@ -46,7 +46,8 @@ struct scaler_state {
   static inline const char* name = "scaler";
   scaler_wiring wiring;
   scaling_state machine;
-  std::optional<std::string> instance_id;
+  std::optional<std::string> instance_id;  // the machine is fed only once this is known
+  std::optional<load_observed> load_before_identity;
   std::optional<std::string> group_name;   // found once, from this instance
   std::optional<instant> wake_armed_for;  // the earliest wake-up armed and not yet fired
   std::uint32_t identity_failures = 0;

@@ -47,6 +47,8 @@ struct group_script {
       {self_id, "InService"}, {"i-other-1", "InService"}, {"i-other-2", "InService"}};
   std::map<std::string, bool> protected_instances;
   std::map<std::string, std::deque<autoscaling_failure>> failures;  // by action
+  int identity_failures_left = 0;
+  caf::actor_addr subscriber;  // what the warden stub was asked to feed (weak: no cycle)
   std::vector<recorded_call> calls;
   std::map<scaling_decision_kind, int> decided;
   std::map<autoscaling_failure_kind, int> failed;
@@ -122,18 +124,20 @@ caf::behavior scripted_client(caf::event_based_actor* self, std::shared_ptr<grou
         outcome.body = script->apply(script->calls.back());
         return outcome;
       },
-      [=](identity_atom) { return instance_identity{self_id, "eu-west-1", "123456789012"}; },
+      [=](identity_atom) -> caf::result<instance_identity> {
+        if (script->identity_failures_left > 0) {
+          --script->identity_failures_left;
+          return caf::make_error(caf::sec::runtime_error, "the metadata service is down");
+        }
+        return instance_identity{self_id, "eu-west-1", "123456789012"};
+      },
   };
 }
 
-struct warden_stub_state {
-  caf::actor subscriber;
-};
-
-caf::behavior warden_stub(caf::stateful_actor<warden_stub_state>* self) {
-  return {[=](subscribe_atom, const caf::actor& subscriber) {
-    self->state.subscriber = subscriber;
-  }};
+// Spawned with an argument: CAF 0.17.6 trips UBSan on actors spawned without one (shared
+// notes, pitfall 11).
+caf::behavior warden_stub(caf::event_based_actor*, std::shared_ptr<group_script> script) {
+  return {[=](subscribe_atom, const caf::actor& subscriber) { script->subscriber = subscriber.address(); }};
 }
 
 scaling_policy test_policy() {
@@ -157,7 +161,7 @@ public:
   void start(scaling_policy policy = test_policy()) {
     script->start = system().clock().now();
     client = spawn(scripted_client, script);
-    warden = spawn(warden_stub);
+    warden = spawn(warden_stub, script);
     auto recorder = script;
     scaler = spawn(scaler_actor,
                    scaler_wiring{.policy = policy,
@@ -174,7 +178,7 @@ public:
                                        ++recorder->failed[kind];
                                      }}});
     run();
-    REQUIRE(state_of<warden_stub_state>(warden).subscriber == scaler);
+    REQUIRE(script->subscriber == scaler.address());
   }
   void jobs(std::optional<std::uint32_t> running,
             warden_status status = warden_status::running) {
@@ -367,4 +371,20 @@ TEST_CASE_METHOD(scaler_fixture, "protection is toggled once per busy period", "
   CHECK(script->decided[scaling_decision_kind::protect] == 1);
   CHECK(script->decided[scaling_decision_kind::unprotect] == 1);
   CHECK_FALSE(script->protected_instances[self_id]);
+}
+
+TEST_CASE_METHOD(scaler_fixture, "without its identity the scaler waits, then takes the load",
+                 "[scaler]") {
+  script->identity_failures_left = 1;
+  start();
+  jobs(2);  // kept until the identity is known
+  advance(9s);
+  CHECK(script->calls.empty());
+  advance(1s);  // the identity asked again after retry_initial; saturated from now on
+  advance(59s);
+  CHECK(script->calls.empty());
+  advance(1s);
+  const auto sets = script->calls_of("SetDesiredCapacity");
+  REQUIRE(sets.size() == 1);
+  CHECK(sets[0].at == 70s);
 }
