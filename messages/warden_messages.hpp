@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include <string_view>
+
 #include "caf/all.hpp"
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
@@ -24,6 +26,10 @@ using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 using unregister_atom = caf::atom_constant<caf::atom("unregister")>;
 using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
 using complete_atom = caf::atom_constant<caf::atom("complete")>;
+
+// The unregistration step runs under a supervisor as this child; the warden listens to that
+// supervisor and asks each new incarnation again while an unregistration is under way.
+inline constexpr std::string_view unregistration_child_id = "unregistration";
 
 // An OS signal delivered to runwarden itself, as the signal port saw it.
 struct os_signal_received {

@@ -4,15 +4,20 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+#include "actors/supervisor/worker_supervision.hpp"
 
 namespace runwarden {
 
-imds_lifecycle_watcher::imds_lifecycle_watcher(caf::actor watcher, http_port_actor port,
+namespace {
+constexpr std::string_view lifecycle_watcher_child_id = "lifecycle_watcher";
+}  // namespace
+
+imds_lifecycle_watcher::imds_lifecycle_watcher(caf::actor supervisor, http_port_actor port,
                                                std::shared_ptr<http_worker> worker)
-    : watcher_(std::move(watcher)), port_(std::move(port)), worker_(std::move(worker)) {}
+    : supervisor_(std::move(supervisor)), port_(std::move(port)), worker_(std::move(worker)) {}
 
 void imds_lifecycle_watcher::stop() {
-  if (watcher_) caf::anon_send_exit(watcher_, caf::exit_reason::user_shutdown);
+  if (supervisor_) caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
   if (port_) caf::anon_send_exit(port_, caf::exit_reason::user_shutdown);
   if (worker_) worker_->stop();
 }
@@ -34,12 +39,16 @@ lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system
                             .policy = settings.watch,
                             .allow_v1_fallback = settings.imds_v1_fallback,
                             .random_seed = random_seed};
-  auto watcher = system.spawn(lifecycle_watcher_actor,
-                              lifecycle_watcher_wiring{.http_port = port,
-                                                       .listener = std::move(listener),
-                                                       .poller = std::move(poller),
-                                                       .poll_interval = settings.poll_interval});
-  return {imds_lifecycle_watcher{std::move(watcher), std::move(port), std::move(worker)}, {}};
+  lifecycle_watcher_wiring wiring{.http_port = port,
+                                  .listener = std::move(listener),
+                                  .poller = std::move(poller),
+                                  .poll_interval = settings.poll_interval};
+  auto supervisor = spawn_worker_supervisor(
+      system, {{std::string{lifecycle_watcher_child_id}},
+               [wiring = std::move(wiring)](caf::local_actor* parent) {
+                 return parent->spawn(lifecycle_watcher_actor, wiring);
+               }});
+  return {imds_lifecycle_watcher{std::move(supervisor), std::move(port), std::move(worker)}, {}};
 }
 
 }  // namespace runwarden

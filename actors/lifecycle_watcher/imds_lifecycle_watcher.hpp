@@ -21,17 +21,19 @@ namespace runwarden {
 
 class imds_lifecycle_watcher {
  public:
-  imds_lifecycle_watcher(caf::actor watcher, http_port_actor port,
+  imds_lifecycle_watcher(caf::actor supervisor, http_port_actor port,
                          std::shared_ptr<http_worker> worker);
 
-  const caf::actor& actor() const { return watcher_; }
+  // The watcher runs under a supervisor of its own (worker_supervision.hpp); a restarted
+  // watcher polls afresh and may report a level again, which the drain machine ignores.
+  const caf::actor& supervisor() const { return supervisor_; }
 
   // Ends both actors and joins the worker thread, which takes at most one request timeout.
   // Safe to call twice.
   void stop();
 
  private:
-  caf::actor watcher_;
+  caf::actor supervisor_;
   http_port_actor port_;
   std::shared_ptr<http_worker> worker_;
 };

@@ -4,7 +4,7 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
-#include "actors/supervisor/supervisor_actor.hpp"
+#include "actors/supervisor/worker_supervision.hpp"
 #include "runwarden_version.hpp"
 #include "src/webhook/address_policy.hpp"
 #include "src/webhook/webhook_secret.hpp"
@@ -13,11 +13,6 @@ namespace runwarden {
 
 namespace {
 
-// A notifier that keeps crashing is a bug, not bad luck: after this many restarts within
-// the window the supervisor gives up, and run_command ends the drain the graceful way.
-constexpr supervisor_flags notifier_supervision{.strategy = restart_strategy::one_for_one,
-                                                .restarts_max = 5,
-                                                .restart_window = std::chrono::minutes{1}};
 // Stopping a notifier only drops what is pending; it has nothing to flush.
 constexpr std::chrono::seconds notifier_shutdown_timeout{1};
 
@@ -62,13 +57,7 @@ webhook_notifier::webhook_notifier(caf::actor supervisor, http_port_actor port,
 
 caf::actor webhook_notifier::current_notifier(caf::actor_system& system,
                                               std::chrono::milliseconds wait_max) const {
-  caf::scoped_actor asker{system};
-  caf::actor current;
-  asker->request(supervisor_, caf::duration{wait_max}, caf::get_atom::value,
-                 std::string{notifier_child_id})
-      .receive([&](const child_incarnation& child) { current = child.handle; },
-               [&](const caf::error&) {});
-  return current;
+  return current_child(system, supervisor_, std::string{notifier_child_id}, wait_max);
 }
 
 bool webhook_notifier::flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const {
@@ -111,8 +100,7 @@ notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_se
       [wiring = std::move(wiring)](caf::local_actor* supervisor) {
         return supervisor->spawn(notifier_actor, wiring);
       }};
-  auto supervisor =
-      system.spawn(supervisor_actor, supervisor_wiring{notifier_supervision, {notifier}});
+  auto supervisor = spawn_worker_supervisor(system, std::move(notifier));
   return {webhook_notifier{std::move(supervisor), std::move(port), std::move(worker)}, {}};
 }
 

@@ -42,12 +42,20 @@ void on_settled(warden_pointer self, const notification_settled& settled) {
   });
 }
 
-// A (re)started notifier knows nothing of its predecessor's work: it gets what is open.
+// A (re)started worker knows nothing of its predecessor's work: the notifier gets what is
+// unsettled, the unregistration step is asked again while one is under way (unregistering
+// is idempotent: a runner already gone counts as done).
 void on_child_started(warden_pointer self, const child_incarnation& child) {
   auto& state = self->state;
-  if (child.id != notifier_child_id || !child.handle || child.handle == state.notifier) return;
-  state.notifier = child.handle;
-  for (const auto& notification : state.unsettled) send_to_notifier(self, notification);
+  if (!child.handle) return;
+  if (child.id == notifier_child_id && child.handle != state.notifier) {
+    state.notifier = child.handle;
+    for (const auto& notification : state.unsettled) send_to_notifier(self, notification);
+  } else if (child.id == unregistration_child_id && child.handle != state.unregistrar) {
+    state.unregistrar = child.handle;
+    if (state.machine->state().unregistration == step_progress::in_progress)
+      self->send(state.unregistrar, unregister_atom::value);
+  }
 }
 
 void carry_out(warden_pointer self, const drain_effect& effect, instant now) {

@@ -7,7 +7,9 @@
 // The notifier may be restarted by a supervisor; the warden listens to it (the supervisor
 // sends it a child_incarnation for each start of the child notifier_child_id) and sends
 // the new notifier every notification the old one had not settled. A notification the old
-// one was delivering when it crashed may so be delivered twice, never lost.
+// one was delivering when it crashed may so be delivered twice, never lost. The same holds
+// for the unregistration step (child unregistration_child_id): a new incarnation is asked
+// again while an unregistration is under way.
 
 #include <functional>
 #include <vector>

@@ -186,11 +186,18 @@ int run_warden(const settings& config) {
                       return journal.journal->append(at, event, effects);
                     },
                     .recovered = journal.journal->recovered()});
-  caf::anon_send(notifier.notifier->supervisor(), caf::subscribe_atom::value, warden);
-  waiter->monitor(notifier.notifier->supervisor());
   awareness.awareness->start_metrics(system, warden);
   auto lifecycle = spawn_lifecycle_watcher(system, config.aws, environment, warden, entropy());
   if (!lifecycle.error.empty()) warden_logger()->error("lifecycle watcher: {}", lifecycle.error);
+  // Every worker runs under a supervisor of its own: the warden hears of each restart,
+  // and a supervisor that gives up ends runwarden the graceful way (below).
+  auto supervisors = awareness.awareness->supervisors();
+  supervisors.push_back(notifier.notifier->supervisor());
+  if (lifecycle.watcher) supervisors.push_back(lifecycle.watcher->supervisor());
+  for (const auto& supervisor : supervisors) {
+    caf::anon_send(supervisor, caf::subscribe_atom::value, warden);
+    waiter->monitor(supervisor);
+  }
   signals->start(warden);
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
@@ -198,7 +205,7 @@ int run_warden(const settings& config) {
 
   int exit_code = 1;
   bool waiting = true;
-  bool notifier_failed = false;
+  bool worker_failed = false;
   waiter->receive_while(waiting)(
       [&](const warden_exited& exited) {
         exit_code = exited.exit_code;
@@ -206,13 +213,14 @@ int run_warden(const settings& config) {
         journal.journal->retire();
       },
       [&](const caf::down_msg& down) {
-        // The notifier kept crashing: drain the runner without killing a job, then fail
-        // so that the service manager starts runwarden afresh.
-        notifier_failed = true;
-        warden_logger()->error("webhook notifier: {}; draining the runner, then exiting {}",
+        // A worker kept crashing and its supervisor gave up: drain the runner without
+        // killing a job, then fail so that the service manager starts runwarden afresh.
+        if (worker_failed) return;  // one drain is enough
+        worker_failed = true;
+        warden_logger()->error("{}; draining the runner, then exiting {}",
                                system.render(down.reason), exit_software);
         caf::anon_send(warden, shutdown_requested{.source = trigger_source::control_api,
-                                                  .reason = "the webhook notifier failed"});
+                                                  .reason = "a supervised worker failed"});
       });
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!notifier.notifier->flush(system, notifier_flush_wait_max))
@@ -228,7 +236,7 @@ int run_warden(const settings& config) {
   io.stop();
   caf::anon_send_exit(warden, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
-  return control_failure.value_or(notifier_failed ? exit_software : exit_code);
+  return control_failure.value_or(worker_failed ? exit_software : exit_code);
 }
 
 }  // namespace runwarden

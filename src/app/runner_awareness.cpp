@@ -3,7 +3,9 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
+#include "actors/supervisor/worker_supervision.hpp"
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
+#include "messages/warden_messages.hpp"
 #include "src/app/logging.hpp"
 #include "src/runner/gitlab_runner_config_loader.hpp"
 #include "src/unregister/unregister_plan.hpp"
@@ -18,6 +20,10 @@ runner_awareness::runner_awareness() = default;
 runner_awareness::~runner_awareness() { stop(); }
 
 namespace {
+
+constexpr std::string_view metrics_poller_child_id = "metrics_poller";
+// The first incarnation of a worker is asked for at start, before the warden exists.
+constexpr std::chrono::seconds first_incarnation_wait{5};
 
 std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config) {
   std::vector<gitlab_runner> runners;
@@ -64,11 +70,16 @@ void runner_awareness::start_metrics(caf::actor_system& system, const caf::actor
     metrics_worker_ = std::make_shared<http_worker>();
     auto port = system.spawn(http_port, metrics_worker_);
     metrics_port_ = caf::actor_cast<caf::actor>(port);
-    poller_ = system.spawn(metrics_poller_actor,
-                           metrics_poller_wiring{.url = metrics_url_,
-                                                 .interval = metrics_interval_,
-                                                 .http_port = port,
-                                                 .listener = warden});
+    // A restarted poller just polls again: the warden keeps the load it last heard.
+    metrics_poller_wiring wiring{.url = metrics_url_,
+                                 .interval = metrics_interval_,
+                                 .http_port = port,
+                                 .listener = warden};
+    poller_supervisor_ = spawn_worker_supervisor(
+        system, {{std::string{metrics_poller_child_id}},
+                 [wiring = std::move(wiring)](caf::local_actor* supervisor) {
+                   return supervisor->spawn(metrics_poller_actor, wiring);
+                 }});
     warden_logger()->info("scraping the runner's metrics at {} every {}s", metrics_url_,
                           metrics_interval_.count() / 1000.0);
   }
@@ -80,18 +91,34 @@ void runner_awareness::start_unregistration(caf::actor_system& system, std::uint
     unregister_worker_ = std::make_shared<http_worker>();
     auto port = system.spawn(http_port, unregister_worker_);
     unregister_port_ = caf::actor_cast<caf::actor>(port);
-    unregistration_ = system.spawn(unregistration_phase_actor,
-                                   unregistrar_wiring{.http_port = port,
-                                                      .listener = {},
-                                                      .targets = plan.targets,
-                                                      .limits = plan.limits,
-                                                      .timeout = plan.timeout,
-                                                      .random_seed = seed});
+    unregistrar_wiring wiring{.http_port = port,
+                              .listener = {},
+                              .targets = plan.targets,
+                              .limits = plan.limits,
+                              .timeout = plan.timeout,
+                              .random_seed = seed};
+    unregistration_supervisor_ = spawn_worker_supervisor(
+        system, {{std::string{unregistration_child_id}},
+                 [wiring = std::move(wiring)](caf::local_actor* supervisor) {
+                   return supervisor->spawn(unregistration_phase_actor, wiring);
+                 }});
+    unregistration_ = current_child(system, unregistration_supervisor_,
+                                    std::string{unregistration_child_id},
+                                    first_incarnation_wait);
   }
 }
 
+std::vector<caf::actor> runner_awareness::supervisors() const {
+  std::vector<caf::actor> running;
+  for (const auto* supervisor : {&unregistration_supervisor_, &poller_supervisor_})
+    if (*supervisor) running.push_back(*supervisor);
+  return running;
+}
+
 void runner_awareness::stop() {
-  for (auto* actor : {&poller_, &unregistration_, &metrics_port_, &unregister_port_}) {
+  unregistration_ = caf::actor{};
+  for (auto* actor :
+       {&poller_supervisor_, &unregistration_supervisor_, &metrics_port_, &unregister_port_}) {
     if (*actor) caf::anon_send_exit(*actor, caf::exit_reason::user_shutdown);
     *actor = caf::actor{};
   }

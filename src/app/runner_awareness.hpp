@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "caf/all.hpp"
 #include "src/app/settings.hpp"
@@ -30,7 +31,11 @@ public:
   // Starts the poller (if the metrics URL is known), telling `warden` of the runner's jobs.
   void start_metrics(caf::actor_system& system, const caf::actor& warden);
   bool unregisters() const { return static_cast<bool>(unregistration_plan_); }
+  // Its first incarnation; the warden hears of later ones from its supervisor.
   const caf::actor& unregistration() const { return unregistration_; }
+  // The supervisors of the poller and the unregistration step, for the warden to listen to
+  // and for run_command to monitor.
+  std::vector<caf::actor> supervisors() const;
   void stop();
 
   ~runner_awareness();
@@ -44,7 +49,8 @@ private:
   std::unique_ptr<unregistration_plan> unregistration_plan_;
   std::shared_ptr<http_worker> metrics_worker_;
   std::shared_ptr<http_worker> unregister_worker_;
-  caf::actor metrics_port_, poller_, unregister_port_, unregistration_;
+  caf::actor metrics_port_, poller_supervisor_, unregister_port_, unregistration_supervisor_;
+  caf::actor unregistration_;
 };
 
 }  // namespace runwarden
