@@ -92,7 +92,7 @@ public:
                              .webhook = parse_webhook_target(hook).target,
                              .secret = "",
                              .timeout = 5s,
-                             .limits = {.retry_initial = 1s, .retry_max = 30s, .attempts_max = 0},
+                             .limits = {.retry_initial = 1s, .retry_max = 30s, .attempts_max = 4},
                              .random_seed = 1,
                              .version = "9.9.9"};
     notifier_supervisor_ = spawn(supervisor_actor, supervisor_wiring{worker_supervision,
