@@ -24,7 +24,7 @@ void complete_lifecycle_action_signed(benchmark::State& state) {
   const auto endpoint = resolve_autoscaling_endpoint({}, "us-east-1").endpoint.value();
   for (auto _ : state) {
     auto request = sign_autoscaling_call(
-        complete_lifecycle_action(target, lifecycle_action_result::proceed), endpoint,
+        complete_lifecycle_action_call(target, lifecycle_action_result::proceed), endpoint,
         role_credentials, "us-east-1", request_time);
     benchmark::DoNotOptimize(request);
   }
@@ -34,7 +34,7 @@ BENCHMARK(complete_lifecycle_action_signed);
 
 void signer_only(benchmark::State& state) {
   const auto body =
-      form_encode(complete_lifecycle_action(target, lifecycle_action_result::proceed).parameters);
+      form_encode(complete_lifecycle_action_call(target, lifecycle_action_result::proceed).parameters);
   const sigv4_request request{"POST", "/", {},
                               {{"Content-Type", std::string{form_content_type}},
                                {"Host", "autoscaling.us-east-1.amazonaws.com"}},

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/app/logging.hpp"
 #include "src/aws/imds/lifecycle_trigger_request.hpp"
@@ -55,6 +56,14 @@ void on_child_started(warden_pointer self, const child_incarnation& child) {
     state.unregistrar = child.handle;
     if (state.machine->state().unregistration == step_progress::in_progress)
       self->send(state.unregistrar, unregister_atom::value);
+  } else if (child.id == lifecycle_hooks_child_id && child.handle != state.lifecycle_client) {
+    // It finds a hook still to be found from the snapshot it subscribes to; a completion
+    // under way is asked again (completing twice is answered "no active lifecycle action").
+    state.lifecycle_client = child.handle;
+    const auto& machine = state.machine->state();
+    if (machine.lifecycle_completion == step_progress::in_progress)
+      self->send(state.lifecycle_client, complete_atom::value, machine.lifecycle->hook_name,
+                 lifecycle_result::proceed);
   }
 }
 
@@ -227,9 +236,12 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const lifecycle_action_completed& e) { handle_event(self, e); },
       // The watcher speaks wall-clock time (a spot notice names one); the machine counts
       // instants of the actor clock. This edge is where the two are put side by side.
+      // The lifecycle client hears of a cloud lifecycle trigger too: it finds the hook.
       [=](const lifecycle_trigger& trigger) {
         handle_event(self, as_shutdown_request(trigger, now_of(self),
                                                std::chrono::system_clock::now()));
+        if (trigger.source == trigger_source::cloud_lifecycle && self->state.lifecycle_client)
+          self->send(self->state.lifecycle_client, trigger);
       },
       [=](const instance_identity& identity) {
         warden_logger()->info("instance {} in {} (account {})", identity.instance_id,

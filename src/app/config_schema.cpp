@@ -143,6 +143,16 @@ constexpr key_spec schema[] = {
      [](config_value& value) {
        return store(value.expect_bool(), value.config().aws.imds_v1_fallback);
      }},
+    {"aws", "complete_lifecycle_hooks",
+     [](config_value& value) {
+       return store(value.expect_bool(), value.config().aws.complete_lifecycle_hooks);
+     }},
+    {"aws", "lifecycle_hook",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string(
+                        "leave the key out to answer the group's only terminate hook"),
+                    value.config().aws.lifecycle_hook);
+     }},
     {"log", "level",
      [](config_value& value) {
        return store(value.expect_word(level_words), value.config().log.level);

@@ -14,6 +14,7 @@
 #include "actors/notifier/webhook_notifier.hpp"
 #include "actors/process_port/process_port_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
+#include "src/app/autoscaling_link.hpp"
 #include "src/app/exit_codes.hpp"
 #include "src/app/logging.hpp"
 #include "src/app/run_journal.hpp"
@@ -121,13 +122,10 @@ int run_warden(const settings& config) {
     return exit_config;
   }
   // [scaling]: the capacity is resolved now, so a scaler that could never decide stops
-  // runwarden before the runner starts. spawn_scaler (scaling_plan.hpp) starts it once the
-  // warden and the Auto Scaling client exist; this build does not start that client yet.
+  // runwarden before the runner starts.
   const auto scaling = plan_scaling(config);
-  if (!scaling.error.empty() || scaling.policy) {
-    warden_logger()->error("{}", scaling.policy ? "scaling.enabled: this build has no Auto "
-                                                  "Scaling client to scale through yet"
-                                                : scaling.error);
+  if (!scaling.error.empty()) {
+    warden_logger()->error("{}", scaling.error);
     return exit_config;
   }
   const auto environment = process_environment();
@@ -138,6 +136,13 @@ int run_warden(const settings& config) {
       warden_logger()->error("{}", endpoint.error);
       return exit_config;
     }
+  }
+  // The Auto Scaling client, the lifecycle hooks and the scaler: credentials and endpoints
+  // are checked now, the actors start once the warden exists.
+  auto autoscaling = autoscaling_link::plan(config, environment, scaling.policy);
+  if (!autoscaling.error.empty()) {
+    warden_logger()->error("{}", autoscaling.error);
+    return exit_config;
   }
   std::random_device entropy;
   auto journal = run_journal::open(config, make_drain_config(config, entropy()), environment);
@@ -191,7 +196,10 @@ int run_warden(const settings& config) {
   if (!lifecycle.error.empty()) warden_logger()->error("lifecycle watcher: {}", lifecycle.error);
   // Every worker runs under a supervisor of its own: the warden hears of each restart,
   // and a supervisor that gives up ends runwarden the graceful way (below).
+  if (autoscaling.link) autoscaling.link->start(system, warden, entropy(), metrics);
   auto supervisors = awareness.awareness->supervisors();
+  if (autoscaling.link)
+    for (const auto& supervisor : autoscaling.link->supervisors()) supervisors.push_back(supervisor);
   supervisors.push_back(notifier.notifier->supervisor());
   if (lifecycle.watcher) supervisors.push_back(lifecycle.watcher->supervisor());
   for (const auto& supervisor : supervisors) {
@@ -230,6 +238,7 @@ int run_warden(const settings& config) {
   notifier.notifier->stop();
   awareness.awareness->stop();
   if (lifecycle.watcher) lifecycle.watcher->stop();
+  if (autoscaling.link) autoscaling.link->stop();
   if (http.endpoints) http.endpoints->stop();
   signals->stop();
   host->stop();

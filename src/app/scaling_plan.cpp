@@ -57,9 +57,9 @@ scaling_plan_result plan_scaling(const settings& config) {
   return {policy, {}};
 }
 
-caf::actor spawn_scaler(caf::actor_system& system, const scaling_policy& policy,
-                        caf::actor warden, caf::actor autoscaling_client,
-                        std::uint64_t random_seed, std::shared_ptr<metrics_registry> metrics) {
+scaler_wiring wire_scaler(const scaling_policy& policy, caf::actor warden,
+                          caf::actor autoscaling_client, std::uint64_t random_seed,
+                          std::shared_ptr<metrics_registry> metrics) {
   scaling_observer observer{
       .decided =
           [metrics](scaling_decision_kind kind) {
@@ -69,11 +69,11 @@ caf::actor spawn_scaler(caf::actor_system& system, const scaling_policy& policy,
                                autoscaling_failure_kind kind) {
         metrics->count_scaling_call_failure(kind);
       }};
-  return system.spawn(scaler_actor, scaler_wiring{.policy = policy,
-                                                  .random_seed = random_seed,
-                                                  .autoscaling_client = std::move(autoscaling_client),
-                                                  .warden = std::move(warden),
-                                                  .observer = std::move(observer)});
+  return scaler_wiring{.policy = policy,
+                       .random_seed = random_seed,
+                       .autoscaling_client = std::move(autoscaling_client),
+                       .warden = std::move(warden),
+                       .observer = std::move(observer)};
 }
 
 }  // namespace runwarden

@@ -2,15 +2,16 @@
 // [scaling] as `runwarden run` starts it. The capacity is resolved before the runner starts
 // (scaling.capacity, else gitlab-runner's concurrent and limits from runner.gitlab_config),
 // so a scaler that could never know when the runner is saturated stops runwarden with a
-// config error instead of running blind. spawn_scaler then starts the scaler actor on the
-// Auto Scaling client, subscribed to the warden, its decisions and failures counted in
-// /metrics.
+// config error instead of running blind. wire_scaler then wires the scaler actor to the
+// Auto Scaling client and the warden, its decisions and failures counted in /metrics
+// (autoscaling_link starts it under a supervisor).
 
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "actors/scaler/scaler_actor.hpp"
 #include "caf/all.hpp"
 #include "src/app/settings.hpp"
 #include "src/telemetry/metrics_registry.hpp"
@@ -25,8 +26,8 @@ struct scaling_plan_result {
 // Reads runner.gitlab_config when the capacity must come from it.
 scaling_plan_result plan_scaling(const settings& config);
 
-caf::actor spawn_scaler(caf::actor_system& system, const scaling_policy& policy,
-                        caf::actor warden, caf::actor autoscaling_client,
-                        std::uint64_t random_seed, std::shared_ptr<metrics_registry> metrics);
+scaler_wiring wire_scaler(const scaling_policy& policy, caf::actor warden,
+                          caf::actor autoscaling_client, std::uint64_t random_seed,
+                          std::shared_ptr<metrics_registry> metrics);
 
 }  // namespace runwarden

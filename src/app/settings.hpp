@@ -112,6 +112,9 @@ struct aws_settings {
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
   lifecycle_watch_policy watch;  // drain states, spot safety margin, rebalance action
   bool imds_v1_fallback = false;  // read without a token when none can be had
+  // Terminate hooks: runwarden heartbeats and completes the one its drain answers.
+  bool complete_lifecycle_hooks = true;
+  std::optional<std::string> lifecycle_hook;  // empty: the group's only terminate hook
 };
 
 // Scaling the Auto Scaling group from this runner's own load (issue 7). Off by default.

@@ -60,7 +60,7 @@ autoscaling_call record_lifecycle_action_heartbeat(const lifecycle_action_target
   return call;
 }
 
-autoscaling_call complete_lifecycle_action(const lifecycle_action_target& target,
+autoscaling_call complete_lifecycle_action_call(const lifecycle_action_target& target,
                                            lifecycle_action_result result) {
   auto call = start_call("CompleteLifecycleAction");
   add_target(call, target);

@@ -44,7 +44,7 @@ autoscaling_call describe_lifecycle_hooks(const std::string& group_name,
 
 autoscaling_call record_lifecycle_action_heartbeat(const lifecycle_action_target& target);
 
-autoscaling_call complete_lifecycle_action(const lifecycle_action_target& target,
+autoscaling_call complete_lifecycle_action_call(const lifecycle_action_target& target,
                                            lifecycle_action_result result);
 
 autoscaling_call set_desired_capacity(const std::string& group_name, int desired_capacity,

@@ -56,7 +56,10 @@ void drain_wind_down::operator()(const lifecycle_action_completed& event) {
 
 std::optional<instant> drain_wind_down::adopt_lifecycle_action(const lifecycle_action& action) {
   if (state_.lifecycle) {
-    if (!(*state_.lifecycle == action))
+    // Found again (a restarted runwarden looks anew): the first finding, journaled, stands.
+    if (state_.lifecycle->hook_name == action.hook_name)
+      say(report_level::debug, "lifecycle hook " + action.hook_name + " is already known");
+    else
       say(report_level::warning, "lifecycle hook " + action.hook_name +
                                      " ignored: this drain already answers hook " +
                                      state_.lifecycle->hook_name);

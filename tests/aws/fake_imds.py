@@ -17,6 +17,12 @@ order, each with its keys:
     token_ttl_max     the longest TTL granted, in seconds (shorter TTLs test expiry)
     revoke_tokens     true: every token handed out so far stops working
     token_status      answer the next token PUTs with this status (null: normal again)
+    role              the instance role, {"name", "access_key", "secret_key", "token",
+                      "expiration"}: iam/security-credentials/ lists its name and
+                      iam/security-credentials/<name> serves its credentials as EC2 does
+                      ({"Code": "Success", "LastUpdated", "Type": "AWS-HMAC", "AccessKeyId",
+                      "SecretAccessKey", "Token", "Expiration"}); null (the start): no role,
+                      both pages 404
 The server stops when stdin closes, so it never outlives the test that started it.
 """
 
@@ -44,6 +50,7 @@ IDENTITY = {
 }
 TTL_HEADER = "X-aws-ec2-metadata-token-ttl-seconds"
 TOKEN_HEADER = "X-aws-ec2-metadata-token"
+ROLE_LIST = "/latest/meta-data/iam/security-credentials/"
 
 
 class World:
@@ -145,6 +152,24 @@ def apply(command):
             World.tokens.clear()
         if "token_status" in command:
             World.token_status = command["token_status"]
+        if "role" in command:
+            set_role(command["role"])
+
+
+def set_role(role):
+    for path in [path for path in World.pages if path.startswith(ROLE_LIST)]:
+        del World.pages[path]
+    if role is not None:
+        World.pages[ROLE_LIST] = role["name"]
+        World.pages[ROLE_LIST + role["name"]] = json.dumps({
+            "Code": "Success",
+            "LastUpdated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "Type": "AWS-HMAC",
+            "AccessKeyId": role["access_key"],
+            "SecretAccessKey": role["secret_key"],
+            "Token": role["token"],
+            "Expiration": role["expiration"],
+        }, indent=2, separators=(",", " : "))
 
 
 def main():

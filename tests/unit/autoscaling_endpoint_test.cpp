@@ -59,7 +59,7 @@ TEST_CASE("a signed Auto Scaling request is what botocore sends", "[autoscaling]
   const auto time = std::chrono::sys_days{std::chrono::year{2026} / 11 / 22} +
                     std::chrono::hours{1} + std::chrono::minutes{33} + std::chrono::seconds{32};
   const auto request = sign_autoscaling_call(
-      complete_lifecycle_action({"my-hook", "my-asg", "i-1234567890abcdef0", {}},
+      complete_lifecycle_action_call({"my-hook", "my-asg", "i-1234567890abcdef0", {}},
                                 lifecycle_action_result::proceed),
       endpoint, credentials, "us-east-1", time);
   CHECK(request.method == "POST");

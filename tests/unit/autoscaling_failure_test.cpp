@@ -25,7 +25,7 @@ std::string envelope(const std::string& code, const std::string& message) {
 }
 
 const autoscaling_call completion =
-    complete_lifecycle_action({"drain", "runners", "i-0abc", {}}, lifecycle_action_result::proceed);
+    complete_lifecycle_action_call({"drain", "runners", "i-0abc", {}}, lifecycle_action_result::proceed);
 
 }  // namespace
 

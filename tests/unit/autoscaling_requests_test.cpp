@@ -69,7 +69,7 @@ TEST_CASE("Auto Scaling requests match botocore's bodies and signatures", "[auto
   token_target.action_token = "bcd2f1b8-9a78-44d3-8a7a-4dd07d7cf635";
   const std::map<std::string, autoscaling_call> ours{
       {"complete_lifecycle_action",
-       complete_lifecycle_action(instance_target, lifecycle_action_result::proceed)},
+       complete_lifecycle_action_call(instance_target, lifecycle_action_result::proceed)},
       {"record_lifecycle_action_heartbeat", record_lifecycle_action_heartbeat(token_target)},
       {"set_desired_capacity", set_desired_capacity("my-asg", 2, false)},
       {"terminate_instance_in_auto_scaling_group",
@@ -99,7 +99,7 @@ TEST_CASE("the calls botocore's recording lacks match its serializer", "[autosca
         "Action=SetInstanceProtection&Version=2011-01-01&InstanceIds.member.1=i-1&"
         "InstanceIds.member.2=i-2&AutoScalingGroupName=my-asg&ProtectedFromScaleIn=true");
   const lifecycle_action_target launch{"launch-hook", "my-asg", "i-0abc", {}};
-  const auto abandon = complete_lifecycle_action(launch, lifecycle_action_result::abandon);
+  const auto abandon = complete_lifecycle_action_call(launch, lifecycle_action_result::abandon);
   CHECK(form_encode(abandon.parameters) ==
         "Action=CompleteLifecycleAction&Version=2011-01-01&LifecycleHookName=launch-hook&"
         "AutoScalingGroupName=my-asg&LifecycleActionResult=ABANDON&InstanceId=i-0abc");
@@ -116,7 +116,7 @@ TEST_CASE("the calls botocore's recording lacks match its serializer", "[autosca
 }
 
 TEST_CASE("a call names the IAM permission it needs", "[autoscaling]") {
-  CHECK(required_permission(complete_lifecycle_action(instance_target,
+  CHECK(required_permission(complete_lifecycle_action_call(instance_target,
                                                       lifecycle_action_result::proceed)) ==
         "autoscaling:CompleteLifecycleAction");
   CHECK(required_permission(describe_lifecycle_hooks("g")) == "autoscaling:DescribeLifecycleHooks");

@@ -1,0 +1,56 @@
+#pragma once
+// The lifecycle hooks actor: the warden's lifecycle client (warden_messages.hpp). When the
+// instance starts terminating (the warden passes on the watcher's cloud_lifecycle trigger,
+// and a restarted hooks actor sees it in the warden's snapshot) it finds this instance's
+// group and terminate hook through the Auto Scaling client, records a heartbeat at once
+// (the hook has waited since before the metadata said so) and tells the warden
+// lifecycle_action_pending; the drain machine then paces heartbeats and asks for the
+// completion once the runner is gone and unregistered.
+//
+// Completion never gives up while AWS may still take it: throttling, 5xx and lost answers
+// are asked again with capped backoff; "no active lifecycle action" counts as done (an
+// earlier runwarden completed it, or it timed out). Only a refusal (a missing permission, a
+// bad request) ends it unconfirmed, loudly. Each outcome reaches the warden as
+// lifecycle_action_completed. Heartbeats are best effort: the next one is due at half the
+// heartbeat timeout anyway.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "caf/all.hpp"
+
+namespace runwarden {
+
+// The child id the hooks actor runs under in its supervisor; the warden follows restarts.
+inline constexpr std::string_view lifecycle_hooks_child_id = "lifecycle_hooks";
+
+struct lifecycle_hooks_wiring {
+  caf::actor autoscaling_client;
+  caf::actor warden;  // subscribed to for snapshots; told lifecycle_action_pending/_completed
+  std::optional<std::string> hook_name;  // aws.lifecycle_hook; empty: the only terminate hook
+  // How late the watcher may see a transition: the hook started up to this long before.
+  std::chrono::milliseconds seen_late_by{std::chrono::seconds{1}};
+  std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
+  std::chrono::milliseconds retry_max{std::chrono::seconds{30}};
+  std::chrono::milliseconds call_budget{std::chrono::seconds{30}};
+  std::uint64_t random_seed = 0;
+};
+
+struct lifecycle_hooks_state {
+  static inline const char* name = "lifecycle_hooks";
+  lifecycle_hooks_wiring wiring;
+  std::optional<std::string> instance_id;
+  std::optional<std::string> group_name;
+  bool looking = false;          // a lookup is under way or waiting to retry
+  bool settled = false;          // the lookup ended: a hook was handed over, or none applies
+  std::uint32_t lookups_failed = 0;
+  std::uint32_t completions_failed = 0;
+  std::uint64_t random_state = 0;
+};
+
+caf::behavior lifecycle_hooks_actor(caf::stateful_actor<lifecycle_hooks_state>* self,
+                                    lifecycle_hooks_wiring wiring);
+
+}  // namespace runwarden

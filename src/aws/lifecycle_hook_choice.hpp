@@ -1,0 +1,50 @@
+#pragma once
+// Which terminate lifecycle hook this drain answers, and when that hook gives up waiting.
+// Pure: the lifecycle hooks actor reads the instance and the group's hooks through the Auto
+// Scaling client and asks these functions what they mean.
+//
+// An instance in Terminating:Wait waits for every terminate hook of its group. runwarden
+// answers exactly one: the one named in aws.lifecycle_hook, else the group's only terminate
+// hook. With several and none named it answers none (they may belong to other tools, and
+// completing another tool's hook would cut its work short) and says so.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/aws/autoscaling_answers.hpp"
+#include "src/drain/drain_machine.hpp"
+
+namespace runwarden {
+
+inline constexpr std::string_view terminating_transition = "autoscaling:EC2_INSTANCE_TERMINATING";
+// AWS's own ceiling on any lifecycle action: 48 hours or 100 heartbeat timeouts, whichever
+// is smaller, whatever the hook's GlobalTimeout says.
+inline constexpr std::chrono::hours lifecycle_action_hours_max{48};
+inline constexpr int lifecycle_action_heartbeats_max = 100;
+
+// Where an instance stands with its terminate hooks, from its LifecycleState.
+enum class terminate_wait {
+  waiting,      // Terminating:Wait: the hooks wait for an answer
+  not_yet,      // InService or Terminating: the API may lag the metadata; look again soon
+  past,         // Terminating:Proceed, Terminated: the hooks are answered or timed out
+  not_leaving,  // Pending*, Standby, Detaching, Warmed:*: no terminate hook applies
+};
+
+terminate_wait terminate_wait_of(std::string_view lifecycle_state);
+
+struct hook_choice {
+  std::optional<lifecycle_hook> hook;  // unset with an empty problem: no terminate hook at all
+  std::string problem;                 // why none was chosen, for an error in the log
+};
+
+hook_choice choose_terminate_hook(const std::vector<lifecycle_hook>& hooks,
+                                  const std::optional<std::string>& configured_name);
+
+// The action as the drain machine keeps it. The hook started at most `seen_late_by` before
+// `now` (the watcher's poll interval plus the lookup), so its end is counted from then.
+lifecycle_action lifecycle_action_for(const lifecycle_hook& hook, instant now,
+                                      duration seen_late_by);
+
+}  // namespace runwarden
