@@ -1,0 +1,269 @@
+// The lifecycle hooks actor in virtual time against a scripted Auto Scaling client (the
+// instance's LifecycleState per lookup, the group's hooks, failures queued per action) and
+// a fake warden that records what it is told. The tests check that a cloud lifecycle
+// trigger finds the one terminate hook and hands it over with its expiry, that the API
+// lagging the metadata is looked at again, that several hooks without a configured name are
+// refused, and that completion is asked again through throttling until AWS has it, with
+// "no active lifecycle action" counted as done and a refusal reported unconfirmed.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <map>
+#include <memory>
+
+#include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
+#include "messages/warden_messages.hpp"
+// after warden_messages.hpp (drain_machine.hpp before the request builders)
+#include "messages/autoscaling_messages.hpp"
+#include "messages/lifecycle_messages.hpp"
+#include "tests/actors/deterministic_fixture.hpp"
+
+namespace {
+
+using namespace runwarden;
+using namespace std::chrono_literals;
+
+struct hook_spec {
+  std::string name;
+  std::string transition;
+};
+
+struct world {
+  caf::actor_clock::time_point start;
+  std::deque<std::string> instance_states{"Terminating:Wait"};  // one per lookup; last repeats
+  std::vector<hook_spec> hooks{{"drain-runner", "autoscaling:EC2_INSTANCE_TERMINATING"},
+                               {"warm-up", "autoscaling:EC2_INSTANCE_LAUNCHING"}};
+  std::map<std::string, std::deque<autoscaling_failure_kind>> failures;  // by action
+  std::vector<std::pair<caf::timespan, autoscaling_call>> calls;
+  std::vector<lifecycle_action_pending> pending;
+  std::vector<lifecycle_action_completed> completed;
+  caf::actor_addr subscriber;
+
+  std::size_t count(const std::string& action) const {
+    std::size_t n = 0;
+    for (const auto& [at, call] : calls) n += call.action == action ? 1 : 0;
+    return n;
+  }
+};
+
+std::string instances_body(const std::string& state) {
+  return "<DescribeAutoScalingInstancesResponse><DescribeAutoScalingInstancesResult>"
+         "<AutoScalingInstances><member><InstanceId>i-self</InstanceId>"
+         "<AutoScalingGroupName>runners</AutoScalingGroupName>"
+         "<AvailabilityZone>eu-west-1a</AvailabilityZone><LifecycleState>" + state +
+         "</LifecycleState><HealthStatus>HEALTHY</HealthStatus>"
+         "<ProtectedFromScaleIn>false</ProtectedFromScaleIn></member></AutoScalingInstances>"
+         "</DescribeAutoScalingInstancesResult></DescribeAutoScalingInstancesResponse>";
+}
+
+std::string hooks_body(const std::vector<hook_spec>& hooks) {
+  std::string members;
+  for (const auto& hook : hooks)
+    members += "<member><LifecycleHookName>" + hook.name +
+               "</LifecycleHookName><AutoScalingGroupName>runners</AutoScalingGroupName>"
+               "<LifecycleTransition>" + hook.transition +
+               "</LifecycleTransition><HeartbeatTimeout>300</HeartbeatTimeout>"
+               "<GlobalTimeout>3600</GlobalTimeout><DefaultResult>CONTINUE</DefaultResult>"
+               "</member>";
+  return "<DescribeLifecycleHooksResponse><DescribeLifecycleHooksResult><LifecycleHooks>" +
+         members + "</LifecycleHooks></DescribeLifecycleHooksResult></DescribeLifecycleHooksResponse>";
+}
+
+caf::behavior scripted_client(caf::event_based_actor* self, std::shared_ptr<world> script) {
+  return {
+      [=](autoscaling_call_atom, const autoscaling_call& call, std::chrono::milliseconds) {
+        script->calls.emplace_back(self->clock().now() - script->start, call);
+        auto& queued = script->failures[call.action];
+        if (!queued.empty()) {
+          const auto kind = queued.front();
+          queued.pop_front();
+          return autoscaling_outcome{call.action, false, {},
+                                     {kind, "Code", call.action + " failed"}, 1};
+        }
+        std::string body = "<ok/>";
+        if (call.action == "DescribeAutoScalingInstances") {
+          body = instances_body(script->instance_states.front());
+          if (script->instance_states.size() > 1) script->instance_states.pop_front();
+        } else if (call.action == "DescribeLifecycleHooks") {
+          body = hooks_body(script->hooks);
+        }
+        return autoscaling_outcome{call.action, true, body, {}, 1};
+      },
+      [](identity_atom) { return instance_identity{"i-self", "eu-west-1", "123456789012"}; },
+  };
+}
+
+caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<world> script) {
+  return {
+      [=](subscribe_atom, const caf::actor& subscriber) {
+        script->subscriber = subscriber.address();
+      },
+      [=](const lifecycle_action_pending& pending) { script->pending.push_back(pending); },
+      [=](const lifecycle_action_completed& done) { script->completed.push_back(done); },
+  };
+}
+
+class hooks_fixture : public runwarden::testing::deterministic_fixture {
+public:
+  caf::actor start(std::optional<std::string> configured = std::nullopt) {
+    script_->start = system().clock().now();
+    const auto client = spawn(scripted_client, script_);
+    const auto warden = spawn(fake_warden, script_);
+    auto hooks = spawn(lifecycle_hooks_actor,
+                       lifecycle_hooks_wiring{.autoscaling_client = client,
+                                              .warden = warden,
+                                              .hook_name = std::move(configured),
+                                              .seen_late_by = 1s,
+                                              .retry_initial = 1s,
+                                              .retry_max = 8s,
+                                              .random_seed = 3});
+    run();
+    return hooks;
+  }
+
+  void terminate(const caf::actor& hooks) {
+    caf::anon_send(hooks, lifecycle_trigger{trigger_source::cloud_lifecycle, std::nullopt,
+                                            "target lifecycle state Terminated"});
+    run();
+  }
+
+  instant now() const {
+    return std::chrono::duration_cast<instant>(
+        const_cast<hooks_fixture*>(this)->system().clock().now().time_since_epoch());
+  }
+
+  std::shared_ptr<world> script_ = std::make_shared<world>();
+};
+
+}  // namespace
+
+TEST_CASE_METHOD(hooks_fixture, "a terminate transition finds the hook, beats once, hands it over",
+                 "[lifecycle_hooks]") {
+  const auto hooks = start();
+  CHECK(script_->subscriber == hooks.address());
+  terminate(hooks);
+  REQUIRE(script_->pending.size() == 1);
+  const auto& action = script_->pending[0].action;
+  CHECK(action.hook_name == "drain-runner");
+  CHECK(action.heartbeat_timeout == 300s);
+  CHECK(action.expires_at == now() - 1s + 3600s);  // counted from when it may have begun
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == 1);
+  // A second trigger (a restarted watcher sees the level again) looks nothing up again.
+  terminate(hooks);
+  CHECK(script_->pending.size() == 1);
+  CHECK(script_->count("DescribeAutoScalingInstances") == 1);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "only a cloud lifecycle trigger looks for a hook", "[lifecycle_hooks]") {
+  const auto hooks = start();
+  caf::anon_send(hooks, lifecycle_trigger{trigger_source::spot_interruption, std::nullopt, "spot"});
+  run();
+  CHECK(script_->calls.empty());
+}
+
+TEST_CASE_METHOD(hooks_fixture, "an API behind the metadata is asked again until the instance waits",
+                 "[lifecycle_hooks]") {
+  script_->instance_states = {"InService", "Terminating", "Terminating:Wait"};
+  const auto hooks = start();
+  terminate(hooks);
+  CHECK(script_->pending.empty());
+  advance(1s);
+  CHECK(script_->pending.empty());
+  advance(1s);
+  REQUIRE(script_->pending.size() == 1);
+  CHECK(script_->count("DescribeAutoScalingInstances") == 3);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "an instance past its hooks hands nothing over", "[lifecycle_hooks]") {
+  script_->instance_states = {"Terminating:Proceed"};
+  const auto hooks = start();
+  terminate(hooks);
+  advance(60s);
+  CHECK(script_->pending.empty());
+  CHECK(script_->count("DescribeLifecycleHooks") == 0);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "several terminate hooks need a configured name", "[lifecycle_hooks]") {
+  script_->hooks.push_back({"other-tool", "autoscaling:EC2_INSTANCE_TERMINATING"});
+  SECTION("none configured: none answered") {
+    const auto hooks = start();
+    terminate(hooks);
+    CHECK(script_->pending.empty());
+  }
+  SECTION("the configured one") {
+    const auto hooks = start("other-tool");
+    terminate(hooks);
+    REQUIRE(script_->pending.size() == 1);
+    CHECK(script_->pending[0].action.hook_name == "other-tool");
+  }
+}
+
+TEST_CASE_METHOD(hooks_fixture, "lookups that fail are retried with backoff", "[lifecycle_hooks]") {
+  script_->failures["DescribeLifecycleHooks"] = {autoscaling_failure_kind::retry_with_backoff,
+                                                 autoscaling_failure_kind::retry_with_backoff};
+  const auto hooks = start();
+  terminate(hooks);
+  CHECK(script_->pending.empty());
+  for (int i = 0; i < 10 && script_->pending.empty(); ++i) advance(1s);
+  CHECK(script_->pending.size() == 1);
+  CHECK(script_->count("DescribeLifecycleHooks") == 3);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "completion is asked again through throttling until AWS has it",
+                 "[lifecycle_hooks]") {
+  script_->failures["CompleteLifecycleAction"] = {autoscaling_failure_kind::retry_with_backoff,
+                                                  autoscaling_failure_kind::retry_with_backoff,
+                                                  autoscaling_failure_kind::retry_with_backoff};
+  const auto hooks = start();
+  terminate(hooks);
+  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"}, lifecycle_result::proceed);
+  run();
+  CHECK(script_->completed.empty());
+  for (int i = 0; i < 30 && script_->completed.empty(); ++i) advance(1s);
+  REQUIRE(script_->completed.size() == 1);
+  CHECK(script_->completed[0].confirmed);
+  CHECK(script_->count("CompleteLifecycleAction") == 4);
+  const auto& last = script_->calls.back().second;
+  CHECK(last.action == "CompleteLifecycleAction");
+  const auto has = [&](const std::string& key, const std::string& value) {
+    for (const auto& [k, v] : last.parameters)
+      if (k == key) return v == value;
+    return false;
+  };
+  CHECK(has("LifecycleHookName", "drain-runner"));
+  CHECK(has("AutoScalingGroupName", "runners"));
+  CHECK(has("InstanceId", "i-self"));
+  CHECK(has("LifecycleActionResult", "CONTINUE"));
+}
+
+TEST_CASE_METHOD(hooks_fixture, "how a completion ends reaches the warden", "[lifecycle_hooks]") {
+  const auto [kind, confirmed] = GENERATE(
+      std::pair{autoscaling_failure_kind::already_done, true},
+      std::pair{autoscaling_failure_kind::access_denied, false},
+      std::pair{autoscaling_failure_kind::failed, false});
+  script_->failures["CompleteLifecycleAction"] = {kind};
+  // A restarted hooks actor asked to complete learns its instance and group first.
+  const auto hooks = start();
+  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"}, lifecycle_result::proceed);
+  run();
+  REQUIRE(script_->completed.size() == 1);
+  CHECK(script_->completed[0].confirmed == confirmed);
+  CHECK(script_->count("CompleteLifecycleAction") == 1);
+  advance(5min);
+  CHECK(script_->count("CompleteLifecycleAction") == 1);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "a restarted hooks actor finds the hook from the warden's snapshot",
+                 "[lifecycle_hooks]") {
+  const auto hooks = start();
+  warden_snapshot snapshot;
+  snapshot.status = warden_status::shutting_down;
+  snapshot.trigger = trigger_source::cloud_lifecycle;
+  caf::anon_send(hooks, snapshot);
+  run();
+  REQUIRE(script_->pending.size() == 1);
+  snapshot.lifecycle_hook = "drain-runner";
+  caf::anon_send(hooks, snapshot);
+  run();
+  CHECK(script_->pending.size() == 1);
+}
