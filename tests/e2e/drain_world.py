@@ -25,7 +25,7 @@ def free_port():
 
 
 class DrainWorld:
-    def __init__(self, delete_faults, jobs=2, job_seconds=1.0):
+    def __init__(self, delete_faults, jobs=2, job_seconds=1.0, extra_config=""):
         self.dir = tempfile.mkdtemp(prefix="runwarden-e2e-")
         scenario = {"gitlab_token": TOKEN, "system_id": SYSTEM_ID,
                     "faults": {"gitlab_delete": delete_faults}}
@@ -44,14 +44,15 @@ class DrainWorld:
         with open(self.config, "w") as f:
             f.write('[runner]\nkind = "gitlab"\ngitlab_config = "%s"\n'
                     'metrics_interval = "100ms"\n\n[unregister]\nkind = "gitlab"\n'
-                    'retry_initial = "100ms"\nretry_max = "1s"\ntimeout = "2s"\n' % gitlab_config)
+                    'retry_initial = "100ms"\nretry_max = "1s"\ntimeout = "2s"\n' % gitlab_config
+                    + extra_config)
         self.socket = os.path.join(self.dir, "control.sock")
         self.record = os.path.join(self.dir, "runner-record")
         self.log_path = os.path.join(self.dir, "runwarden.log")
         self.jobs, self.job_seconds = jobs, job_seconds
         self.wardens = []
 
-    def start_warden(self):
+    def start_warden(self, env=None):
         with open(self.log_path, "a") as log:
             warden = subprocess.Popen(
                 [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",
@@ -59,7 +60,7 @@ class DrainWorld:
                  "--state-dir", os.path.join(self.dir, "state"), "--",
                  "/usr/bin/python3", FAKE_RUNNER, str(self.metrics_port), str(self.jobs),
                  str(self.job_seconds), self.record],
-                stdout=log, stderr=subprocess.STDOUT)
+                stdout=log, stderr=subprocess.STDOUT, env=env)
         self.wardens.append(warden)
         return warden
 
