@@ -13,13 +13,22 @@
 // bad request) ends it unconfirmed, loudly. Each outcome reaches the warden as
 // lifecycle_action_completed. Heartbeats are best effort: the next one is due at half the
 // heartbeat timeout anyway.
+//
+// The launch hook (launch_hook.hpp): an instance that starts in Pending:Wait completes its
+// launch hook with CONTINUE as soon as the runner is actually ready (running and, when its
+// metrics are read, answering them), and with ABANDON when it is not ready in time or a
+// drain begins first.
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
 #include "caf/all.hpp"
+#include "src/aws/autoscaling_answers.hpp"
+#include "src/drain/warden_snapshot.hpp"
 
 namespace runwarden {
 
@@ -36,6 +45,19 @@ struct lifecycle_hooks_wiring {
   std::chrono::milliseconds retry_max{std::chrono::seconds{30}};
   std::chrono::milliseconds call_budget{std::chrono::seconds{30}};
   std::uint64_t random_seed = 0;
+  // The launch hook: answered when set; ready means running, and with metrics read, the
+  // metrics answering; ABANDON past the ready timeout (or the hook's own end, if sooner).
+  bool answer_launch_hook = true;
+  std::optional<std::string> launch_hook_name = std::nullopt;  // aws.launch_hook
+  bool ready_needs_metrics = false;
+  std::chrono::milliseconds launch_ready_timeout{std::chrono::minutes{10}};
+};
+
+// The launch hook this instance waits on, once found.
+struct launch_wait {
+  lifecycle_hook hook;
+  instant give_up_at{0};
+  bool answered = false;
 };
 
 struct lifecycle_hooks_state {
@@ -48,6 +70,11 @@ struct lifecycle_hooks_state {
   std::uint32_t lookups_failed = 0;
   std::uint32_t completions_failed = 0;
   std::uint64_t random_state = 0;
+  std::optional<warden_snapshot> last_snapshot;
+  std::optional<launch_wait> launch;
+  std::uint32_t launch_lookups_failed = 0;
+  std::map<std::uint64_t, std::function<void()>> deferred;  // run_later, by id
+  std::uint64_t next_deferred_id = 1;
 };
 
 caf::behavior lifecycle_hooks_actor(caf::stateful_actor<lifecycle_hooks_state>* self,

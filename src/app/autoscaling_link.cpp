@@ -65,7 +65,8 @@ autoscaling_link::plan_result autoscaling_link::plan(const settings& config,
 }
 
 void autoscaling_link::start(caf::actor_system& system, const caf::actor& warden,
-                             std::uint64_t seed, std::shared_ptr<metrics_registry> metrics) {
+                             bool ready_needs_metrics, std::uint64_t seed,
+                             std::shared_ptr<metrics_registry> metrics) {
   worker_ = std::make_shared<http_worker>();
   port_ = caf::actor_cast<caf::actor>(system.spawn(http_port, worker_));
   client_ = system.spawn(autoscaling_client_actor,
@@ -81,7 +82,10 @@ void autoscaling_link::start(caf::actor_system& system, const caf::actor& warden
                                  .warden = warden,
                                  .hook_name = config_.aws.lifecycle_hook,
                                  .seen_late_by = config_.aws.poll_interval,
-                                 .random_seed = seed + 1};
+                                 .random_seed = seed + 1,
+                                 .launch_hook_name = config_.aws.launch_hook,
+                                 .ready_needs_metrics = ready_needs_metrics,
+                                 .launch_ready_timeout = config_.aws.launch_ready_timeout};
     hooks_supervisor_ = spawn_worker_supervisor(
         system, {{std::string{lifecycle_hooks_child_id}}, [hooks](caf::local_actor* parent) {
                    return parent->spawn(lifecycle_hooks_actor, hooks);

@@ -32,8 +32,10 @@ class autoscaling_link {
   static plan_result plan(const settings& config, const environment_map& environment,
                           std::optional<scaling_policy> scaling);
 
-  void start(caf::actor_system& system, const caf::actor& warden, std::uint64_t seed,
-             std::shared_ptr<metrics_registry> metrics);
+  // `ready_needs_metrics`: the runner counts as ready for its launch hook only once its
+  // metrics answer (they are read).
+  void start(caf::actor_system& system, const caf::actor& warden, bool ready_needs_metrics,
+             std::uint64_t seed, std::shared_ptr<metrics_registry> metrics);
   // The supervisors of the hooks actor and the scaler, for the warden to listen to and for
   // run_command to monitor.
   std::vector<caf::actor> supervisors() const;

@@ -153,6 +153,17 @@ constexpr key_spec schema[] = {
                         "leave the key out to answer the group's only terminate hook"),
                     value.config().aws.lifecycle_hook);
      }},
+    {"aws", "launch_hook",
+     [](config_value& value) {
+       return store(value.expect_nonempty_string(
+                        "leave the key out to answer the group's only launch hook"),
+                    value.config().aws.launch_hook);
+     }},
+    {"aws", "launch_ready_timeout",
+     [](config_value& value) {
+       return store(value.expect_positive_duration("the runner needs time to start"),
+                    value.config().aws.launch_ready_timeout);
+     }},
     {"log", "level",
      [](config_value& value) {
        return store(value.expect_word(level_words), value.config().log.level);

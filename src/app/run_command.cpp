@@ -196,7 +196,8 @@ int run_warden(const settings& config) {
   if (!lifecycle.error.empty()) warden_logger()->error("lifecycle watcher: {}", lifecycle.error);
   // Every worker runs under a supervisor of its own: the warden hears of each restart,
   // and a supervisor that gives up ends runwarden the graceful way (below).
-  if (autoscaling.link) autoscaling.link->start(system, warden, entropy(), metrics);
+  if (autoscaling.link) autoscaling.link->start(system, warden, awareness.awareness->reads_metrics(), entropy(),
+                              metrics);
   auto supervisors = awareness.awareness->supervisors();
   if (autoscaling.link)
     for (const auto& supervisor : autoscaling.link->supervisors()) supervisors.push_back(supervisor);

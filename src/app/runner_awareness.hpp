@@ -31,6 +31,7 @@ public:
   // Starts the poller (if the metrics URL is known), telling `warden` of the runner's jobs.
   void start_metrics(caf::actor_system& system, const caf::actor& warden);
   bool unregisters() const { return static_cast<bool>(unregistration_plan_); }
+  bool reads_metrics() const { return !metrics_url_.empty(); }
   // Its first incarnation; the warden hears of later ones from its supervisor.
   const caf::actor& unregistration() const { return unregistration_; }
   // The supervisors of the poller and the unregistration step, for the warden to listen to

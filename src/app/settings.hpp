@@ -115,6 +115,9 @@ struct aws_settings {
   // Terminate hooks: runwarden heartbeats and completes the one its drain answers.
   bool complete_lifecycle_hooks = true;
   std::optional<std::string> lifecycle_hook;  // empty: the group's only terminate hook
+  // Launch hooks: CONTINUE once the runner is ready, ABANDON past this wait.
+  std::optional<std::string> launch_hook;  // empty: the group's only launch hook
+  std::chrono::milliseconds launch_ready_timeout{std::chrono::minutes{10}};
 };
 
 // Scaling the Auto Scaling group from this runner's own load (issue 7). Off by default.

@@ -14,23 +14,26 @@ terminate_wait terminate_wait_of(std::string_view lifecycle_state) {
   return terminate_wait::not_leaving;
 }
 
-hook_choice choose_terminate_hook(const std::vector<lifecycle_hook>& hooks,
-                                  const std::optional<std::string>& configured_name) {
-  std::vector<const lifecycle_hook*> terminating;
+hook_choice choose_hook(const std::vector<lifecycle_hook>& hooks, std::string_view transition,
+                        const std::optional<std::string>& configured_name,
+                        std::string_view setting) {
+  std::vector<const lifecycle_hook*> matching;
   for (const auto& hook : hooks)
-    if (hook.transition == terminating_transition) terminating.push_back(&hook);
+    if (hook.transition == transition) matching.push_back(&hook);
   if (configured_name) {
-    for (const auto* hook : terminating)
+    for (const auto* hook : matching)
       if (hook->hook_name == *configured_name) return {*hook, {}};
-    return {std::nullopt, "aws.lifecycle_hook names \"" + *configured_name +
-                              "\", which is no terminate hook of this instance's group"};
+    return {std::nullopt, std::string{setting} + " names \"" + *configured_name +
+                              "\", which is no " + std::string{transition} +
+                              " hook of this instance's group"};
   }
-  if (terminating.empty()) return {};
-  if (terminating.size() == 1) return {*terminating.front(), {}};
+  if (matching.empty()) return {};
+  if (matching.size() == 1) return {*matching.front(), {}};
   std::string names;
-  for (const auto* hook : terminating) names += (names.empty() ? "" : ", ") + hook->hook_name;
-  return {std::nullopt, "the group has several terminate hooks (" + names +
-                            "); set aws.lifecycle_hook to the one runwarden answers"};
+  for (const auto* hook : matching) names += (names.empty() ? "" : ", ") + hook->hook_name;
+  return {std::nullopt, "the group has several " + std::string{transition} + " hooks (" +
+                            names + "); set " + std::string{setting} +
+                            " to the one runwarden answers"};
 }
 
 lifecycle_action lifecycle_action_for(const lifecycle_hook& hook, instant now,

@@ -1,12 +1,13 @@
 #pragma once
-// Which terminate lifecycle hook this drain answers, and when that hook gives up waiting.
-// Pure: the lifecycle hooks actor reads the instance and the group's hooks through the Auto
-// Scaling client and asks these functions what they mean.
+// Which lifecycle hook runwarden answers, and when that hook gives up waiting. Pure: the
+// lifecycle hooks actor reads the instance and the group's hooks through the Auto Scaling
+// client and asks these functions what they mean.
 //
-// An instance in Terminating:Wait waits for every terminate hook of its group. runwarden
-// answers exactly one: the one named in aws.lifecycle_hook, else the group's only terminate
-// hook. With several and none named it answers none (they may belong to other tools, and
-// completing another tool's hook would cut its work short) and says so.
+// An instance in Terminating:Wait (Pending:Wait) waits for every terminate (launch) hook of
+// its group. runwarden answers exactly one of each: the one named in its setting
+// (aws.lifecycle_hook, aws.launch_hook), else the group's only one. With several and none
+// named it answers none (they may belong to other tools, and completing another tool's hook
+// would cut its work short) and says so.
 
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 namespace runwarden {
 
 inline constexpr std::string_view terminating_transition = "autoscaling:EC2_INSTANCE_TERMINATING";
+inline constexpr std::string_view launching_transition = "autoscaling:EC2_INSTANCE_LAUNCHING";
 // AWS's own ceiling on any lifecycle action: 48 hours or 100 heartbeat timeouts, whichever
 // is smaller, whatever the hook's GlobalTimeout says.
 inline constexpr std::chrono::hours lifecycle_action_hours_max{48};
@@ -39,8 +41,10 @@ struct hook_choice {
   std::string problem;                 // why none was chosen, for an error in the log
 };
 
-hook_choice choose_terminate_hook(const std::vector<lifecycle_hook>& hooks,
-                                  const std::optional<std::string>& configured_name);
+// `setting` names the config key in problems.
+hook_choice choose_hook(const std::vector<lifecycle_hook>& hooks, std::string_view transition,
+                        const std::optional<std::string>& configured_name,
+                        std::string_view setting);
 
 // The action as the drain machine keeps it. The hook started at most `seen_late_by` before
 // `now` (the watcher's poll interval plus the lookup), so its end is counted from then.

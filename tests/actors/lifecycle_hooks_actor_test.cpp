@@ -105,7 +105,8 @@ caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<world> script
 
 class hooks_fixture : public runwarden::testing::deterministic_fixture {
 public:
-  caf::actor start(std::optional<std::string> configured = std::nullopt) {
+  caf::actor start(std::optional<std::string> configured = std::nullopt,
+                   bool ready_needs_metrics = true) {
     script_->start = system().clock().now();
     const auto client = spawn(scripted_client, script_);
     const auto warden = spawn(fake_warden, script_);
@@ -116,7 +117,9 @@ public:
                                               .seen_late_by = 1s,
                                               .retry_initial = 1s,
                                               .retry_max = 8s,
-                                              .random_seed = 3});
+                                              .random_seed = 3,
+                                              .ready_needs_metrics = ready_needs_metrics,
+                                              .launch_ready_timeout = 10min});
     run();
     return hooks;
   }
@@ -151,19 +154,20 @@ TEST_CASE_METHOD(hooks_fixture, "a terminate transition finds the hook, beats on
   // A second trigger (a restarted watcher sees the level again) looks nothing up again.
   terminate(hooks);
   CHECK(script_->pending.size() == 1);
-  CHECK(script_->count("DescribeAutoScalingInstances") == 1);
+  CHECK(script_->count("DescribeAutoScalingInstances") == 2);  // one at start (launch hook)
 }
 
 TEST_CASE_METHOD(hooks_fixture, "only a cloud lifecycle trigger looks for a hook", "[lifecycle_hooks]") {
   const auto hooks = start();
+  const auto calls_at_start = script_->calls.size();  // the launch hook's look
   caf::anon_send(hooks, lifecycle_trigger{trigger_source::spot_interruption, std::nullopt, "spot"});
   run();
-  CHECK(script_->calls.empty());
+  CHECK(script_->calls.size() == calls_at_start);
 }
 
 TEST_CASE_METHOD(hooks_fixture, "an API behind the metadata is asked again until the instance waits",
                  "[lifecycle_hooks]") {
-  script_->instance_states = {"InService", "Terminating", "Terminating:Wait"};
+  script_->instance_states = {"InService", "InService", "Terminating", "Terminating:Wait"};
   const auto hooks = start();
   terminate(hooks);
   CHECK(script_->pending.empty());
@@ -171,7 +175,7 @@ TEST_CASE_METHOD(hooks_fixture, "an API behind the metadata is asked again until
   CHECK(script_->pending.empty());
   advance(1s);
   REQUIRE(script_->pending.size() == 1);
-  CHECK(script_->count("DescribeAutoScalingInstances") == 3);
+  CHECK(script_->count("DescribeAutoScalingInstances") == 4);  // one at start
 }
 
 TEST_CASE_METHOD(hooks_fixture, "an instance past its hooks hands nothing over", "[lifecycle_hooks]") {
@@ -266,4 +270,77 @@ TEST_CASE_METHOD(hooks_fixture, "a restarted hooks actor finds the hook from the
   caf::anon_send(hooks, snapshot);
   run();
   CHECK(script_->pending.size() == 1);
+}
+
+namespace {
+
+warden_snapshot snapshot_of(warden_status status, std::optional<std::uint32_t> jobs) {
+  warden_snapshot snapshot;
+  snapshot.status = status;
+  snapshot.runner_pid = 42;
+  snapshot.jobs_running = jobs;
+  return snapshot;
+}
+
+std::string result_of(const autoscaling_call& call) {
+  for (const auto& [key, value] : call.parameters)
+    if (key == "LifecycleActionResult") return value;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(hooks_fixture, "a launch hook is completed once the runner's metrics answer",
+                 "[lifecycle_hooks][launch]") {
+  script_->instance_states = {"Pending:Wait"};
+  const auto hooks = start();
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == 1);
+  caf::anon_send(hooks, snapshot_of(warden_status::running, std::nullopt));  // no metrics yet
+  run();
+  CHECK(script_->count("CompleteLifecycleAction") == 0);
+  advance(150s);  // half the heartbeat timeout
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == 2);
+  caf::anon_send(hooks, snapshot_of(warden_status::running, 0u));
+  run();
+  REQUIRE(script_->count("CompleteLifecycleAction") == 1);
+  CHECK(result_of(script_->calls.back().second) == "CONTINUE");
+  caf::anon_send(hooks, snapshot_of(warden_status::running, 2u));
+  advance(20min);
+  CHECK(script_->count("CompleteLifecycleAction") == 1);
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == 2);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "without metrics a running runner is ready", "[lifecycle_hooks][launch]") {
+  script_->instance_states = {"Pending:Wait"};
+  const auto hooks = start(std::nullopt, false);
+  caf::anon_send(hooks, snapshot_of(warden_status::running, std::nullopt));
+  run();
+  CHECK(script_->count("CompleteLifecycleAction") == 1);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "a runner never ready, or drained first, abandons the launch",
+                 "[lifecycle_hooks][launch]") {
+  script_->instance_states = {"Pending:Wait"};
+  const auto hooks = start();
+  SECTION("not ready within the timeout") {
+    caf::anon_send(hooks, snapshot_of(warden_status::starting, std::nullopt));
+    advance(9min);
+    CHECK(script_->count("CompleteLifecycleAction") == 0);
+    advance(1min);
+  }
+  SECTION("a drain begins first") {
+    caf::anon_send(hooks, snapshot_of(warden_status::shutting_down, std::nullopt));
+    run();
+  }
+  REQUIRE(script_->count("CompleteLifecycleAction") == 1);
+  CHECK(result_of(script_->calls.back().second) == "ABANDON");
+}
+
+TEST_CASE_METHOD(hooks_fixture, "an instance launched already answers no launch hook",
+                 "[lifecycle_hooks][launch]") {
+  const auto hooks = start();  // Terminating:Wait, not Pending:Wait
+  caf::anon_send(hooks, snapshot_of(warden_status::running, 0u));
+  advance(20min);
+  CHECK(script_->count("CompleteLifecycleAction") == 0);
+  CHECK(script_->count("DescribeLifecycleHooks") == 0);
 }

@@ -52,16 +52,21 @@ class JsonLinesFake:
 
 
 class AwsWorld:
-    def __init__(self, heartbeat_timeout, default_result="ABANDON"):
+    def __init__(self, heartbeat_timeout, launching=False):
+        """`launching`: the instance starts in Pending:Wait with a launch hook to answer."""
         self.imds = JsonLinesFake([FAKE_IMDS])
+        hooks = [{"name": "drain-runner", "transition": "terminating",
+                  "heartbeat_timeout": heartbeat_timeout, "global_timeout": 600,
+                  "default_result": "ABANDON"}]
+        if launching:
+            hooks.append({"name": "warm-up", "transition": "launching",
+                          "heartbeat_timeout": heartbeat_timeout, "global_timeout": 600,
+                          "default_result": "ABANDON"})
+        instance = {"id": INSTANCE_ID, "state": "Pending:Wait" if launching else "InService"}
         scenario = {"region": REGION, "access_key": ACCESS_KEY, "secret_key": SECRET_KEY,
                     "session_token": SESSION_TOKEN,
                     "groups": [{"name": "runners", "min": 0, "max": 4, "desired": 1,
-                                "instances": [{"id": INSTANCE_ID}],
-                                "hooks": [{"name": "drain-runner", "transition": "terminating",
-                                           "heartbeat_timeout": heartbeat_timeout,
-                                           "global_timeout": 600,
-                                           "default_result": default_result}]}]}
+                                "instances": [instance], "hooks": hooks}]}
         self.autoscaling = JsonLinesFake([FAKE_AUTOSCALING, json.dumps(scenario)])
 
     def config(self, poll_interval="200ms", extra=""):

@@ -14,6 +14,8 @@ out a lifecycle action whose heartbeats stop, as AWS does.
 - Spot interruption: a spot notice comes first (its deadline: notice time minus the safety
   margin), then the group's terminate transition. The drain keeps the spot deadline (the
   earlier one), the job still finishes before it, and the hook is completed once.
+- Launch: the instance starts in Pending:Wait; the launch hook is completed with CONTINUE
+  once the runner's metrics answer, not after a fixed wait, and exactly once.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_lifecycle_hook_drain.py
 """
 
@@ -116,6 +118,37 @@ class LifecycleHookDrainTest(unittest.TestCase):
         self.wait_for_exit()
         self.check_hook_completed_once()
         self.check_job_finished_and_nothing_leaked()
+
+
+class LaunchHookTest(unittest.TestCase):
+    def setUp(self):
+        self.aws = AwsWorld(HEARTBEAT_TIMEOUT, launching=True)
+        self.world = DrainWorld([], jobs=1, job_seconds=0.5, extra_config=self.aws.config())
+
+    def tearDown(self):
+        self.world.close()
+        self.aws.close()
+
+    def test_launch_hook_is_completed_once_the_runner_is_ready(self):
+        started = time.monotonic()
+        self.world.start_warden(env=self.aws.environment())
+        deadline = started + WAIT_S
+        completions = []
+        while not completions and time.monotonic() < deadline:
+            completions = self.aws.autoscaling_state()["completions"]
+            time.sleep(0.05)
+        took = time.monotonic() - started
+        self.assertEqual([{"instance": INSTANCE_ID, "hook": "warm-up", "result": "CONTINUE",
+                           "accepted": True}], completions)
+        self.assertLess(took, 5.0, "the launch hook waited longer than the runner's start")
+        self.assertIsNotNone(self.world.status().get("jobs_running"),
+                             "completed before the runner's metrics answered")
+        time.sleep(2 * HEARTBEAT_TIMEOUT)
+        state = self.aws.autoscaling_state()
+        self.assertEqual(1, len(state["completions"]))
+        self.assertEqual([], state["timeouts"])
+        instance = next(i for i in state["instances"] if i["id"] == INSTANCE_ID)
+        self.assertEqual("InService", instance["state"])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,10 @@ drain_states = ["Terminated", "Detached", "Standby", "Terminated"]
 spot_safety_margin = "0s"
 rebalance = "drain"
 imds_v1_fallback = true
+complete_lifecycle_hooks = false
+lifecycle_hook = "drain-runner"
+launch_hook = "warm-up"
+launch_ready_timeout = "90s"
 )");
   INFO((result.errors.empty() ? std::string{} : result.errors.front()));
   REQUIRE(result.config);
@@ -36,6 +40,10 @@ imds_v1_fallback = true
   CHECK(aws.watch.spot_safety_margin == 0ms);
   CHECK(aws.watch.rebalance == rebalance_action::drain);
   CHECK(aws.imds_v1_fallback);
+  CHECK_FALSE(aws.complete_lifecycle_hooks);
+  CHECK(aws.lifecycle_hook == "drain-runner");
+  CHECK(aws.launch_hook == "warm-up");
+  CHECK(aws.launch_ready_timeout == 90s);
 }
 
 TEST_CASE("[aws] defaults: off, 1 s, Terminated and Warmed:Terminated, 30 s, log",
@@ -52,6 +60,10 @@ TEST_CASE("[aws] defaults: off, 1 s, Terminated and Warmed:Terminated, 30 s, log
   CHECK(aws.watch.spot_safety_margin == 30s);
   CHECK(aws.watch.rebalance == rebalance_action::log);
   CHECK_FALSE(aws.imds_v1_fallback);
+  CHECK(aws.complete_lifecycle_hooks);
+  CHECK_FALSE(aws.lifecycle_hook);
+  CHECK_FALSE(aws.launch_hook);
+  CHECK(aws.launch_ready_timeout == 10min);
 }
 
 TEST_CASE("[aws] keys refuse bad values, naming file, line and key", "[config][imds]") {
@@ -84,6 +96,12 @@ TEST_CASE("[aws] keys refuse bad values, naming file, line and key", "[config][i
         "or \"drain\")"}},
       {"[aws]\nimds_v1_fallback = \"yes\"",
        {"test.toml:2: aws.imds_v1_fallback: expected true or false, got string"}},
+      {"[aws]\nlifecycle_hook = \"\"",
+       {"test.toml:2: aws.lifecycle_hook: must not be empty (leave the key out to answer the "
+        "group's only terminate hook)"}},
+      {"[aws]\nlaunch_ready_timeout = \"0s\"",
+       {"test.toml:2: aws.launch_ready_timeout: must be greater than zero (the runner needs "
+        "time to start)"}},
   };
   for (const auto& [text, errors] : rows) {
     CAPTURE(text);
