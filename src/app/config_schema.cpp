@@ -178,6 +178,11 @@ constexpr key_spec schema[] = {
      [](config_value& value) {
        return store(value.expect_integer(1, 4096), value.config().journal.records_per_sync);
      }},
+    {"journal", "compact_bytes",
+     [](config_value& value) {
+       return store(value.expect_integer(4096, std::int64_t{1} << 40),
+                    value.config().journal.compact_bytes);
+     }},
     {"unregister", "kind", read_unregister_kind},
     {"unregister", "timeout", read_unregister_timeout},
     {"unregister", "retry_initial", read_unregister_retry_initial},

@@ -11,6 +11,7 @@
 #include "runwarden_version.hpp"
 #include "src/app/exit_codes.hpp"
 #include "src/app/logging.hpp"
+#include "src/journal/journal_compaction.hpp"
 #include "src/journal/journal_location.hpp"
 #include "src/journal/journal_reader.hpp"
 #include "src/journal/state_directory.hpp"
@@ -38,17 +39,30 @@ std::int64_t wall_clock_ns() {
       .count();
 }
 
+journal_header header_for(const drain_config& drain) {
+  return {.created_by = std::string{"runwarden "} + version_text,
+          .created_unix_ns = wall_clock_ns(),
+          .config = drain};
+}
+
 }  // namespace
 
 run_journal::run_journal(std::filesystem::path directory, int lock, journal_writer writer,
-                         std::vector<journal_entry> recovered, drain_config config)
+                         std::vector<journal_entry> recovered, drain_config config,
+                         std::uint64_t compact_bytes, journal_sync_policy policy)
     : directory_(std::move(directory)), lock_(lock), writer_(std::move(writer)),
-      recovered_(std::move(recovered)), config_(std::move(config)) {}
+      recovered_(std::move(recovered)), config_(std::move(config)),
+      shadow_(std::make_unique<drain_machine>(config_)), compact_bytes_(compact_bytes),
+      policy_(policy) {
+  for (const auto& entry : recovered_) (void)shadow_->step(entry.event, entry.at);
+}
 
 run_journal::run_journal(run_journal&& other) noexcept
     : directory_(std::move(other.directory_)), lock_(std::exchange(other.lock_, -1)),
-      mutex_(std::move(other.mutex_)), writer_(std::move(other.writer_)), recovered_(std::move(other.recovered_)),
-      config_(std::move(other.config_)) {}
+      mutex_(std::move(other.mutex_)), writer_(std::move(other.writer_)),
+      recovered_(std::move(other.recovered_)), config_(std::move(other.config_)),
+      shadow_(std::move(other.shadow_)), compact_bytes_(other.compact_bytes_),
+      policy_(other.policy_) {}
 
 run_journal::~run_journal() {
   if (lock_ >= 0) ::close(lock_);
@@ -94,25 +108,59 @@ run_journal_open run_journal::open(const settings& config, const drain_config& d
       auto reopened = journal_writer::reopen(file, read.contents->entries.size(), policy);
       if (!reopened.writer) return refuse(reopened.error, exit_cant_create);
       return {run_journal{*directory, lock, std::move(*reopened.writer),
-                          std::move(read.contents->entries), read.contents->header.config},
+                          std::move(read.contents->entries), read.contents->header.config,
+                          config.journal.compact_bytes, policy},
               {}, 0};
     }
     if (auto error = retire_journal(*directory)) return refuse(*error, exit_cant_create);
   }
-  auto created = journal_writer::create(
-      file, journal_header{.created_by = std::string{"runwarden "} + version_text,
-                           .created_unix_ns = wall_clock_ns(),
-                           .config = drain},
-      policy);
+  auto created = journal_writer::create(file, header_for(drain), policy);
   if (!created.writer) return refuse(created.error, exit_cant_create);
-  return {run_journal{*directory, lock, std::move(*created.writer), {}, drain}, {}, 0};
+  return {run_journal{*directory, lock, std::move(*created.writer), {}, drain,
+                      config.journal.compact_bytes, policy},
+          {}, 0};
 }
 
 std::optional<std::string> run_journal::append(instant at, const drain_event& event,
                                                const std::vector<drain_effect>& effects) {
   const std::lock_guard lock{*mutex_};
   if (!writer_) return std::nullopt;
-  return writer_->append(at, event, effects);
+  if (auto error = writer_->append(at, event, effects)) return error;
+  (void)shadow_->step(event, at);
+  if (writer_->size_bytes() <= compact_bytes_) return std::nullopt;
+  return compact(at);
+}
+
+// The compacted journal is written whole beside the old one, synced, then renamed over it:
+// a crash at any point leaves one whole journal, the old or the new.
+std::optional<std::string> run_journal::compact(instant now) {
+  auto steps = compacted_steps(config_, shadow_->state(), now);
+  if (!steps) return std::nullopt;  // a drain is under way: its history is the drain
+  const auto file = journal_file(directory_);
+  const auto beside = directory_ / "journal.compacting";
+  std::error_code ignored;
+  std::filesystem::remove(beside, ignored);  // left by a crash mid-compaction
+  auto created = journal_writer::create(beside, header_for(config_), policy_);
+  if (!created.writer) return "compacting the journal: " + created.error;
+  for (const auto& step : *steps)
+    if (auto error = created.writer->append(now, step.event, step.effects))
+      return "compacting the journal: " + *error;
+  if (auto error = created.writer->sync()) return "compacting the journal: " + *error;
+  const auto before = writer_->size_bytes();
+  created.writer.reset();
+  writer_.reset();
+  std::error_code renamed;
+  std::filesystem::rename(beside, file, renamed);
+  if (renamed) return "compacting the journal: renaming " + beside.string() + ": " + renamed.message();
+  if (auto error = sync_directory(directory_)) return "compacting the journal: " + *error;
+  auto reopened = journal_writer::reopen(file, steps->size(), policy_);
+  if (!reopened.writer) return "compacting the journal: " + reopened.error;
+  writer_ = std::move(reopened.writer);
+  shadow_ = std::make_unique<drain_machine>(config_);
+  for (const auto& step : *steps) (void)shadow_->step(step.event, now);
+  warden_logger()->info("journal compacted from {} to {} bytes ({} entries)", before,
+                        writer_->size_bytes(), steps->size());
+  return std::nullopt;
 }
 
 void run_journal::retire() {

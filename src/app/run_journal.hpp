@@ -2,7 +2,8 @@
 // The journal as `runwarden run` keeps it: the state directory made ready and locked (one
 // runwarden per directory), an unfinished drain recovered from it, a new journal begun
 // otherwise, and the journal retired once the drain reached gone. Every refusal happens
-// before the runner starts, so a drain is never run that cannot be recorded.
+// before the runner starts, so a drain is never run that cannot be recorded. Outside a
+// drain, a journal grown past journal.compact_bytes is compacted (journal_compaction.hpp).
 
 #include <filesystem>
 #include <memory>
@@ -45,7 +46,10 @@ public:
 
 private:
   run_journal(std::filesystem::path directory, int lock, journal_writer writer,
-              std::vector<journal_entry> recovered, drain_config config);
+              std::vector<journal_entry> recovered, drain_config config,
+              std::uint64_t compact_bytes, journal_sync_policy policy);
+  // Past compact_bytes and outside a drain: the journal rewritten as the present.
+  std::optional<std::string> compact(instant now);
 
   std::filesystem::path directory_;
   int lock_ = -1;
@@ -53,6 +57,10 @@ private:
   std::optional<journal_writer> writer_;
   std::vector<journal_entry> recovered_;
   drain_config config_;
+  // Follows every entry, so that compaction knows the present without asking the warden.
+  std::unique_ptr<drain_machine> shadow_;
+  std::uint64_t compact_bytes_;
+  journal_sync_policy policy_;
 };
 
 // Either the journal, or why runwarden must not start (and the exit code saying so).

@@ -134,6 +134,9 @@ struct journal_settings {
   // Empty: /var/lib/runwarden for root, else $XDG_STATE_HOME/runwarden.
   std::string state_directory;
   std::uint32_t records_per_sync = 1;  // fsync after this many records; 1: every one
+  // Past this size, outside a drain, the journal is rewritten as the few entries that
+  // rebuild the present (journal_compaction.hpp).
+  std::uint64_t compact_bytes = 1024 * 1024;
 };
 
 struct log_settings {

@@ -1,0 +1,27 @@
+// See journal_compaction.hpp.
+#include "src/journal/journal_compaction.hpp"
+
+namespace runwarden {
+
+std::optional<std::vector<compacted_step>> compacted_steps(const drain_config& config,
+                                                           const drain_state& state,
+                                                           instant now) {
+  if (state.status != warden_status::running || state.runner != runner_state::alive ||
+      !state.runner_pid)
+    return std::nullopt;
+  std::vector<drain_event> events{warden_started{}, runner_spawned{*state.runner_pid}};
+  if (state.jobs_running) events.emplace_back(runner_load_observed{state.jobs_running});
+  drain_machine fresh{config};
+  std::vector<compacted_step> steps;
+  for (auto& event : events) {
+    auto effects = fresh.step(event, now);
+    steps.push_back({std::move(event), std::move(effects)});
+  }
+  const auto& rebuilt = fresh.state();
+  if (rebuilt.status != state.status || rebuilt.runner_pid != state.runner_pid ||
+      rebuilt.jobs_running != state.jobs_running)
+    return std::nullopt;  // a machine that no longer rebuilds this way: keep the history
+  return steps;
+}
+
+}  // namespace runwarden
