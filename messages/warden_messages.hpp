@@ -53,7 +53,8 @@ struct warden_exited {
 //   (notify_atom, notification_kind, std::vector<shutdown_callback>, warden_snapshot)
 // its unregistrar, which answers the warden with unregistration_finished once confirmed:
 //   (unregister_atom)
-// and the cloud's lifecycle client, which answers completion with lifecycle_action_completed:
+// and the cloud's lifecycle client, which answers completion with lifecycle_action_completed
+// (and a look for the hook with lifecycle_action_pending or lifecycle_lookup_ended):
 //   (heartbeat_atom, std::string hook_name)
 //   (complete_atom, std::string hook_name, lifecycle_result)
 // Load, unregistration and lifecycle news reach the warden as the machine's own events.
@@ -86,4 +87,5 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_load_observed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::unregistration_finished)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_pending)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_completed)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_lookup_ended)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_result)

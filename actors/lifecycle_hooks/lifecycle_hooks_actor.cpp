@@ -19,7 +19,10 @@ constexpr std::uint32_t not_yet_looks_max = 20;
 
 void look_up(hooks_pointer self);
 
-void settle(hooks_pointer self, const std::string& why, bool as_error = false) {
+// The look is over; without a hook handed over the warden hears that none waits, so that
+// its drain need not wait for one.
+void settle(hooks_pointer self, const std::string& why, bool as_error = false,
+            bool hook_found = false) {
   auto& state = self->state;
   state.looking = false;
   state.settled = true;
@@ -27,6 +30,7 @@ void settle(hooks_pointer self, const std::string& why, bool as_error = false) {
     warden_logger()->error("lifecycle hooks: {}", why);
   else
     warden_logger()->info("lifecycle hooks: {}", why);
+  if (!hook_found) self->send(state.wiring.warden, lifecycle_lookup_ended{why});
 }
 
 void lookup_failed(hooks_pointer self, const autoscaling_failure& failure) {
@@ -45,7 +49,8 @@ void hand_over(hooks_pointer self, const lifecycle_hook& hook) {
   const auto action = lifecycle_action_for(hook, now_of(self), state.wiring.seen_late_by);
   settle(self, "hook " + hook.hook_name + " of group " + hook.group_name +
                    " waits for this instance (heartbeat timeout " +
-                   std::to_string(hook.heartbeat_timeout.count()) + " s)");
+                   std::to_string(hook.heartbeat_timeout.count()) + " s)",
+         false, true);
   // The hook has waited since before the metadata said so: its heartbeat clock restarts now.
   record_heartbeat(self, hook.hook_name);
   self->send(state.wiring.warden, lifecycle_action_pending{action});
@@ -107,14 +112,14 @@ caf::behavior lifecycle_hooks_actor(caf::stateful_actor<lifecycle_hooks_state>* 
   watch_launch(self);
   return {
       [=](const lifecycle_trigger& trigger) {
-        if (trigger.source == trigger_source::cloud_lifecycle) start_looking(self);
+        if (calls_for_lifecycle_lookup(trigger.source)) start_looking(self);
       },
       // A (re)started hooks actor re-derives its work from the warden: a drain the cloud
       // called for whose hook is not known yet is looked up.
       [=](const warden_snapshot& snapshot) {
         self->state.last_snapshot = snapshot;
-        if (snapshot.status == warden_status::shutting_down &&
-            snapshot.trigger == trigger_source::cloud_lifecycle && !snapshot.lifecycle_hook)
+        if (snapshot.status == warden_status::shutting_down && snapshot.trigger &&
+            calls_for_lifecycle_lookup(*snapshot.trigger) && !snapshot.lifecycle_hook)
           start_looking(self);
         launch_snapshot(self, snapshot);
       },

@@ -1,11 +1,12 @@
 #pragma once
 // The lifecycle hooks actor: the warden's lifecycle client (warden_messages.hpp). When the
-// instance starts terminating (the warden passes on the watcher's cloud_lifecycle trigger,
-// and a restarted hooks actor sees it in the warden's snapshot) it finds this instance's
+// instance starts terminating (the warden passes on the watcher's terminate transition or
+// spot notice, and a restarted hooks actor sees it in the warden's snapshot) it finds its
 // group and terminate hook through the Auto Scaling client, records a heartbeat at once
 // (the hook has waited since before the metadata said so) and tells the warden
 // lifecycle_action_pending; the drain machine then paces heartbeats and asks for the
-// completion once the runner is gone and unregistered.
+// completion once the runner is gone and unregistered. A look that finds no hook ends in
+// lifecycle_lookup_ended, so that the drain, which waits for the look, can end.
 //
 // Completion never gives up while AWS may still take it: throttling, 5xx and lost answers
 // are asked again with capped backoff; "no active lifecycle action" counts as done (an

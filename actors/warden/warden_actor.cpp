@@ -218,6 +218,7 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
   state.lifecycle_client = std::move(wiring.lifecycle_client);
   state.observer = std::move(wiring.observer);
   state.journal = std::move(wiring.journal);
+  state.wall_clock = std::move(wiring.wall_clock);
   self->set_down_handler([=](const caf::down_msg& down) { unsubscribe(self, down.source); });
   if (wiring.recovered.empty()) {
     handle_event(self, warden_started{});
@@ -234,13 +235,14 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const unregistration_finished& e) { handle_event(self, e); },
       [=](const lifecycle_action_pending& e) { handle_event(self, e); },
       [=](const lifecycle_action_completed& e) { handle_event(self, e); },
+      [=](const lifecycle_lookup_ended& e) { handle_event(self, e); },
       // The watcher speaks wall-clock time (a spot notice names one); the machine counts
       // instants of the actor clock. This edge is where the two are put side by side.
-      // The lifecycle client hears of a cloud lifecycle trigger too: it finds the hook.
+      // The lifecycle client hears of a terminate transition or spot notice too: it finds
+      // the hook.
       [=](const lifecycle_trigger& trigger) {
-        handle_event(self, as_shutdown_request(trigger, now_of(self),
-                                               std::chrono::system_clock::now()));
-        if (trigger.source == trigger_source::cloud_lifecycle && self->state.lifecycle_client)
+        handle_event(self, as_shutdown_request(trigger, now_of(self), self->state.wall_clock()));
+        if (calls_for_lifecycle_lookup(trigger.source) && self->state.lifecycle_client)
           self->send(self->state.lifecycle_client, trigger);
       },
       [=](const instance_identity& identity) {

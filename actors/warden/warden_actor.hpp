@@ -52,6 +52,7 @@ struct warden_state {
   std::vector<caf::actor> subscribers;
   std::uint64_t version = 0;
   warden_snapshot last_published;
+  std::function<std::chrono::system_clock::time_point()> wall_clock;
 };
 
 struct warden_wiring {
@@ -68,6 +69,11 @@ struct warden_wiring {
   // The entries of a drain an earlier runwarden did not finish (recovery): folded into the
   // machine instead of starting afresh, then reconciled with the world.
   std::vector<journal_entry> recovered = {};
+  // Puts a trigger's wall-clock deadline (a spot notice's time) on the machine's clock; the
+  // simulation gives its own.
+  std::function<std::chrono::system_clock::time_point()> wall_clock = [] {
+    return std::chrono::system_clock::now();
+  };
 };
 
 // The warden stays up after gone, so that late status questions still get an answer;

@@ -15,6 +15,7 @@
 #include "src/app/ctl_command.hpp"
 #include "src/app/logging.hpp"
 #include "src/app/replay_command.hpp"
+#include "src/app/sim_command.hpp"
 #include "src/app/run_command.hpp"
 
 namespace runwarden {
@@ -125,6 +126,7 @@ int run_cli(int argc, char** argv) {
   app.add_subcommand("version", "print runwarden's version");
   auto ctl = add_ctl_command(app);
   auto replay = add_replay_command(app);
+  auto sim = add_sim_command(app);
   std::vector<const char*> parse_args;
   for (const auto& arg : own_args) parse_args.push_back(arg.c_str());
   try {
@@ -135,6 +137,7 @@ int run_cli(int argc, char** argv) {
   }
   if (ctl.chosen()) return ctl.run();
   if (replay.chosen()) return replay.run();
+  if (sim.chosen()) return sim.run();
   if (app.got_subcommand("version")) {
     std::printf("runwarden %s\n", version_text);
     return 0;

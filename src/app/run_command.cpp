@@ -100,6 +100,9 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
   // GitHub only allows once it is idle, and only then stopped.
   result.unregister = config.unregister.kind != unregister_kind::none;
   result.unregister_before_stop = config.unregister.kind == unregister_kind::github;
+  // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain.
+  result.await_lifecycle_lookup =
+      config.aws.provider == lifecycle_provider::aws && config.aws.complete_lifecycle_hooks;
   return result;
 }
 

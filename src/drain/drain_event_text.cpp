@@ -49,6 +49,9 @@ struct event_text {
   std::string operator()(const lifecycle_action_completed& e) const {
     return fmt::format("lifecycle_action_completed confirmed={} {}", e.confirmed, e.detail);
   }
+  std::string operator()(const lifecycle_lookup_ended& e) const {
+    return fmt::format("lifecycle_lookup_ended {}", e.detail);
+  }
 };
 
 }  // namespace

@@ -70,10 +70,12 @@ public:
       case warden_status::running:
         keep_callback(event.callback);
         begin_drain(event);
+        expect_lifecycle_lookup(event);
         return;
       case warden_status::shutting_down:
         keep_callback(event.callback);
         join_drain(event);
+        expect_lifecycle_lookup(event);
         return;
       case warden_status::gone:
         return;  // Nothing left to stop.
@@ -135,6 +137,7 @@ public:
                                      " arrived after the runner was gone; nothing waits for it");
       return;
     }
+    state_.lifecycle_lookup = step_progress::done;
     const auto deadline = adopt_lifecycle_action(event.action);
     if (!deadline) return;
     const shutdown_requested trigger{.source = trigger_source::cloud_lifecycle,
@@ -142,6 +145,7 @@ public:
                                      .reason = "lifecycle hook " + event.action.hook_name};
     if (state_.status == warden_status::shutting_down) {
       join_drain(trigger);
+      if (winding_down()) continue_wind_down();  // the runner stopped while it was looked up
     } else {
       begin_drain(trigger);
     }

@@ -50,6 +50,11 @@ struct drain_config {
   bool unregister_before_stop = false;  // implies unregister
   // Kept free before a lifecycle action expires, for unregistering and completing it.
   duration wind_down_reserve = std::chrono::seconds{60};
+  // A lifecycle client looks for the hook when the cloud calls for a drain (a terminate
+  // transition or a spot interruption, calls_for_lifecycle_lookup): such a drain
+  // does not end before it has answered (lifecycle_action_pending or lifecycle_lookup_ended),
+  // or a runner that stops quickly would leave the hook to time out.
+  bool await_lifecycle_lookup = false;
   friend bool operator==(const drain_config&, const drain_config&) = default;
 };
 
@@ -100,6 +105,7 @@ struct drain_state {
   // The wind-down.
   step_progress unregistration = step_progress::not_started;
   std::optional<lifecycle_action> lifecycle;
+  step_progress lifecycle_lookup = step_progress::not_started;
   step_progress lifecycle_completion = step_progress::not_started;
   std::optional<exit_status> drained_exit;  // how the runner ended, once the drain ended it
   std::string unregistration_result;  // per runner, as the unregistrar told it
@@ -178,11 +184,17 @@ struct lifecycle_action_completed {
                          const lifecycle_action_completed&) = default;
 };
 
+// The lifecycle client looked for this instance's hook and found none to answer.
+struct lifecycle_lookup_ended {
+  std::string detail = {};
+  friend bool operator==(const lifecycle_lookup_ended&, const lifecycle_lookup_ended&) = default;
+};
+
 using drain_event =
     std::variant<warden_started, runner_spawned, runner_spawn_failed, runner_exited,
                  shutdown_requested, forceful_shutdown_requested, reload_requested, timer_fired,
                  runner_load_observed, unregistration_finished, lifecycle_action_pending,
-                 lifecycle_action_completed>;
+                 lifecycle_action_completed, lifecycle_lookup_ended>;
 
 // Effects: what to do, in the imperative.
 struct spawn_runner {};

@@ -92,4 +92,8 @@ bool is_operator_signal(trigger_source source) {
          source == trigger_source::signal_interrupt || source == trigger_source::signal_quit;
 }
 
+bool calls_for_lifecycle_lookup(trigger_source source) {
+  return source == trigger_source::cloud_lifecycle || source == trigger_source::spot_interruption;
+}
+
 }  // namespace runwarden

@@ -70,6 +70,11 @@ std::string_view to_string(trigger_source source);
 std::string_view trigger_token(trigger_source source);
 std::string_view to_string(timer_kind kind);
 std::string_view to_string(lifecycle_result result);
+
+// Triggers after which an Auto Scaling terminate hook may wait for this instance: the
+// group's own termination, and a spot interruption (the group runs its terminate hooks for
+// a reclaimed spot instance too, often seconds after the notice).
+bool calls_for_lifecycle_lookup(trigger_source source);
 std::string_view to_string(signal_purpose purpose);
 std::string_view to_string(notification_kind kind);
 std::string to_string(const exit_status& status);

@@ -54,6 +54,25 @@ void drain_wind_down::operator()(const lifecycle_action_completed& event) {
   if (winding_down()) continue_wind_down();
 }
 
+void drain_wind_down::operator()(const lifecycle_lookup_ended& event) {
+  if (state_.lifecycle_lookup != step_progress::in_progress) {
+    say(report_level::debug, "ignored a lifecycle lookup nobody waits for");
+    return;
+  }
+  state_.lifecycle_lookup = step_progress::done;
+  say(report_level::info, "no lifecycle hook to answer" +
+                              (event.detail.empty() ? "" : ": " + event.detail));
+  if (winding_down()) continue_wind_down();
+}
+
+void drain_wind_down::expect_lifecycle_lookup(const shutdown_requested& event) {
+  if (!config_.await_lifecycle_lookup || !calls_for_lifecycle_lookup(event.source)) return;
+  if (state_.status != warden_status::shutting_down || state_.lifecycle ||
+      state_.lifecycle_lookup != step_progress::not_started)
+    return;
+  state_.lifecycle_lookup = step_progress::in_progress;
+}
+
 std::optional<instant> drain_wind_down::adopt_lifecycle_action(const lifecycle_action& action) {
   if (state_.lifecycle) {
     // Found again (a restarted runwarden looks anew): the first finding, journaled, stands.
@@ -112,6 +131,7 @@ void drain_wind_down::continue_wind_down() {
   const bool unregister = config_.unregister || config_.unregister_before_stop;
   if (unregister && state_.unregistration == step_progress::not_started) start_unregistration();
   if (state_.unregistration == step_progress::in_progress) return;
+  if (state_.lifecycle_lookup == step_progress::in_progress) return;  // the hook comes first
   if (state_.lifecycle && state_.lifecycle_completion == step_progress::not_started) {
     state_.lifecycle_completion = step_progress::in_progress;
     state_.timers.lifecycle_heartbeat.reset();

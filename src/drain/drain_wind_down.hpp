@@ -14,6 +14,7 @@ public:
   void operator()(const runner_load_observed& event);
   void operator()(const unregistration_finished& event);
   void operator()(const lifecycle_action_completed& event);
+  void operator()(const lifecycle_lookup_ended& event);
 
 protected:
   // Keeps `action` for completion and heartbeats; returns the drain deadline it implies,
@@ -25,12 +26,14 @@ protected:
   void runner_stopped(const exit_status& status);
   void on_lifecycle_heartbeat(timer_id id);
   void on_lifecycle_expiry(timer_id id);
+  // A drain the cloud called for waits for the lifecycle client's look for the hook.
+  void expect_lifecycle_lookup(const shutdown_requested& event);
+  void continue_wind_down();
+  bool winding_down() const;
 
 private:
-  void continue_wind_down();
   void start_unregistration();
   void schedule_heartbeat();
-  bool winding_down() const;
 };
 
 }  // namespace runwarden

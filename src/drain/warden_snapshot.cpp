@@ -11,7 +11,9 @@ drain_phase phase_of(const drain_state& state) {
   if (state.status == warden_status::gone) return drain_phase::done;
   if (state.status != warden_status::shutting_down) return drain_phase::none;
   if (state.unregistration == step_progress::in_progress) return drain_phase::unregistering;
-  if (state.lifecycle_completion == step_progress::in_progress) return drain_phase::completing;
+  if (state.lifecycle_completion == step_progress::in_progress ||
+      (state.lifecycle_lookup == step_progress::in_progress && state.drained_exit))
+    return drain_phase::completing;
   switch (state.stage) {
     case escalation::none: return drain_phase::waiting_for_runner;
     case escalation::graceful_sent: return drain_phase::draining;

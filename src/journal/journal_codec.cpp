@@ -128,6 +128,9 @@ struct event_encoder {
     completed->set_confirmed(e.confirmed);
     completed->set_detail(e.detail);
   }
+  void operator()(const lifecycle_lookup_ended& e) const {
+    message.mutable_lifecycle_lookup_ended()->set_detail(e.detail);
+  }
 };
 
 shutdown_requested decode_shutdown(const pb::ShutdownRequested& message) {
@@ -188,6 +191,8 @@ drain_event decode_event(const pb::Event& message) {
     case pb::Event::kLifecycleActionCompleted:
       return lifecycle_action_completed{message.lifecycle_action_completed().confirmed(),
                                         message.lifecycle_action_completed().detail()};
+    case pb::Event::kLifecycleLookupEnded:
+      return lifecycle_lookup_ended{message.lifecycle_lookup_ended().detail()};
     case pb::Event::KIND_NOT_SET: break;
   }
   throw journal_format_error{"event of no known kind"};
@@ -210,6 +215,7 @@ pb::DrainConfig encode_config(const drain_config& config) {
   message.set_unregister(config.unregister);
   message.set_unregister_before_stop(config.unregister_before_stop);
   message.set_wind_down_reserve_ns(config.wind_down_reserve.count());
+  message.set_await_lifecycle_lookup(config.await_lifecycle_lookup);
   return message;
 }
 
@@ -230,7 +236,8 @@ drain_config decode_config(const pb::DrainConfig& message) {
       .random_seed = message.random_seed(),
       .unregister = message.unregister(),
       .unregister_before_stop = message.unregister_before_stop(),
-      .wind_down_reserve = duration{message.wind_down_reserve_ns()}};
+      .wind_down_reserve = duration{message.wind_down_reserve_ns()},
+      .await_lifecycle_lookup = message.await_lifecycle_lookup()};
   if (message.has_drain_timeout_ns()) config.drain_timeout = duration{message.drain_timeout_ns()};
   return config;
 }

@@ -1,6 +1,10 @@
 // See query_form.hpp.
 #include "src/util/form_encoding.hpp"
 
+#include <curl/curl.h>
+
+#include <algorithm>
+
 #include "src/util/uri_encoding.hpp"
 
 namespace runwarden {
@@ -33,6 +37,28 @@ std::string form_encode(const form_parameter_list& parameters) {
     body.append(form_encode_component(name)).append("=").append(form_encode_component(value));
   }
   return body;
+}
+
+form_parameter_list form_decode(std::string_view body) {
+  const auto unescape = [](std::string_view text) {
+    std::string spaced{text};
+    std::replace(spaced.begin(), spaced.end(), '+', ' ');
+    int length = 0;
+    char* raw = curl_easy_unescape(nullptr, spaced.data(), static_cast<int>(spaced.size()), &length);
+    std::string result = raw ? std::string{raw, static_cast<std::size_t>(length)} : std::string{};
+    curl_free(raw);
+    return result;
+  };
+  form_parameter_list parameters;
+  while (!body.empty()) {
+    const auto end = body.find('&');
+    const auto pair = body.substr(0, end);
+    const auto equals = pair.find('=');
+    parameters.emplace_back(unescape(pair.substr(0, equals)),
+                            equals == std::string_view::npos ? "" : unescape(pair.substr(equals + 1)));
+    body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 1);
+  }
+  return parameters;
 }
 
 }  // namespace runwarden

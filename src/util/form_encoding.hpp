@@ -17,4 +17,8 @@ inline constexpr std::string_view form_content_type =
 
 std::string form_encode(const form_parameter_list& parameters);
 
+// The inverse, with libcurl's unescaping ('+' is a space): for the simulated Auto Scaling
+// endpoint, which reads what the client sends. A pair without '=' has an empty value.
+form_parameter_list form_decode(std::string_view body);
+
 }  // namespace runwarden

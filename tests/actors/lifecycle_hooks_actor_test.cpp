@@ -37,6 +37,7 @@ struct world {
   std::vector<std::pair<caf::timespan, autoscaling_call>> calls;
   std::vector<lifecycle_action_pending> pending;
   std::vector<lifecycle_action_completed> completed;
+  std::vector<lifecycle_lookup_ended> lookups_ended;
   caf::actor_addr subscriber;
 
   std::size_t count(const std::string& action) const {
@@ -100,6 +101,7 @@ caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<world> script
       },
       [=](const lifecycle_action_pending& pending) { script->pending.push_back(pending); },
       [=](const lifecycle_action_completed& done) { script->completed.push_back(done); },
+      [=](const lifecycle_lookup_ended& ended) { script->lookups_ended.push_back(ended); },
   };
 }
 
@@ -151,16 +153,18 @@ TEST_CASE_METHOD(hooks_fixture, "a terminate transition finds the hook, beats on
   CHECK(action.heartbeat_timeout == 300s);
   CHECK(action.expires_at == now() - 1s + 3600s);  // counted from when it may have begun
   CHECK(script_->count("RecordLifecycleActionHeartbeat") == 1);
+  CHECK(script_->lookups_ended.empty());
   // A second trigger (a restarted watcher sees the level again) looks nothing up again.
   terminate(hooks);
   CHECK(script_->pending.size() == 1);
   CHECK(script_->count("DescribeAutoScalingInstances") == 2);  // one at start (launch hook)
 }
 
-TEST_CASE_METHOD(hooks_fixture, "only a cloud lifecycle trigger looks for a hook", "[lifecycle_hooks]") {
+TEST_CASE_METHOD(hooks_fixture, "a rebalance recommendation looks for no hook", "[lifecycle_hooks]") {
   const auto hooks = start();
   const auto calls_at_start = script_->calls.size();  // the launch hook's look
-  caf::anon_send(hooks, lifecycle_trigger{trigger_source::spot_interruption, std::nullopt, "spot"});
+  caf::anon_send(hooks, lifecycle_trigger{trigger_source::rebalance_recommendation, std::nullopt,
+                                          "rebalance"});
   run();
   CHECK(script_->calls.size() == calls_at_start);
 }
@@ -185,6 +189,9 @@ TEST_CASE_METHOD(hooks_fixture, "an instance past its hooks hands nothing over",
   advance(60s);
   CHECK(script_->pending.empty());
   CHECK(script_->count("DescribeLifecycleHooks") == 0);
+  REQUIRE(script_->lookups_ended.size() == 1);  // the drain need not wait
+  CHECK(script_->lookups_ended[0].detail ==
+        "the instance is Terminating:Proceed: its terminate hooks are answered or timed out");
 }
 
 TEST_CASE_METHOD(hooks_fixture, "several terminate hooks need a configured name", "[lifecycle_hooks]") {
@@ -193,6 +200,7 @@ TEST_CASE_METHOD(hooks_fixture, "several terminate hooks need a configured name"
     const auto hooks = start();
     terminate(hooks);
     CHECK(script_->pending.empty());
+    CHECK(script_->lookups_ended.size() == 1);
   }
   SECTION("the configured one") {
     const auto hooks = start("other-tool");

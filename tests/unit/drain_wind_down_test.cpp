@@ -200,3 +200,61 @@ TEST_CASE("a drain between restarts still winds down: unregistered, then gone") 
   CHECK(m.at(8s, unregistration_finished{}) ==
         lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=1"});
 }
+
+namespace {
+
+drain_config awaiting_lookup_config() {
+  auto config = unregistering_config();
+  config.await_lifecycle_lookup = true;
+  return config;
+}
+
+shutdown_requested terminated_level() { return {.source = trigger_source::cloud_lifecycle}; }
+
+}  // namespace
+
+TEST_CASE("a cloud drain whose runner stops at once waits for the hook, then completes it") {
+  machine_under_test m{awaiting_lookup_config()};
+  m.start_running();
+  m.at(5s, terminated_level());
+  CHECK(m.state().lifecycle_lookup == step_progress::in_progress);
+  CHECK(m.at(6s, exited(100, 0)) == lines{"unregister_runner"});
+  // Unregistered, but the lookup has not answered: not gone yet.
+  CHECK(m.at(7s, unregistration_finished{}).empty());
+  CHECK(snapshot_of(m.state(), 7s, 1).phase == drain_phase::completing);
+  const auto handed_over = m.at(9s, terminate_hook(9s));
+  CHECK(std::find(handed_over.begin(), handed_over.end(),
+                  "complete_lifecycle_action hook=drain-hook result=CONTINUE") != handed_over.end());
+  CHECK(m.at(10s, lifecycle_action_completed{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+}
+
+TEST_CASE("a lookup that finds no hook lets the drain end") {
+  const auto source = GENERATE(trigger_source::cloud_lifecycle, trigger_source::spot_interruption);
+  machine_under_test m{awaiting_lookup_config()};
+  m.start_running();
+  m.at(5s, shutdown_requested{.source = source});
+  m.at(6s, exited(100, 0));
+  CHECK(m.at(7s, unregistration_finished{}).empty());
+  CHECK(m.at(8s, lifecycle_lookup_ended{"the group has no terminate hook"}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(reported(m, "no lifecycle hook to answer: the group has no terminate hook"));
+}
+
+TEST_CASE("operator drains and runwardens without a lifecycle client never wait for a lookup") {
+  SECTION("SIGTERM") {
+    machine_under_test m{awaiting_lookup_config()};
+    m.start_running();
+    m.at(5s, sigterm());
+    m.at(6s, exited(100, 0));
+    CHECK(m.at(7s, unregistration_finished{}).size() == 3);  // gone
+    CHECK(m.at(8s, lifecycle_lookup_ended{}).empty());       // nobody waits for it
+  }
+  SECTION("no lifecycle client") {
+    machine_under_test m{unregistering_config()};
+    m.start_running();
+    m.at(5s, terminated_level());
+    m.at(6s, exited(100, 0));
+    CHECK(m.at(7s, unregistration_finished{}).size() == 3);
+  }
+}

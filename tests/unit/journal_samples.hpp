@@ -33,7 +33,8 @@ inline drain_config journal_test_config() {
                       .random_seed = 0xfeedfacecafe1234ULL,
                       .unregister = false,
                       .unregister_before_stop = false,
-                      .wind_down_reserve = 90s};
+                      .wind_down_reserve = 90s,
+                      .await_lifecycle_lookup = true};
 }
 
 inline shutdown_callback sample_callback() {
@@ -72,7 +73,8 @@ inline std::vector<drain_event> every_event_kind() {
           lifecycle_action_pending{lifecycle_action{.hook_name = "drain",
                                                     .heartbeat_timeout = 300s,
                                                     .expires_at = instant{30000s}}},
-          lifecycle_action_completed{true, "no active lifecycle action"}};
+          lifecycle_action_completed{true, "no active lifecycle action"},
+          lifecycle_lookup_ended{"the group has no terminate hook"}};
 }
 
 // A drain with a restart, a reload and an escalation, with the times they happened.

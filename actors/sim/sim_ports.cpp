@@ -1,0 +1,52 @@
+// See sim_ports.hpp.
+#include "actors/sim/sim_ports.hpp"
+
+namespace runwarden {
+
+sim_seconds sim_now(const caf::actor_clock::time_point& now,
+                    const caf::actor_clock::time_point& start) {
+  return std::chrono::duration<double>(now - start).count();
+}
+
+http_port_actor::behavior_type sim_http_port(http_port_actor::pointer self, sim_port_wiring wiring) {
+  return {
+      [=](const host_lookup& lookup) {
+        caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
+                       host_lookup_result{lookup.id, {"192.0.2.1"}, {}});
+      },
+      [=](const http_request& request) {
+        const auto to = caf::actor_cast<caf::actor>(self->current_sender());
+        auto answer = wiring.world->answer(wiring.instance, request,
+                                           sim_now(self->clock().now(), wiring.start));
+        if (!answer.response) {
+          caf::delayed_anon_send(to, request.timeout,
+                                 http_response{.id = request.id,
+                                               .transport_error = "Operation timed out"});
+          return;
+        }
+        answer.response->id = request.id;
+        if (answer.delay.count() == 0)
+          caf::anon_send(to, std::move(*answer.response));
+        else
+          caf::delayed_anon_send(to, answer.delay, std::move(*answer.response));
+      },
+  };
+}
+
+process_port_actor::behavior_type sim_process_port(process_port_actor::pointer self,
+                                                   sim_port_wiring wiring) {
+  return {
+      [=](spawn_atom) {
+        const auto pid = wiring.world->spawn_runner(wiring.instance,
+                                                    sim_now(self->clock().now(), wiring.start));
+        caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()), runner_spawned{pid});
+      },
+      [=](signal_atom, std::int64_t, std::int32_t signal_number) {
+        wiring.world->signal_runner(wiring.instance, signal_number,
+                                    sim_now(self->clock().now(), wiring.start));
+      },
+      [](adopt_atom, std::int64_t) {},  // the simulation never restarts a runwarden yet
+  };
+}
+
+}  // namespace runwarden

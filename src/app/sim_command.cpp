@@ -1,0 +1,133 @@
+// See sim_command.hpp.
+#include "src/app/sim_command.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "src/app/exit_codes.hpp"
+#include "src/sim/fleet_run.hpp"
+
+namespace runwarden {
+
+namespace {
+
+struct sim_options {
+  std::string scenario;
+  std::optional<std::uint64_t> seed;
+  std::string seeds;  // "A..B"
+  std::string report = "text";
+  std::string journal;
+  std::string timeline;
+  std::string log_level = "off";
+};
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>> seed_range(const std::string& text) {
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) return std::nullopt;
+  std::uint64_t first = 0, last = 0;
+  const auto* begin = text.data();
+  const auto a = std::from_chars(begin, begin + dots, first);
+  const auto b = std::from_chars(begin + dots + 2, begin + text.size(), last);
+  if (a.ec != std::errc{} || a.ptr != begin + dots || b.ec != std::errc{} ||
+      b.ptr != begin + text.size() || last < first)
+    return std::nullopt;
+  return std::pair{first, last};
+}
+
+bool write_file(const std::string& path, const std::string& content) {
+  std::ofstream file{path, std::ios::binary | std::ios::trunc};
+  file << content;
+  return static_cast<bool>(file);
+}
+
+std::string repro(const sim_options& options, std::uint64_t seed) {
+  return fmt::format("runwarden sim {} --seed {}", options.scenario, seed);
+}
+
+int run_one(const sim_options& options, const fleet_scenario& scenario, std::uint64_t seed) {
+  const auto result = run_fleet(scenario, {.seed = seed,
+                                           .journal_file = options.journal,
+                                           .log_level = options.log_level});
+  if (!result.error.empty()) {
+    std::cerr << "runwarden sim: " << result.error << '\n';
+    return exit_cant_create;
+  }
+  std::cout << (options.report == "json" ? report_json(result.report) : report_text(result.report));
+  if (!options.timeline.empty() &&
+      !write_file(options.timeline, render_timeline_svg(result.timeline))) {
+    std::cerr << "runwarden sim: cannot write " << options.timeline << '\n';
+    return exit_cant_create;
+  }
+  std::cout << std::flush;
+  if (result.report.violations.empty()) return 0;
+  std::cerr << "runwarden sim: invariant broken; repeat with: " << repro(options, seed) << '\n';
+  return 1;
+}
+
+int run_range(const sim_options& options, const fleet_scenario& scenario, std::uint64_t first,
+              std::uint64_t last) {
+  std::uint64_t broken = 0;
+  for (auto seed = first; seed <= last; ++seed) {
+    const auto result = run_fleet(scenario, {.seed = seed});
+    const auto& report = result.report;
+    std::uint64_t killed = 0;
+    for (const auto& [why, count] : report.jobs_killed) killed += count;
+    std::cout << fmt::format("seed {}: {} jobs finished, {} killed, {} drains, {} completions, {}\n",
+                             seed, report.jobs_finished, killed, report.drains_gone,
+                             report.lifecycle_completed,
+                             report.violations.empty() ? "ok" : "VIOLATION");
+    if (report.violations.empty()) continue;
+    ++broken;
+    for (const auto& v : report.violations)
+      std::cout << fmt::format("  {} at {:.0f}s: {}\n", v.invariant, v.at, v.detail);
+    std::cout << "  repeat with: " << repro(options, seed) << '\n';
+  }
+  std::cout << fmt::format("{} seeds, {} with a broken invariant\n", last - first + 1, broken);
+  return broken == 0 ? 0 : 1;
+}
+
+int run_sim(const sim_options& options) {
+  const auto read = read_fleet_scenario(options.scenario);
+  if (!read.scenario) {
+    for (const auto& error : read.errors) std::cerr << "runwarden sim: " << error << '\n';
+    return exit_config;
+  }
+  if (!options.seeds.empty()) {
+    const auto range = seed_range(options.seeds);
+    if (!range) {
+      std::cerr << "runwarden sim: --seeds wants A..B with A <= B, got \"" << options.seeds << "\"\n";
+      return exit_usage;
+    }
+    if (!options.journal.empty() || !options.timeline.empty()) {
+      std::cerr << "runwarden sim: --journal and --timeline need a single --seed\n";
+      return exit_usage;
+    }
+    return run_range(options, *read.scenario, range->first, range->second);
+  }
+  return run_one(options, *read.scenario, options.seed.value_or(1));
+}
+
+}  // namespace
+
+sim_command add_sim_command(CLI::App& app) {
+  auto options = std::make_shared<sim_options>();
+  auto* sim = app.add_subcommand("sim", "run a whole fleet in a deterministic simulation");
+  sim->add_option("SCENARIO", options->scenario, "scenario file (see config/scenarios)")
+      ->required();
+  auto* seed = sim->add_option("--seed", options->seed, "the seed to run (default 1)");
+  sim->add_option("--seeds", options->seeds, "a range of seeds, A..B")->excludes(seed);
+  sim->add_option("--report", options->report, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  sim->add_option("--journal", options->journal, "write the first instance's journal here");
+  sim->add_option("--timeline", options->timeline, "draw the run as an SVG here");
+  sim->add_option("--log-level", options->log_level,
+                  "runwarden's own log of every instance, on stderr (default off)")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  return {[sim] { return sim->parsed(); }, [options] { return run_sim(*options); }};
+}
+
+}  // namespace runwarden

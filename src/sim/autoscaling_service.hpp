@@ -1,0 +1,29 @@
+#pragma once
+// The simulated Auto Scaling API (Query protocol) over the fleet world: the calls runwarden
+// makes, answered with the XML AWS sends and the errors AWS gives ("No active Lifecycle
+// Action found", desired capacity out of bounds). The group is "sim-fleet"; its hooks are
+// "sim-launch" (when the scenario has one) and "sim-terminate".
+
+#include <string>
+
+#include "messages/http_messages.hpp"
+#include "src/sim/fleet_world.hpp"
+
+namespace runwarden {
+
+inline constexpr const char* sim_group_name = "sim-fleet";
+inline constexpr const char* sim_launch_hook = "sim-launch";
+inline constexpr const char* sim_terminate_hook = "sim-terminate";
+
+class autoscaling_service {
+public:
+  explicit autoscaling_service(fleet_world& world) : world_(world) {}
+
+  // The answer to one signed POST; the form's Action says which call it is.
+  http_response answer(const std::string& body, sim_seconds now);
+
+private:
+  fleet_world& world_;
+};
+
+}  // namespace runwarden

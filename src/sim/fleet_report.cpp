@@ -1,0 +1,114 @@
+// See fleet_report.hpp.
+#include "src/sim/fleet_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+namespace runwarden {
+
+namespace {
+
+double percentile(std::vector<double> values, double share) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(share * static_cast<double>(values.size())));
+  return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
+std::string counts(const std::map<std::string, std::uint64_t>& by_name) {
+  if (by_name.empty()) return "none";
+  std::string text;
+  for (const auto& [name, count] : by_name)
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", count, name);
+  return text;
+}
+
+}  // namespace
+
+fleet_report make_report(const fleet_world& world, std::uint64_t seed,
+                         const std::vector<std::pair<std::string, bool>>& drains) {
+  fleet_report report;
+  report.scenario = world.scenario().name;
+  report.seed = seed;
+  std::vector<double> waits;
+  for (const auto& job : world.jobs()) {
+    ++report.jobs_arrived;
+    if (job.started) waits.push_back(*job.started - job.arrived);
+    if (!job.started) ++report.jobs_queued_at_end;
+    else if (!job.ended) ++report.jobs_running_at_end;
+    else if (job.killed_by.empty()) ++report.jobs_finished;
+  }
+  report.jobs_killed = world.books().jobs_killed;
+  report.queue_wait_p50 = percentile(waits, 0.50);
+  report.queue_wait_p90 = percentile(waits, 0.90);
+  report.queue_wait_p99 = percentile(waits, 0.99);
+  const auto end = static_cast<double>(world.scenario().duration.count());
+  for (const auto& instance : world.instances()) {
+    const auto& spans = instance.lane.lifecycle;
+    const double gone_at = instance.gone && !spans.empty() ? spans.back().from : end;
+    report.instance_hours += (gone_at - instance.launched) / 3600;
+  }
+  report.instances_launched = world.books().launches;
+  for (const auto& [trigger, gone] : drains) {
+    if (trigger.empty()) continue;
+    ++report.drains_by_trigger[trigger];
+    report.drains_gone += gone ? 1 : 0;
+  }
+  report.lifecycle_completed = world.books().lifecycle_completed;
+  report.lifecycle_timed_out = world.books().lifecycle_timed_out;
+  report.spot_interruptions = world.books().spot_interruptions;
+  report.api_calls = world.books().api_calls;
+  report.faults = world.books().faults;
+  report.violations = world.books().violations;
+  return report;
+}
+
+std::string report_text(const fleet_report& r) {
+  std::string text = fmt::format(
+      "scenario {} seed {}\n"
+      "jobs: {} arrived, {} finished, {} running and {} queued at the end, killed: {}\n"
+      "queue wait: p50 {:.0f}s, p90 {:.0f}s, p99 {:.0f}s\n"
+      "instances: {} launched, {:.2f} instance-hours, {} spot interruptions\n"
+      "drains: {} ({} gone)\n"
+      "lifecycle actions: {} completed, {} timed out\n"
+      "API calls: {}\nfaults injected: {}\n",
+      r.scenario, r.seed, r.jobs_arrived, r.jobs_finished, r.jobs_running_at_end,
+      r.jobs_queued_at_end, counts(r.jobs_killed), r.queue_wait_p50, r.queue_wait_p90,
+      r.queue_wait_p99, r.instances_launched, r.instance_hours, r.spot_interruptions,
+      counts(r.drains_by_trigger), r.drains_gone, r.lifecycle_completed, r.lifecycle_timed_out,
+      counts(r.api_calls), counts(r.faults));
+  if (r.violations.empty()) return text + "invariants: all held\n";
+  for (const auto& v : r.violations)
+    text += fmt::format("VIOLATION at {:.0f}s: {}: {}\n", v.at, v.invariant, v.detail);
+  return text;
+}
+
+std::string report_json(const fleet_report& r) {
+  nlohmann::ordered_json violations = nlohmann::ordered_json::array();
+  for (const auto& v : r.violations)
+    violations.push_back({{"at", v.at}, {"invariant", v.invariant}, {"detail", v.detail}});
+  const nlohmann::ordered_json json{
+      {"scenario", r.scenario},
+      {"seed", r.seed},
+      {"jobs", {{"arrived", r.jobs_arrived}, {"finished", r.jobs_finished},
+                {"running_at_end", r.jobs_running_at_end}, {"queued_at_end", r.jobs_queued_at_end},
+                {"killed", r.jobs_killed}}},
+      {"queue_wait_seconds", {{"p50", r.queue_wait_p50}, {"p90", r.queue_wait_p90},
+                              {"p99", r.queue_wait_p99}}},
+      {"instances", {{"launched", r.instances_launched}, {"instance_hours", r.instance_hours},
+                     {"spot_interruptions", r.spot_interruptions}}},
+      {"drains", {{"by_trigger", r.drains_by_trigger}, {"gone", r.drains_gone}}},
+      {"lifecycle_actions", {{"completed", r.lifecycle_completed},
+                             {"timed_out", r.lifecycle_timed_out}}},
+      {"api_calls", r.api_calls},
+      {"faults", r.faults},
+      {"violations", violations},
+  };
+  return json.dump(2) + "\n";
+}
+
+}  // namespace runwarden

@@ -1,0 +1,241 @@
+// See fleet_run.hpp.
+#include "src/sim/fleet_run.hpp"
+
+#include <csignal>
+#include <memory>
+#include <vector>
+
+#include "actors/autoscaling_client/autoscaling_client_actor.hpp"
+#include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
+#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+#include "actors/metrics_poller/metrics_poller_actor.hpp"
+#include "actors/scaler/scaler_actor.hpp"
+#include "actors/sim/sim_ports.hpp"
+#include "actors/unregistrar/unregistration_phase_actor.hpp"
+#include "actors/warden/warden_actor.hpp"
+#include "caf/scheduler/test_coordinator.hpp"
+#include "messages/supervisor_messages.hpp"
+#include "src/app/logging.hpp"
+#include "src/journal/journal_writer.hpp"
+
+namespace runwarden {
+
+namespace {
+
+using coordinator = caf::scheduler::test_coordinator;
+
+// One booted instance's runwarden, as far as the run needs to reach it.
+struct instance_actors {
+  caf::actor warden;
+  std::vector<caf::actor> all;
+  std::string trigger;  // the drain's trigger once one began
+  bool gone = false;
+  warden_status last_status = warden_status::starting;
+};
+
+struct run_state {
+  std::shared_ptr<fleet_world> world;
+  std::vector<instance_actors> instances;
+  caf::actor_clock::time_point start;
+  std::optional<journal_writer> journal;
+  std::string journal_error;
+};
+
+// Watches one warden: its status may only move forward, its trigger goes in the report.
+caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_state> run,
+                              std::size_t index) {
+  return {
+      [=](const warden_snapshot& snapshot) {
+        auto& instance = run->instances[index];
+        if (snapshot.status < instance.last_status)
+          run->world->violate(sim_now(self->clock().now(), run->start), "status_backwards",
+                              fmt::format("{}: {} after {}", run->world->instances()[index].id,
+                                          to_string(snapshot.status),
+                                          to_string(instance.last_status)));
+        const auto now = sim_now(self->clock().now(), run->start);
+        if (snapshot.status == warden_status::shutting_down &&
+            instance.last_status != warden_status::shutting_down)
+          run->world->mark(index, now, "drain_started");
+        if (snapshot.status == warden_status::gone && instance.last_status != warden_status::gone)
+          run->world->mark(index, now, "gone");
+        instance.last_status = snapshot.status;
+        if (snapshot.trigger) instance.trigger = std::string{to_string(*snapshot.trigger)};
+      },
+      [=](const warden_exited&) { run->instances[index].gone = true; },
+  };
+}
+
+drain_config sim_drain_config(std::uint64_t seed, bool broken) {
+  return drain_config{.graceful_signal = broken ? SIGTERM : SIGQUIT,
+                      .forceful_signal = SIGTERM,
+                      .restart = restart_settings{},
+                      .drain_timeout = std::nullopt,
+                      .kill_timeout = std::chrono::seconds{10},
+                      .random_seed = seed,
+                      .unregister = true,
+                      .await_lifecycle_lookup = true};
+}
+
+void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std::size_t index,
+          const fleet_run_options& options) {
+  const auto& scenario = run->world->scenario();
+  const sim_port_wiring ports{run->world, index, run->start};
+  const std::uint64_t seed = options.seed * 1000003 + index;
+  auto& actors = run->instances[index];
+  const auto http = system.spawn(sim_http_port, ports);
+  const auto recorder = system.spawn(status_recorder, run, index);
+  const auto wall_clock = [run, &system] {
+    return sim_wall_time(sim_now(system.clock().now(), run->start));
+  };
+  journal_sink journal;
+  if (index == 0 && run->journal)
+    journal = [run](instant at, const drain_event& event, const std::vector<drain_effect>& effects) {
+      return run->journal->append(at, event, effects);
+    };
+  const auto unregistration = system.spawn(
+      unregistration_phase_actor,
+      unregistrar_wiring{.http_port = http,
+                         .listener = {},
+                         .targets = {gitlab_runner{"sim", "http://gitlab.sim", "glrt-sim", "s_sim"}},
+                         .limits = {.retry_initial = std::chrono::seconds{1},
+                                    .retry_max = std::chrono::seconds{30},
+                                    .attempts_max = 0},
+                         .timeout = std::chrono::seconds{5},
+                         .random_seed = seed});
+  actors.warden = system.spawn(
+      warden_actor, warden_wiring{.config = sim_drain_config(seed, options.broken_force_at_once),
+                                  .process_port = system.spawn(sim_process_port, ports),
+                                  .exit_listener = recorder,
+                                  .unregistrar = unregistration,
+                                  .journal = std::move(journal),
+                                  .wall_clock = wall_clock});
+  const auto client = system.spawn(
+      autoscaling_client_actor,
+      autoscaling_client_wiring{.http_port = http,
+                                .imds_endpoint = "http://imds.sim",
+                                .fixed_credentials = aws_credentials{"AKIDSIMULATION",
+                                                                     secret_text{"sim"}, {}},
+                                .region = "sim-1",
+                                .environment = {{"AWS_ENDPOINT_URL_AUTO_SCALING",
+                                                 "http://autoscaling.sim"}},
+                                .random_seed = seed,
+                                .wall_clock = wall_clock});
+  const auto hooks = system.spawn(
+      lifecycle_hooks_actor,
+      lifecycle_hooks_wiring{.autoscaling_client = client,
+                             .warden = actors.warden,
+                             .hook_name = std::nullopt,
+                             .seen_late_by = scenario.poll_interval,
+                             .random_seed = seed,
+                             .ready_needs_metrics = true});
+  caf::anon_send(actors.warden, child_incarnation{std::string{lifecycle_hooks_child_id}, hooks, 1});
+  caf::anon_send(actors.warden, subscribe_atom::value, recorder);
+  actors.all = {actors.warden, caf::actor_cast<caf::actor>(http), recorder, unregistration,
+                client, hooks};
+  actors.all.push_back(system.spawn(
+      metrics_poller_actor,
+      metrics_poller_wiring{.url = "http://runner.sim/metrics", .http_port = http,
+                            .listener = actors.warden}));
+  actors.all.push_back(system.spawn(
+      lifecycle_watcher_actor,
+      lifecycle_watcher_wiring{.http_port = http,
+                               .listener = actors.warden,
+                               .poller = {.endpoint = "http://imds.sim",
+                                          .policy = lifecycle_watch_policy{},
+                                          .random_seed = seed},
+                               .poll_interval = scenario.poll_interval}));
+  if (scenario.scaling) {
+    scaling_policy policy;
+    policy.capacity = scenario.concurrency;
+    actors.all.push_back(system.spawn(
+        scaler_actor, scaler_wiring{.policy = policy, .random_seed = seed,
+                                    .autoscaling_client = client, .warden = actors.warden}));
+  }
+}
+
+void stop(const std::shared_ptr<run_state>& run, std::size_t index) {
+  for (const auto& actor : run->instances[index].all)
+    caf::anon_send_exit(actor, caf::exit_reason::kill);
+}
+
+std::optional<sim_seconds> drain_deadline(const std::shared_ptr<run_state>& run, std::size_t index) {
+  const auto& warden = run->instances[index].warden;
+  if (!warden) return std::nullopt;
+  auto* actor = caf::actor_cast<caf::abstract_actor*>(warden);
+  const auto& machine = dynamic_cast<caf::stateful_actor<warden_state>&>(*actor).state.machine;
+  const auto deadline = machine->state().drain_deadline;
+  if (!deadline) return std::nullopt;
+  return std::chrono::duration<double>(*deadline - run->start.time_since_epoch()).count();
+}
+
+// Delivers messages and fires timers in time order until the next world tick is due.
+void run_until(coordinator& scheduler, const caf::actor_clock::time_point& until) {
+  for (;;) {
+    scheduler.run();
+    auto& timers = scheduler.clock().schedule();
+    if (timers.empty() || timers.begin()->first > until) break;
+    if (timers.begin()->first > scheduler.clock().current_time)
+      scheduler.clock().current_time = timers.begin()->first;
+    scheduler.clock().trigger_timeout();
+  }
+  if (until > scheduler.clock().current_time) scheduler.clock().current_time = until;
+}
+
+}  // namespace
+
+fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_options& options) {
+  warden_logger()->set_level(parse_log_level(options.log_level).value_or(spdlog::level::off));
+  caf::actor_system_config config;
+  config.set("scheduler.policy", caf::atom("testing"));
+  caf::actor_system system{config};
+  system.await_actors_before_shutdown(false);
+  auto& scheduler = dynamic_cast<coordinator&>(system.scheduler());
+
+  auto run = std::make_shared<run_state>();
+  run->world = std::make_shared<fleet_world>(scenario, options.seed);
+  run->start = scheduler.clock().now();
+  fleet_run_result result;
+  if (!options.journal_file.empty()) {
+    auto created = journal_writer::create(
+        options.journal_file,
+        journal_header{"runwarden sim", 0, sim_drain_config(options.seed * 1000003, false)},
+        journal_sync_policy{0});
+    if (!created.writer) return {{}, {}, created.error};
+    run->journal = std::move(created.writer);
+  }
+  auto& world = *run->world;
+  world.on_boot = [&](std::size_t index) {
+    if (run->instances.size() <= index) run->instances.resize(index + 1);
+    boot(system, run, index, options);
+  };
+  world.on_gone = [&](std::size_t index) { stop(run, index); };
+  world.on_runner_exit = [&](std::size_t index, exit_status status) {
+    caf::anon_send(run->instances[index].warden,
+                   runner_exited{world.instances()[index].runner.pid, status});
+  };
+  world.drain_deadline_of = [&](std::size_t index) { return drain_deadline(run, index); };
+
+  const auto seconds = scenario.duration.count();
+  for (std::int64_t second = 0; second <= seconds; ++second) {
+    run_until(scheduler, run->start + std::chrono::seconds{second});
+    world.tick(static_cast<sim_seconds>(second));
+  }
+  scheduler.run();
+  world.finish(static_cast<sim_seconds>(seconds));
+  std::vector<std::pair<std::string, bool>> drains;
+  for (std::size_t i = 0; i < run->instances.size(); ++i) {
+    drains.emplace_back(run->instances[i].trigger, run->instances[i].gone);
+    stop(run, i);
+  }
+  scheduler.run();
+  if (run->journal) (void)run->journal->sync();
+  result.report = make_report(world, options.seed, drains);
+  result.timeline = world.timeline(scenario.name + ", seed " + std::to_string(options.seed));
+  world.on_boot = nullptr;
+  world.on_gone = nullptr;
+  world.on_runner_exit = nullptr;
+  world.drain_deadline_of = nullptr;
+  return result;
+}
+
+}  // namespace runwarden

@@ -1,0 +1,194 @@
+// See fleet_scenario.hpp. Each key has one reader; the table of readers is the list of
+// keys, so an unknown key is simply one not in it.
+#include "src/sim/fleet_scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "src/util/duration_text.hpp"
+
+namespace runwarden {
+
+namespace {
+
+class reader {
+public:
+  reader(std::string file, fleet_scenario& scenario) : file_(std::move(file)), s_(scenario) {}
+
+  void refuse(const toml::node& node, const std::string& key, const std::string& problem) {
+    errors_.push_back(fmt::format("{}:{}: {}: {}", file_, node.source().begin.line, key, problem));
+  }
+
+  template <class number>
+  void number_in(const toml::node& node, const std::string& key, number& target, double low,
+                 double high) {
+    std::optional<double> value;
+    if (const auto* integer = node.as_integer()) value = static_cast<double>(integer->get());
+    if (const auto* floating = node.as_floating_point()) value = floating->get();
+    if (!value) return refuse(node, key, "expected a number");
+    if (*value < low || *value > high)
+      return refuse(node, key, fmt::format("{} is not between {} and {}", *value, low, high));
+    target = static_cast<number>(*value);
+  }
+
+  template <class span>
+  void duration(const toml::node& node, const std::string& key, span& target, bool zero_ok) {
+    const auto* text = node.as_string();
+    if (!text) return refuse(node, key, "expected a duration such as \"90s\" or \"1h\"");
+    const auto parsed = parse_duration(text->get());
+    if (!parsed.value) return refuse(node, key, parsed.error);
+    if (!zero_ok && parsed.value->count() == 0) return refuse(node, key, "must be greater than zero");
+    target = std::chrono::duration_cast<span>(*parsed.value);
+  }
+
+  void flag(const toml::node& node, const std::string& key, bool& target) {
+    if (const auto* value = node.as_boolean()) target = value->get();
+    else refuse(node, key, "expected true or false");
+  }
+
+  void bursts(const toml::node& node, const std::string& key) {
+    const auto* array = node.as_array();
+    if (!array) return refuse(node, key, "expected an array of { at = \"10m\", jobs = 50 }");
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const auto element_key = fmt::format("{}[{}]", key, i);
+      const auto* table = (*array)[i].as_table();
+      if (!table || !table->contains("at") || !table->contains("jobs"))
+        return refuse((*array)[i], element_key, "expected { at = \"10m\", jobs = 50 }");
+      job_burst burst;
+      duration(*table->get("at"), element_key + ".at", burst.at, true);
+      number_in(*table->get("jobs"), element_key + ".jobs", burst.jobs, 1, 100000);
+      s_.bursts.push_back(burst);
+    }
+  }
+
+  using key_reader = std::function<void(const toml::node&, const std::string&)>;
+
+  std::map<std::string, key_reader> readers() {
+    auto& f = s_.faults;
+    return {
+        {"name", [&](const toml::node& n, const std::string& k) {
+           if (const auto* text = n.as_string()) s_.name = text->get();
+           else refuse(n, k, "expected a string");
+         }},
+        {"duration", [&](const auto& n, const auto& k) { duration(n, k, s_.duration, false); }},
+        {"group.min", [&](const auto& n, const auto& k) { number_in(n, k, s_.min_size, 0, 500); }},
+        {"group.max", [&](const auto& n, const auto& k) { number_in(n, k, s_.max_size, 1, 500); }},
+        {"group.desired", [&](const auto& n, const auto& k) { number_in(n, k, s_.desired, 0, 500); }},
+        {"group.boot_time", [&](const auto& n, const auto& k) { duration(n, k, s_.boot_time, true); }},
+        {"group.heartbeat_timeout",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.heartbeat_timeout, false); }},
+        {"group.global_timeout",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.global_timeout, false); }},
+        {"group.launch_hook", [&](const auto& n, const auto& k) { flag(n, k, s_.launch_hook); }},
+        {"runner.concurrency",
+         [&](const auto& n, const auto& k) { number_in(n, k, s_.concurrency, 1, 1000); }},
+        {"runner.poll_interval",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.poll_interval, false); }},
+        {"runner.scaling", [&](const auto& n, const auto& k) { flag(n, k, s_.scaling); }},
+        {"load.jobs_per_minute",
+         [&](const auto& n, const auto& k) { number_in(n, k, s_.jobs_per_minute, 0, 100000); }},
+        {"load.bursts", [&](const auto& n, const auto& k) { bursts(n, k); }},
+        {"load.job_duration_min",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.job_duration_min, false); }},
+        {"load.job_duration_max",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.job_duration_max, false); }},
+        {"events.instance_refresh_at", [&](const auto& n, const auto& k) {
+           std::chrono::seconds at{0};
+           duration(n, k, at, true);
+           s_.instance_refresh_at = at;
+         }},
+        {"events.spot_interruptions_per_hour", [&](const auto& n, const auto& k) {
+           number_in(n, k, s_.spot_interruptions_per_hour, 0, 1000);
+         }},
+        {"faults.api_error_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.api_error_rate, 0, 0.9); }},
+        {"faults.throttle_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.throttle_rate, 0, 0.9); }},
+        {"faults.busy_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.busy_rate, 0, 0.9); }},
+        {"faults.drop_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.drop_rate, 0, 0.5); }},
+        {"faults.imds_error_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.imds_error_rate, 0, 0.9); }},
+        {"faults.latency_max", [&](const auto& n, const auto& k) { duration(n, k, f.latency_max, true); }},
+        {"faults.runner_crashes_per_hour", [&](const auto& n, const auto& k) {
+           number_in(n, k, f.runner_crashes_per_hour, 0, 100);
+         }},
+        {"faults.until", [&](const auto& n, const auto& k) {
+           std::chrono::seconds until{0};
+           duration(n, k, until, true);
+           f.faults_until = until;
+         }},
+    };
+  }
+
+  void read(const toml::table& root) {
+    const auto known = readers();
+    for (const auto& [name, node] : root) {
+      const std::string key{name.str()};
+      if (const auto* table = node.as_table()) {
+        for (const auto& [inner_name, inner] : *table) {
+          const auto inner_key = key + "." + std::string{inner_name.str()};
+          apply(known, inner_key, inner);
+        }
+      } else {
+        apply(known, key, node);
+      }
+    }
+  }
+
+  void check_together(const toml::table& root) {
+    if (!errors_.empty()) return;
+    const auto at = [&](const char* key) -> const toml::node& {
+      const auto* node = root.at_path(key).node();
+      return node ? *node : static_cast<const toml::node&>(root);
+    };
+    if (s_.min_size > s_.max_size) refuse(at("group.min"), "group.min", "is above group.max");
+    if (s_.desired < s_.min_size || s_.desired > s_.max_size)
+      refuse(at("group.desired"), "group.desired", "must be within [group.min, group.max]");
+    if (s_.job_duration_min > s_.job_duration_max)
+      refuse(at("load.job_duration_min"), "load.job_duration_min", "is above load.job_duration_max");
+  }
+
+  std::vector<std::string> errors_;
+
+private:
+  void apply(const std::map<std::string, key_reader>& known, const std::string& key,
+             const toml::node& node) {
+    const auto found = known.find(key);
+    if (found == known.end()) return refuse(node, key, "unknown key");
+    found->second(node, key);
+  }
+
+  std::string file_;
+  fleet_scenario& s_;
+};
+
+}  // namespace
+
+scenario_read parse_fleet_scenario(const std::string& text, const std::string& file_name) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file_name);
+  } catch (const toml::parse_error& error) {
+    return {std::nullopt, {fmt::format("{}:{}: {}", file_name, error.source().begin.line,
+                                       error.description())}};
+  }
+  fleet_scenario scenario;
+  reader read{file_name, scenario};
+  read.read(root);
+  read.check_together(root);
+  if (!read.errors_.empty()) return {std::nullopt, std::move(read.errors_)};
+  return {std::move(scenario), {}};
+}
+
+scenario_read read_fleet_scenario(const std::string& path) {
+  std::ifstream file{path, std::ios::binary};
+  if (!file) return {std::nullopt, {path + ": cannot be read"}};
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parse_fleet_scenario(text.str(), path);
+}
+
+}  // namespace runwarden

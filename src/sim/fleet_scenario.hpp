@@ -1,0 +1,67 @@
+#pragma once
+// A fleet simulation scenario, as `runwarden sim SCENARIO.toml` reads it: the Auto Scaling
+// group and its hooks, the runners, the CI job load, the events (instance refresh, spot
+// interruptions) and the faults. Every key is documented in config/scenarios/README.md;
+// unknown keys and bad values are errors naming the file, line and key.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace runwarden {
+
+struct job_burst {
+  std::chrono::seconds at{0};
+  std::uint32_t jobs = 0;
+};
+
+struct fleet_faults {
+  double api_error_rate = 0;     // share of API answers that are 5xx
+  double throttle_rate = 0;      // share of Auto Scaling answers that are Throttling
+  double busy_rate = 0;          // share of unregistration answers that are 429/409-style busy
+  double drop_rate = 0;          // share of requests never answered (the client times out)
+  std::chrono::milliseconds latency_max{0};  // each answer delayed up to this
+  double runner_crashes_per_hour = 0;        // per instance
+  double imds_error_rate = 0;    // share of metadata answers that are 5xx
+  // Liveness mode: faults stop here and every drain must then finish; unset: safety mode,
+  // faults throughout.
+  std::optional<std::chrono::seconds> faults_until;
+};
+
+struct fleet_scenario {
+  std::string name;
+  std::chrono::seconds duration{std::chrono::hours{1}};
+  // The group.
+  int min_size = 1;
+  int max_size = 20;
+  int desired = 20;
+  std::chrono::seconds boot_time{60};  // from launch to the runner starting
+  std::chrono::seconds heartbeat_timeout{300};
+  std::chrono::seconds global_timeout{7200};
+  bool launch_hook = true;
+  // The runners.
+  std::uint32_t concurrency = 4;
+  std::chrono::seconds poll_interval{5};  // runwarden's metadata polling
+  bool scaling = false;                   // runwarden's own [scaling]
+  // The load: jobs per minute, and bursts.
+  double jobs_per_minute = 30;
+  std::vector<job_burst> bursts;
+  std::chrono::seconds job_duration_min{60};
+  std::chrono::seconds job_duration_max{900};
+  // Events.
+  std::optional<std::chrono::seconds> instance_refresh_at;  // replaces every instance
+  double spot_interruptions_per_hour = 0;                   // fleet-wide
+  fleet_faults faults;
+};
+
+struct scenario_read {
+  std::optional<fleet_scenario> scenario;  // set exactly when errors is empty
+  std::vector<std::string> errors;         // "FILE:LINE: key: problem"
+};
+
+scenario_read parse_fleet_scenario(const std::string& text, const std::string& file_name);
+scenario_read read_fleet_scenario(const std::string& path);
+
+}  // namespace runwarden

@@ -1,0 +1,177 @@
+#pragma once
+// The simulated world around a fleet of runwardens: the Auto Scaling group with its launch
+// and terminate hooks, the instances' metadata, the simulated gitlab-runner processes with
+// their jobs, the CI job queue, the GitLab registry, and the faults. It is plain C++ with
+// no actor and no clock of its own: the simulated ports (actors/sim) ask it for answers and
+// the fleet run (fleet_run.hpp) ticks it once a virtual second. Every random choice comes
+// from its seed, so one seed is one world.
+//
+// It also keeps the books the invariants and the report are made of: every job and how it
+// ended, every lifecycle action and how it ended, registrations, the timeline.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "messages/http_messages.hpp"
+#include "src/drain/drain_vocabulary.hpp"
+#include "src/sim/fleet_scenario.hpp"
+#include "src/sim/fleet_timeline.hpp"
+
+namespace runwarden {
+
+using sim_seconds = double;
+
+// The wall-clock time a virtual moment stands for (spot notices carry one).
+std::chrono::system_clock::time_point sim_wall_time(sim_seconds at);
+
+struct sim_job {
+  std::uint64_t id = 0;
+  sim_seconds arrived = 0;
+  sim_seconds duration = 0;
+  std::optional<sim_seconds> started = std::nullopt;
+  std::optional<sim_seconds> ended = std::nullopt;
+  std::string killed_by = {};  // empty: finished (or still running / queued)
+};
+
+struct sim_runner {
+  std::int64_t pid = 0;
+  bool alive = false;
+  bool draining = false;  // SIGQUIT: finish the jobs, take no new ones
+  std::vector<std::uint64_t> jobs;
+  std::optional<sim_seconds> exited_at;
+};
+
+// One lifecycle action the group waits for.
+struct sim_lifecycle_action {
+  std::string hook;  // "launch" or "terminate"
+  sim_seconds started = 0;
+  sim_seconds heartbeat_deadline = 0;
+  sim_seconds global_deadline = 0;
+  std::optional<sim_seconds> ended = std::nullopt;
+  std::string outcome = {};  // "CONTINUE", "ABANDON", "timed_out"
+  std::uint32_t completions_refused = 0;  // CompleteLifecycleAction after it ended
+};
+
+struct sim_instance {
+  std::string id;
+  sim_seconds launched = 0;
+  std::string lifecycle_state = "Pending";  // as DescribeAutoScalingInstances says
+  std::string target_state;                 // IMDS target-lifecycle-state; empty: 404
+  bool protected_from_scale_in = false;
+  bool booted = false;  // runwarden and the runner run
+  bool gone = false;    // terminated: its actors are stopped
+  std::optional<sim_seconds> spot_reclaim_at;
+  bool refresh_victim = false;
+  std::optional<sim_lifecycle_action> launch_action;
+  std::optional<sim_lifecycle_action> terminate_action;
+  sim_runner runner;
+  bool registered = false;  // with the simulated GitLab
+  std::optional<sim_seconds> unregistered_at;
+  timeline_lane lane;
+};
+
+struct world_violation {
+  sim_seconds at = 0;
+  std::string invariant;  // "job_killed_early", "hook_not_completed", ...
+  std::string detail;
+};
+
+// Counters for the report.
+struct world_books {
+  std::map<std::string, std::uint64_t> api_calls;      // by Auto Scaling action or service
+  std::map<std::string, std::uint64_t> faults;         // by kind injected
+  std::map<std::string, std::uint64_t> jobs_killed;    // by reason
+  std::uint64_t lifecycle_completed = 0;
+  std::uint64_t lifecycle_timed_out = 0;
+  std::uint64_t launches = 0;
+  std::uint64_t spot_interruptions = 0;
+  std::vector<world_violation> violations;
+};
+
+// What a port does with a request: answer after `delay`, or never (dropped: the client's
+// own timeout ends it).
+struct world_answer {
+  std::optional<http_response> response;
+  std::chrono::milliseconds delay{0};
+};
+
+class fleet_world {
+public:
+  fleet_world(fleet_scenario scenario, std::uint64_t seed);
+
+  // The harness's hooks into the actors, set before the first tick.
+  std::function<void(std::size_t instance)> on_boot;        // start runwarden there
+  std::function<void(std::size_t instance)> on_gone;        // stop its actors
+  std::function<void(std::size_t instance, exit_status)> on_runner_exit;
+  std::function<std::optional<sim_seconds>(std::size_t instance)> drain_deadline_of;
+
+  // Once a virtual second: arrivals, job ends, boots, hook timeouts, reclaims, refresh.
+  void tick(sim_seconds now);
+
+  // The simulated process port.
+  std::int64_t spawn_runner(std::size_t instance, sim_seconds now);
+  void signal_runner(std::size_t instance, int signal_number, sim_seconds now);
+
+  // The simulated HTTP port.
+  world_answer answer(std::size_t instance, const http_request& request, sim_seconds now);
+
+  // At the run's end: the liveness checks, the open spans closed.
+  void finish(sim_seconds now);
+
+  const fleet_scenario& scenario() const { return scenario_; }
+  const std::vector<sim_instance>& instances() const { return instances_; }
+  const std::vector<sim_job>& jobs() const { return jobs_; }
+  const world_books& books() const { return books_; }
+  fleet_timeline timeline(const std::string& title) const;
+  int desired() const { return desired_; }
+  void violate(sim_seconds at, std::string invariant, std::string detail);
+  // A moment of an instance's runwarden worth drawing (drain_started, gone).
+  void mark(std::size_t instance, sim_seconds at, std::string kind);
+
+private:
+  friend class autoscaling_service;
+
+  double draw();  // [0, 1)
+  bool faulty(sim_seconds now) const;
+  void launch(sim_seconds now);
+  void begin_termination(std::size_t index, sim_seconds now, bool decrement);
+  void end_action(sim_instance& instance, sim_lifecycle_action& action, std::string outcome,
+                  sim_seconds now);
+  void terminate_now(std::size_t index, sim_seconds now, const std::string& why);
+  void runner_exit(std::size_t index, exit_status status, sim_seconds now);
+  void kill_jobs(std::size_t index, const std::string& why, sim_seconds now);
+  void check_completed_in_time(const sim_instance& instance, sim_seconds now);
+  void arrivals(sim_seconds now);
+  void assign_jobs(sim_seconds now);
+  void finish_jobs(sim_seconds now);
+  void check_actions(sim_seconds now);
+  void reconcile_capacity(sim_seconds now);
+  void instance_refresh(sim_seconds now);
+  void spot_interruptions(sim_seconds now);
+  void runner_crashes(sim_seconds now);
+  void set_state(sim_instance& instance, const std::string& state, sim_seconds now);
+  void set_runner_span(sim_instance& instance, const std::string& state, sim_seconds now);
+  void sample_queue(sim_seconds now);
+  void set_desired(int desired, sim_seconds now);
+  std::optional<std::size_t> index_of(const std::string& instance_id) const;
+
+  fleet_scenario scenario_;
+  std::uint64_t random_state_;
+  std::vector<sim_instance> instances_;
+  std::vector<sim_job> jobs_;
+  std::vector<std::uint64_t> queue_;  // job indexes waiting, oldest first
+  int desired_;
+  std::int64_t next_pid_ = 1000;
+  sim_seconds last_tick_ = 0;
+  bool refresh_started_ = false;
+  world_books books_;
+  std::vector<timeline_sample> desired_samples_;
+  std::vector<timeline_sample> queue_samples_;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,118 @@
+// The services an instance's runwarden talks to, as the fleet world plays them: its
+// instance metadata (IMDSv2), its runner's metrics page, GitLab's runner API and the Auto
+// Scaling API, each behind the scenario's faults (latency, errors, throttling, lost answers)
+// while they last.
+#include <fmt/format.h>
+
+#include "src/sim/autoscaling_service.hpp"
+#include "src/sim/fleet_world.hpp"
+#include "src/util/rfc3339_time.hpp"
+
+namespace runwarden {
+
+namespace {
+
+constexpr std::string_view imds_host = "http://imds.sim";
+constexpr std::string_view metrics_host = "http://runner.sim";
+constexpr std::string_view gitlab_host = "http://gitlab.sim";
+constexpr std::string_view autoscaling_host = "http://autoscaling.sim";
+
+http_response status(int code, std::string body = {}) {
+  return {.status_code = code, .body = std::move(body)};
+}
+
+std::string metrics_page(const sim_runner& runner, std::uint32_t concurrency) {
+  return fmt::format("# TYPE gitlab_runner_jobs gauge\n"
+                     "gitlab_runner_jobs{{executor_stage=\"step_script\",runner=\"sim\","
+                     "stage=\"build\",state=\"running\"}} {}\n"
+                     "# TYPE gitlab_runner_concurrent gauge\ngitlab_runner_concurrent {}\n",
+                     runner.jobs.size(), concurrency);
+}
+
+}  // namespace
+
+std::chrono::system_clock::time_point sim_wall_time(sim_seconds at) {
+  // The simulation's wall clock starts at a fixed date, so spot notices print the same.
+  return std::chrono::sys_days{std::chrono::year{2026} / 1 / 1} +
+         std::chrono::duration_cast<std::chrono::system_clock::duration>(
+             std::chrono::duration<double>{at});
+}
+
+world_answer fleet_world::answer(std::size_t index, const http_request& request,
+                                 sim_seconds now) {
+  auto& instance = instances_[index];
+  const auto& url = request.url;
+  const auto service = url.starts_with(imds_host)          ? "imds"
+                       : url.starts_with(metrics_host)     ? "metrics"
+                       : url.starts_with(gitlab_host)      ? "gitlab"
+                       : url.starts_with(autoscaling_host) ? "autoscaling"
+                                                           : "unknown";
+  world_answer result;
+  const auto& faults = scenario_.faults;
+  if (faulty(now) && std::string_view{service} != "metrics") {
+    result.delay = std::chrono::milliseconds{
+        static_cast<std::int64_t>(draw() * static_cast<double>(faults.latency_max.count()))};
+    if (draw() < faults.drop_rate) {
+      ++books_.faults["dropped"];
+      return result;
+    }
+    const double error_rate =
+        std::string_view{service} == "imds" ? faults.imds_error_rate : faults.api_error_rate;
+    if (draw() < error_rate) {
+      ++books_.faults["5xx"];
+      result.response = status(503, "<html><body>Service Unavailable</body></html>");
+      return result;
+    }
+    if (std::string_view{service} == "autoscaling" && draw() < faults.throttle_rate) {
+      ++books_.faults["throttled"];
+      result.response = status(400, "<ErrorResponse><Error><Type>Sender</Type><Code>Throttling"
+                                    "</Code><Message>Rate exceeded</Message></Error>"
+                                    "</ErrorResponse>");
+      return result;
+    }
+    if (std::string_view{service} == "gitlab" && draw() < faults.busy_rate) {
+      ++books_.faults["429"];
+      result.response = status(429, "{\"message\":\"429 Too Many Requests\"}");
+      return result;
+    }
+  }
+  if (std::string_view{service} == "imds") {
+    const auto path = url.substr(imds_host.size());
+    if (path == "/latest/api/token") {
+      result.response = status(200, "sim-token");
+      result.response->headers = {{"x-aws-ec2-metadata-token-ttl-seconds", "21600"}};
+    } else if (path == "/latest/meta-data/autoscaling/target-lifecycle-state") {
+      result.response = instance.target_state.empty() ? status(404) : status(200, instance.target_state);
+    } else if (path == "/latest/meta-data/spot/instance-action" && instance.spot_reclaim_at) {
+      result.response = status(200, fmt::format("{{\"action\": \"terminate\", \"time\": \"{}\"}}",
+                                                format_rfc3339_utc(sim_wall_time(*instance.spot_reclaim_at))));
+    } else if (path == "/latest/dynamic/instance-identity/document") {
+      result.response = status(200, fmt::format("{{\"instanceId\": \"{}\", \"region\": \"sim-1\", "
+                                                "\"accountId\": \"000000000000\"}}", instance.id));
+    } else {
+      result.response = status(404);
+    }
+  } else if (std::string_view{service} == "metrics") {
+    if (instance.runner.alive)
+      result.response = status(200, metrics_page(instance.runner, scenario_.concurrency));
+    else
+      result.response = http_response{.transport_error = "Connection refused"};
+  } else if (std::string_view{service} == "gitlab") {
+    ++books_.api_calls["GitLab DELETE"];
+    if (instance.registered) {
+      instance.registered = false;
+      instance.unregistered_at = now;
+      instance.lane.marks.push_back({now, "unregistered"});
+      result.response = status(204);
+    } else {
+      result.response = status(404, "{\"message\":\"404 Not Found\"}");
+    }
+  } else if (std::string_view{service} == "autoscaling") {
+    result.response = autoscaling_service{*this}.answer(request.body, now);
+  } else {
+    result.response = http_response{.transport_error = "Could not resolve host"};
+  }
+  return result;
+}
+
+}  // namespace runwarden
