@@ -1,0 +1,63 @@
+// Scenario files: every key read, and bad ones refused with file, line and key.
+#include <catch2/catch.hpp>
+
+#include "src/sim/fleet_scenario.hpp"
+
+using namespace runwarden;
+using namespace std::chrono_literals;
+
+TEST_CASE("a scenario's keys are read", "[sim][scenario]") {
+  const auto read = parse_fleet_scenario(R"(name = "x"
+duration = "2h"
+[group]
+min = 1
+max = 5
+desired = 3
+boot_time = "30s"
+[runner]
+scaling = true
+[load]
+jobs_per_minute = 2.5
+bursts = [{ at = "10m", jobs = 40 }]
+[events]
+instance_refresh_at = "20m"
+[faults]
+api_error_rate = 0.1
+until = "30m"
+)", "s.toml");
+  INFO((read.errors.empty() ? std::string{} : read.errors.front()));
+  REQUIRE(read.scenario);
+  const auto& s = *read.scenario;
+  CHECK(s.duration == 2h);
+  CHECK(s.desired == 3);
+  CHECK(s.boot_time == 30s);
+  CHECK(s.scaling);
+  CHECK(s.jobs_per_minute == 2.5);
+  REQUIRE(s.bursts.size() == 1);
+  CHECK(s.bursts[0].at == 10min);
+  CHECK(s.bursts[0].jobs == 40);
+  CHECK(s.instance_refresh_at == 20min);
+  CHECK(s.faults.api_error_rate == 0.1);
+  CHECK(s.faults.faults_until == 30min);
+}
+
+TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario]") {
+  const std::vector<std::pair<std::string, std::string>> rows{
+      {"[group]\nmaximum = 3", "s.toml:2: group.maximum: unknown key"},
+      {"[group]\nmax = \"3\"", "s.toml:2: group.max: expected a number"},
+      {"duration = \"10\"", "s.toml:1: duration: missing unit in \"10\" (use ms, s, m or h)"},
+      {"duration = \"0s\"", "s.toml:1: duration: must be greater than zero"},
+      {"[faults]\ndrop_rate = 0.9", "s.toml:2: faults.drop_rate: 0.9 is not between 0 and 0.5"},
+      {"[group]\nmin = 5\nmax = 3\ndesired = 4", "s.toml:2: group.min: is above group.max"},
+      {"[load]\nbursts = [{ at = \"1m\" }]",
+       "s.toml:2: load.bursts[0]: expected { at = \"10m\", jobs = 50 }"},
+      {"name = ", "s.toml:1: Error while parsing key-value pair: encountered end-of-file"},
+  };
+  for (const auto& [text, error] : rows) {
+    CAPTURE(text);
+    const auto read = parse_fleet_scenario(text, "s.toml");
+    CHECK_FALSE(read.scenario);
+    REQUIRE_FALSE(read.errors.empty());
+    CHECK(read.errors.front() == error);
+  }
+}
