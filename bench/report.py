@@ -2,7 +2,8 @@
 """The performance budget's table (issue 9) from one bench/run_all.sh run, in Markdown.
 
 Usage: report.py RESULTS_DIR (BUILD_DIR/bench-results). Reads the measure_*.py JSON
-results, the Google Benchmark JSON files and prometheus_parse_python.py's output, and
+results, the Google Benchmark JSON files, prometheus_parse_python.py's output and the
+simulation's timing (sim.json, written by run_all.sh), and
 prints the machine, date, commit and load averages, then one row per measurement: runwarden's
 figure, the target, the peer's figure from the same run, and whether the figure is within
 its target. The verdicts are for reading; nothing fails on them.
@@ -104,6 +105,7 @@ def whole_process_rows(directory):
 
 
 def micro_rows(directory):
+    sim = load(directory, "sim.json")
     parse = benchmark(directory, "prometheus_parse_bench", "parse_page")
     python_ms, python_mib = python_parser(directory)
     parse_ms = parse["cpu_time"] * UNIT_MS[parse["time_unit"]]
@@ -127,8 +129,8 @@ def micro_rows(directory):
          "%.0f k calls/s" % (benchmark(directory, "sigv4_bench",
                                        "complete_lifecycle_action_signed")["items_per_second"]
                              / 1e3), "—", "—", "—"),
-        ("simulation: seeds per second", "not measurable yet: no `runwarden sim`", "—", "—",
-         "—")]
+        ("simulation: `runwarden sim` steady-load (20 instances, 1 h), %d seeds, one process"
+         % sim["seeds"], "%.1f seeds/s" % (sim["seeds"] / sim["seconds"]), "—", "—", "—")]
 
 
 def header(runs):
