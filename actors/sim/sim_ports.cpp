@@ -45,7 +45,13 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
         wiring.world->signal_runner(wiring.instance, signal_number,
                                     sim_now(self->clock().now(), wiring.start));
       },
-      [](adopt_atom, std::int64_t) {},  // the simulation never restarts a runwarden yet
+      // A runwarden back from a crash watches its runner again; one that ended meanwhile is
+      // reported at once with its status unknown, as the production port does.
+      [=](adopt_atom, std::int64_t pid) {
+        if (!wiring.world->runner_alive(wiring.instance, pid))
+          caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
+                         runner_exited{pid, exit_status{}});
+      },
   };
 }
 

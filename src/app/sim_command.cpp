@@ -21,6 +21,7 @@ struct sim_options {
   std::string seeds;  // "A..B"
   std::string report = "text";
   std::string journal;
+  std::string journal_instance;
   std::string timeline;
   std::string log_level = "off";
 };
@@ -51,12 +52,13 @@ std::string repro(const sim_options& options, std::uint64_t seed) {
 int run_one(const sim_options& options, const fleet_scenario& scenario, std::uint64_t seed) {
   const auto result = run_fleet(scenario, {.seed = seed,
                                            .journal_file = options.journal,
+                                           .journal_instance = options.journal_instance,
                                            .log_level = options.log_level});
+  std::cout << (options.report == "json" ? report_json(result.report) : report_text(result.report));
   if (!result.error.empty()) {
     std::cerr << "runwarden sim: " << result.error << '\n';
     return exit_cant_create;
   }
-  std::cout << (options.report == "json" ? report_json(result.report) : report_text(result.report));
   if (!options.timeline.empty() &&
       !write_file(options.timeline, render_timeline_svg(result.timeline))) {
     std::cerr << "runwarden sim: cannot write " << options.timeline << '\n';
@@ -122,7 +124,11 @@ sim_command add_sim_command(CLI::App& app) {
   sim->add_option("--seeds", options->seeds, "a range of seeds, A..B")->excludes(seed);
   sim->add_option("--report", options->report, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
-  sim->add_option("--journal", options->journal, "write the first instance's journal here");
+  auto* journal = sim->add_option("--journal", options->journal,
+                                  "write one instance's journal here (runwarden replay reads it)");
+  sim->add_option("--journal-instance", options->journal_instance,
+                  "whose journal --journal writes, e.g. i-000003 (default: the first instance)")
+      ->needs(journal);
   sim->add_option("--timeline", options->timeline, "draw the run as an SVG here");
   sim->add_option("--log-level", options->log_level,
                   "runwarden's own log of every instance, on stderr (default off)")

@@ -24,21 +24,31 @@ namespace {
 
 using coordinator = caf::scheduler::test_coordinator;
 
-// One booted instance's runwarden, as far as the run needs to reach it.
+// One journal record as the warden handed it over.
+struct journaled_step {
+  instant at;
+  drain_event event;
+  std::vector<drain_effect> effects;
+};
+
+// One booted instance's runwarden, as far as the run needs to reach it. It outlives a
+// crash: the journal, the status seen last and the trigger carry over to the restart.
 struct instance_actors {
   caf::actor warden;
   std::vector<caf::actor> all;
+  std::vector<journaled_step> journal;
   std::string trigger;  // the drain's trigger once one began
   bool gone = false;
   warden_status last_status = warden_status::starting;
+  // While crashed: down, and the drain deadline its machine had (none can change meanwhile).
+  bool down = false;
+  std::optional<sim_seconds> deadline_while_down;
 };
 
 struct run_state {
   std::shared_ptr<fleet_world> world;
   std::vector<instance_actors> instances;
   caf::actor_clock::time_point start;
-  std::optional<journal_writer> journal;
-  std::string journal_error;
 };
 
 // Watches one warden: its status may only move forward, its trigger goes in the report.
@@ -65,6 +75,10 @@ caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_
   };
 }
 
+std::uint64_t instance_seed(const fleet_run_options& options, std::size_t index) {
+  return options.seed * 1000003 + index;
+}
+
 drain_config sim_drain_config(std::uint64_t seed, bool broken) {
   return drain_config{.graceful_signal = broken ? SIGTERM : SIGQUIT,
                       .forceful_signal = SIGTERM,
@@ -76,27 +90,47 @@ drain_config sim_drain_config(std::uint64_t seed, bool broken) {
                       .await_lifecycle_lookup = true};
 }
 
+// Where the instance's runner is registered: GitLab, or GitHub's repository sim/fleet.
+unregister_target registration_of(const fleet_scenario& scenario, const sim_instance& instance) {
+  if (scenario.api == runner_api::gitlab)
+    return gitlab_runner{"sim", "http://gitlab.sim", "glrt-sim", "s_sim"};
+  github_runner runner;
+  runner.api_url = "http://github.sim";
+  runner.owner = "sim";
+  runner.repo = "fleet";
+  runner.runner_name = instance.id;
+  runner.token = "ghs_sim";
+  return runner;
+}
+
 void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std::size_t index,
           const fleet_run_options& options) {
   const auto& scenario = run->world->scenario();
   const sim_port_wiring ports{run->world, index, run->start};
-  const std::uint64_t seed = options.seed * 1000003 + index;
+  const std::uint64_t seed = instance_seed(options, index);
+  // A GitHub Actions runner has no metrics page; runwarden then knows only its process.
+  const bool reads_metrics = scenario.api == runner_api::gitlab;
   auto& actors = run->instances[index];
   const auto http = system.spawn(sim_http_port, ports);
   const auto recorder = system.spawn(status_recorder, run, index);
   const auto wall_clock = [run, &system] {
     return sim_wall_time(sim_now(system.clock().now(), run->start));
   };
-  journal_sink journal;
-  if (index == 0 && run->journal)
-    journal = [run](instant at, const drain_event& event, const std::vector<drain_effect>& effects) {
-      return run->journal->append(at, event, effects);
-    };
+  const journal_sink journal = [run, index](instant at, const drain_event& event,
+                                            const std::vector<drain_effect>& effects) {
+    run->instances[index].journal.push_back({at, event, effects});
+    return std::optional<std::string>{};
+  };
+  // Back from a crash: the drain machine folds the journal in, as runwarden run would.
+  std::vector<journal_entry> recovered;
+  for (const auto& step : actors.journal)
+    recovered.push_back({recovered.size() + 1, step.at, step.event, {}});
+  actors.down = false;
   const auto unregistration = system.spawn(
       unregistration_phase_actor,
       unregistrar_wiring{.http_port = http,
                          .listener = {},
-                         .targets = {gitlab_runner{"sim", "http://gitlab.sim", "glrt-sim", "s_sim"}},
+                         .targets = {registration_of(scenario, run->world->instances()[index])},
                          .limits = {.retry_initial = std::chrono::seconds{1},
                                     .retry_max = std::chrono::seconds{30},
                                     .attempts_max = 0},
@@ -107,7 +141,8 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
                                   .process_port = system.spawn(sim_process_port, ports),
                                   .exit_listener = recorder,
                                   .unregistrar = unregistration,
-                                  .journal = std::move(journal),
+                                  .journal = journal,
+                                  .recovered = std::move(recovered),
                                   .wall_clock = wall_clock});
   const auto client = system.spawn(
       autoscaling_client_actor,
@@ -127,15 +162,16 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
                              .hook_name = std::nullopt,
                              .seen_late_by = scenario.poll_interval,
                              .random_seed = seed,
-                             .ready_needs_metrics = true});
+                             .ready_needs_metrics = reads_metrics});
   caf::anon_send(actors.warden, child_incarnation{std::string{lifecycle_hooks_child_id}, hooks, 1});
   caf::anon_send(actors.warden, subscribe_atom::value, recorder);
   actors.all = {actors.warden, caf::actor_cast<caf::actor>(http), recorder, unregistration,
                 client, hooks};
-  actors.all.push_back(system.spawn(
-      metrics_poller_actor,
-      metrics_poller_wiring{.url = "http://runner.sim/metrics", .http_port = http,
-                            .listener = actors.warden}));
+  if (reads_metrics)
+    actors.all.push_back(system.spawn(
+        metrics_poller_actor,
+        metrics_poller_wiring{.url = "http://runner.sim/metrics", .http_port = http,
+                              .listener = actors.warden}));
   actors.all.push_back(system.spawn(
       lifecycle_watcher_actor,
       lifecycle_watcher_wiring{.http_port = http,
@@ -159,13 +195,48 @@ void stop(const std::shared_ptr<run_state>& run, std::size_t index) {
 }
 
 std::optional<sim_seconds> drain_deadline(const std::shared_ptr<run_state>& run, std::size_t index) {
-  const auto& warden = run->instances[index].warden;
+  const auto& actors = run->instances[index];
+  if (actors.down) return actors.deadline_while_down;
+  const auto& warden = actors.warden;
   if (!warden) return std::nullopt;
   auto* actor = caf::actor_cast<caf::abstract_actor*>(warden);
   const auto& machine = dynamic_cast<caf::stateful_actor<warden_state>&>(*actor).state.machine;
   const auto deadline = machine->state().drain_deadline;
   if (!deadline) return std::nullopt;
   return std::chrono::duration<double>(*deadline - run->start.time_since_epoch()).count();
+}
+
+// kill -9 of one runwarden: every actor of it ends at once, its runner and journal stay.
+bool crash(const std::shared_ptr<run_state>& run, std::size_t index) {
+  auto& actors = run->instances[index];
+  if (actors.gone || actors.down || !actors.warden) return false;
+  actors.deadline_while_down = drain_deadline(run, index);
+  actors.down = true;
+  stop(run, index);
+  return true;
+}
+
+// The chosen instance's journal, as runwarden run would have written it.
+std::string write_journal(const run_state& run, const fleet_run_options& options) {
+  const auto& instances = run.world->instances();
+  const auto wanted = options.journal_instance.empty() && !instances.empty()
+                          ? instances.front().id
+                          : options.journal_instance;
+  std::size_t index = 0;
+  while (index < instances.size() && instances[index].id != wanted) ++index;
+  if (index >= run.instances.size())
+    return fmt::format("no journal for instance \"{}\": the run launched {} instances, "
+                       "i-000001 to i-{:06d}, and only booted ones have a journal",
+                       wanted, instances.size(), instances.size());
+  auto created = journal_writer::create(
+      options.journal_file,
+      journal_header{"runwarden sim", 0,
+                     sim_drain_config(instance_seed(options, index), options.broken_force_at_once)},
+      journal_sync_policy{0});
+  if (!created.writer) return created.error;
+  for (const auto& step : run.instances[index].journal)
+    if (auto error = created.writer->append(step.at, step.event, step.effects)) return *error;
+  return created.writer->sync().value_or("");
 }
 
 // Delivers messages and fires timers in time order until the next world tick is due.
@@ -195,14 +266,6 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
   run->world = std::make_shared<fleet_world>(scenario, options.seed);
   run->start = scheduler.clock().now();
   fleet_run_result result;
-  if (!options.journal_file.empty()) {
-    auto created = journal_writer::create(
-        options.journal_file,
-        journal_header{"runwarden sim", 0, sim_drain_config(options.seed * 1000003, false)},
-        journal_sync_policy{0});
-    if (!created.writer) return {{}, {}, created.error};
-    run->journal = std::move(created.writer);
-  }
   auto& world = *run->world;
   world.on_boot = [&](std::size_t index) {
     if (run->instances.size() <= index) run->instances.resize(index + 1);
@@ -214,6 +277,7 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
                    runner_exited{world.instances()[index].runner.pid, status});
   };
   world.drain_deadline_of = [&](std::size_t index) { return drain_deadline(run, index); };
+  world.on_runwarden_crash = [&](std::size_t index) { return crash(run, index); };
 
   const auto seconds = scenario.duration.count();
   for (std::int64_t second = 0; second <= seconds; ++second) {
@@ -228,13 +292,14 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
     stop(run, i);
   }
   scheduler.run();
-  if (run->journal) (void)run->journal->sync();
+  if (!options.journal_file.empty()) result.error = write_journal(*run, options);
   result.report = make_report(world, options.seed, drains);
   result.timeline = world.timeline(scenario.name + ", seed " + std::to_string(options.seed));
   world.on_boot = nullptr;
   world.on_gone = nullptr;
   world.on_runner_exit = nullptr;
   world.drain_deadline_of = nullptr;
+  world.on_runwarden_crash = nullptr;
   return result;
 }
 

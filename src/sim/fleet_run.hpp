@@ -3,7 +3,8 @@
 // (one thread, virtual time), the fleet world, and on every instance that boots the
 // production actors runwarden run wires (warden, metrics poller, unregistration, lifecycle
 // watcher, Auto Scaling client, lifecycle hooks, and the scaler when the scenario scales)
-// on the simulated ports. The world ticks once a virtual second; between ticks the
+// on the simulated ports. Each runwarden's journal is kept in memory: one that crashes comes
+// back from it, as runwarden run does from its state directory. The world ticks once a virtual second; between ticks the
 // coordinator delivers every message and fires every timer in time order, so the same seed
 // always gives the same run.
 
@@ -19,7 +20,8 @@ namespace runwarden {
 
 struct fleet_run_options {
   std::uint64_t seed = 1;
-  std::string journal_file = {};  // non-empty: the first instance's journal is written there
+  std::string journal_file = {};  // non-empty: one instance's journal is written there
+  std::string journal_instance = {};  // its id ("i-000003"); empty: the first instance
   // Test-only: a coordinator that forces the runner as soon as it drains, to prove the
   // invariants catch a broken drain.
   bool broken_force_at_once = false;

@@ -91,6 +91,12 @@ public:
         {"runner.poll_interval",
          [&](const auto& n, const auto& k) { duration(n, k, s_.poll_interval, false); }},
         {"runner.scaling", [&](const auto& n, const auto& k) { flag(n, k, s_.scaling); }},
+        {"runner.api", [&](const toml::node& n, const std::string& k) {
+           const auto* text = n.as_string();
+           if (text && text->get() == "gitlab") s_.api = runner_api::gitlab;
+           else if (text && text->get() == "github") s_.api = runner_api::github;
+           else refuse(n, k, "expected \"gitlab\" or \"github\"");
+         }},
         {"load.jobs_per_minute",
          [&](const auto& n, const auto& k) { number_in(n, k, s_.jobs_per_minute, 0, 100000); }},
         {"load.bursts", [&](const auto& n, const auto& k) { bursts(n, k); }},
@@ -115,6 +121,11 @@ public:
         {"faults.runner_crashes_per_hour", [&](const auto& n, const auto& k) {
            number_in(n, k, f.runner_crashes_per_hour, 0, 100);
          }},
+        {"faults.runwarden_crashes_per_hour", [&](const auto& n, const auto& k) {
+           number_in(n, k, f.runwarden_crashes_per_hour, 0, 100);
+         }},
+        {"faults.runwarden_restart_after",
+         [&](const auto& n, const auto& k) { duration(n, k, f.runwarden_restart_after, false); }},
         {"faults.until", [&](const auto& n, const auto& k) {
            std::chrono::seconds until{0};
            duration(n, k, until, true);

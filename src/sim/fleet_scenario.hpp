@@ -24,11 +24,18 @@ struct fleet_faults {
   double drop_rate = 0;          // share of requests never answered (the client times out)
   std::chrono::milliseconds latency_max{0};  // each answer delayed up to this
   double runner_crashes_per_hour = 0;        // per instance
+  // runwarden itself killed (kill -9) per instance and hour; it comes back from its journal
+  // after runwarden_restart_after, as systemd's Restart= would bring it.
+  double runwarden_crashes_per_hour = 0;
+  std::chrono::seconds runwarden_restart_after{5};
   double imds_error_rate = 0;    // share of metadata answers that are 5xx
   // Liveness mode: faults stop here and every drain must then finish; unset: safety mode,
   // faults throughout.
   std::optional<std::chrono::seconds> faults_until;
 };
+
+// The service the runners are registered with, and runwarden unregisters them from.
+enum class runner_api : std::uint8_t { gitlab, github };
 
 struct fleet_scenario {
   std::string name;
@@ -45,6 +52,7 @@ struct fleet_scenario {
   std::uint32_t concurrency = 4;
   std::chrono::seconds poll_interval{5};  // runwarden's metadata polling
   bool scaling = false;                   // runwarden's own [scaling]
+  runner_api api = runner_api::gitlab;    // github: no metrics page, GitHub's runner API
   // The load: jobs per minute, and bursts.
   double jobs_per_minute = 30;
   std::vector<job_burst> bursts;

@@ -89,7 +89,7 @@ struct mark_glyph {
 
 constexpr std::string_view cross = "m-3 -3l6 6m0 -6l-6 6";
 
-constexpr std::array<mark_glyph, 8> mark_glyphs{{
+constexpr std::array<mark_glyph, 9> mark_glyphs{{
     {"drain_started", "m-4 -4h8l-4 8z", "#ffb300", "#6d4c00", "0.5"},
     {"heartbeat", "m0 -3v6", "none", "#616161", "1"},
     {"completed", "m0 -4l4 4l-4 4l-4 -4z", "#2e7d32", "none", "0"},
@@ -98,6 +98,8 @@ constexpr std::array<mark_glyph, 8> mark_glyphs{{
     {"spot_notice", "m1 -5l-4 6h3l-1 4l4 -6h-3z", "#d32f2f", "none", "0"},
     {"hook_timed_out", cross, "none", "#d32f2f", "2"},
     {"job_killed", cross, "none", "#8b0000", "1.5"},
+    {"runwarden_crash", "m0 -5l1.5 3.5h3.5l-3 2l1 4l-3 -2.5l-3 2.5l1 -4l-3 -2h3.5z", "#6a1b9a",
+     "none", "0"},
 }};
 
 constexpr mark_glyph unknown_glyph{"", "m-2 0a2 2 0 1 0 4 0a2 2 0 1 0 -4 0", neutral, "none", "0"};

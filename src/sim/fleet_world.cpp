@@ -21,6 +21,9 @@ constexpr sim_seconds spot_notice_seconds = 120;
 constexpr sim_seconds registration_grace = 300;
 // A drain that finished this long before its hook's end should have completed the hook.
 constexpr sim_seconds completion_slack = 60;
+// GitHub marks a runner idle this long after its last job ended; a DELETE before then is
+// answered 422, busy.
+constexpr sim_seconds github_idle_lag = 3;
 // An instance refresh replaces this share of the group at a time (min healthy 90 %).
 constexpr double refresh_batch_share = 0.1;
 
@@ -168,6 +171,7 @@ void fleet_world::kill_jobs(std::size_t index, const std::string& why, sim_secon
     job.ended = now;
     job.killed_by = why;
     ++books_.jobs_killed[why];
+    instance.github_busy_until = now + github_idle_lag;
     instance.lane.marks.push_back({now, "job_killed"});
     for (auto& bar : instance.lane.jobs)
       if (bar.id == job.id) bar = {job.id, *job.started, now, true};
@@ -264,6 +268,7 @@ void fleet_world::finish_jobs(sim_seconds now) {
       auto& job = jobs_[job_index];
       if (now < *job.started + job.duration) return false;
       job.ended = now;
+      instance.github_busy_until = now + github_idle_lag;
       for (auto& bar : instance.lane.jobs)
         if (bar.id == job.id) bar.end = now;
       return true;
@@ -354,6 +359,26 @@ void fleet_world::runner_crashes(sim_seconds now) {
   }
 }
 
+void fleet_world::runwarden_crashes(sim_seconds now) {
+  const double chance = scenario_.faults.runwarden_crashes_per_hour / 3600.0 * (now - last_tick_);
+  if (chance <= 0 || !faulty(now) || !on_runwarden_crash) return;
+  for (std::size_t i = 0; i < instances_.size(); ++i) {
+    auto& instance = instances_[i];
+    if (!instance.booted || instance.gone || instance.runwarden_back_at || draw() >= chance)
+      continue;
+    if (!on_runwarden_crash(i)) continue;
+    ++books_.faults["runwarden_crash"];
+    instance.runwarden_back_at =
+        now + static_cast<double>(scenario_.faults.runwarden_restart_after.count());
+    instance.lane.marks.push_back({now, "runwarden_crash"});
+  }
+}
+
+bool fleet_world::runner_alive(std::size_t instance, std::int64_t pid) const {
+  const auto& runner = instances_[instance].runner;
+  return runner.alive && runner.pid == pid;
+}
+
 void fleet_world::tick(sim_seconds now) {
   arrivals(now);
   finish_jobs(now);
@@ -364,6 +389,10 @@ void fleet_world::tick(sim_seconds now) {
       instance.booted = true;
       if (!scenario_.launch_hook) set_state(instance, "InService", now);
       if (on_boot) on_boot(i);
+    }
+    if (instance.runwarden_back_at && (instance.gone || now >= *instance.runwarden_back_at)) {
+      instance.runwarden_back_at.reset();
+      if (!instance.gone && on_boot) on_boot(i);
     }
     if (instance.gone && instance.registered && instance.lifecycle_state == "Terminated" &&
         instance.terminate_action && instance.terminate_action->outcome == "CONTINUE" &&
@@ -376,6 +405,7 @@ void fleet_world::tick(sim_seconds now) {
   check_actions(now);
   spot_interruptions(now);
   runner_crashes(now);
+  runwarden_crashes(now);
   instance_refresh(now);
   reconcile_capacity(now);
   assign_jobs(now);

@@ -70,7 +70,11 @@ struct sim_instance {
   std::optional<sim_lifecycle_action> launch_action;
   std::optional<sim_lifecycle_action> terminate_action;
   sim_runner runner;
-  bool registered = false;  // with the simulated GitLab
+  bool registered = false;  // with the simulated GitLab or GitHub
+  // GitHub's view of the runner: busy until a little after its last job ended.
+  sim_seconds github_busy_until = 0;
+  // Set while runwarden is down after a crash: when it comes back from its journal.
+  std::optional<sim_seconds> runwarden_back_at;
   std::optional<sim_seconds> unregistered_at;
   timeline_lane lane;
 };
@@ -109,6 +113,10 @@ public:
   std::function<void(std::size_t instance)> on_gone;        // stop its actors
   std::function<void(std::size_t instance, exit_status)> on_runner_exit;
   std::function<std::optional<sim_seconds>(std::size_t instance)> drain_deadline_of;
+  // Kills the instance's runwarden as kill -9 would (its runner lives on); false when that
+  // runwarden has already finished, which is not a crash worth having. on_boot brings it
+  // back later, from its journal.
+  std::function<bool(std::size_t instance)> on_runwarden_crash;
 
   // Once a virtual second: arrivals, job ends, boots, hook timeouts, reclaims, refresh.
   void tick(sim_seconds now);
@@ -116,6 +124,8 @@ public:
   // The simulated process port.
   std::int64_t spawn_runner(std::size_t instance, sim_seconds now);
   void signal_runner(std::size_t instance, int signal_number, sim_seconds now);
+  // For adopting a runner after a restart: is this pid the instance's live runner?
+  bool runner_alive(std::size_t instance, std::int64_t pid) const;
 
   // The simulated HTTP port.
   world_answer answer(std::size_t instance, const http_request& request, sim_seconds now);
@@ -154,6 +164,8 @@ private:
   void instance_refresh(sim_seconds now);
   void spot_interruptions(sim_seconds now);
   void runner_crashes(sim_seconds now);
+  void runwarden_crashes(sim_seconds now);
+  world_answer github_answer(sim_instance& instance, const http_request& request, sim_seconds now);
   void set_state(sim_instance& instance, const std::string& state, sim_seconds now);
   void set_runner_span(sim_instance& instance, const std::string& state, sim_seconds now);
   void sample_queue(sim_seconds now);

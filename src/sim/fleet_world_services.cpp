@@ -1,8 +1,10 @@
 // The services an instance's runwarden talks to, as the fleet world plays them: its
-// instance metadata (IMDSv2), its runner's metrics page, GitLab's runner API and the Auto
-// Scaling API, each behind the scenario's faults (latency, errors, throttling, lost answers)
-// while they last.
+// instance metadata (IMDSv2), its runner's metrics page, GitLab's or GitHub's runner API and
+// the Auto Scaling API, each behind the scenario's faults (latency, errors, throttling, busy
+// answers, lost answers) while they last.
 #include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
 
 #include "src/sim/autoscaling_service.hpp"
 #include "src/sim/fleet_world.hpp"
@@ -15,7 +17,9 @@ namespace {
 constexpr std::string_view imds_host = "http://imds.sim";
 constexpr std::string_view metrics_host = "http://runner.sim";
 constexpr std::string_view gitlab_host = "http://gitlab.sim";
+constexpr std::string_view github_host = "http://github.sim";
 constexpr std::string_view autoscaling_host = "http://autoscaling.sim";
+constexpr std::string_view github_runners_path = "/repos/sim/fleet/actions/runners";
 
 http_response status(int code, std::string body = {}) {
   return {.status_code = code, .body = std::move(body)};
@@ -27,6 +31,19 @@ std::string metrics_page(const sim_runner& runner, std::uint32_t concurrency) {
                      "stage=\"build\",state=\"running\"}} {}\n"
                      "# TYPE gitlab_runner_concurrent gauge\ngitlab_runner_concurrent {}\n",
                      runner.jobs.size(), concurrency);
+}
+
+// GitHub counts a runner busy while it runs a job, and a little after (fleet_world.cpp).
+bool github_counts_busy(const sim_instance& instance, sim_seconds now) {
+  return (instance.runner.alive && !instance.runner.jobs.empty()) ||
+         now < instance.github_busy_until;
+}
+
+http_response github_busy(const sim_instance& instance) {
+  return status(422, fmt::format("{{\"message\":\"Bad request - Runner \\\"{}\\\" is still "
+                                 "running a job\\\"\",\"documentation_url\":"
+                                 "\"https://docs.github.com/rest\"}}",
+                                 instance.id));
 }
 
 }  // namespace
@@ -45,6 +62,7 @@ world_answer fleet_world::answer(std::size_t index, const http_request& request,
   const auto service = url.starts_with(imds_host)          ? "imds"
                        : url.starts_with(metrics_host)     ? "metrics"
                        : url.starts_with(gitlab_host)      ? "gitlab"
+                       : url.starts_with(github_host)      ? "github"
                        : url.starts_with(autoscaling_host) ? "autoscaling"
                                                            : "unknown";
   world_answer result;
@@ -73,6 +91,12 @@ world_answer fleet_world::answer(std::size_t index, const http_request& request,
     if (std::string_view{service} == "gitlab" && draw() < faults.busy_rate) {
       ++books_.faults["429"];
       result.response = status(429, "{\"message\":\"429 Too Many Requests\"}");
+      return result;
+    }
+    if (std::string_view{service} == "github" && request.method == "DELETE" &&
+        draw() < faults.busy_rate) {
+      ++books_.faults["422"];
+      result.response = github_busy(instance);
       return result;
     }
   }
@@ -107,10 +131,47 @@ world_answer fleet_world::answer(std::size_t index, const http_request& request,
     } else {
       result.response = status(404, "{\"message\":\"404 Not Found\"}");
     }
+  } else if (std::string_view{service} == "github") {
+    return github_answer(instance, request, now);
   } else if (std::string_view{service} == "autoscaling") {
     result.response = autoscaling_service{*this}.answer(request.body, now);
   } else {
     result.response = http_response{.transport_error = "Could not resolve host"};
+  }
+  return result;
+}
+
+// GitHub's runner API for the repository sim/fleet: the list by name, and the DELETE that
+// GitHub refuses with 422 while it still counts the runner busy.
+world_answer fleet_world::github_answer(sim_instance& instance, const http_request& request,
+                                        sim_seconds now) {
+  world_answer result;
+  const auto path = std::string_view{request.url}.substr(github_host.size());
+  const auto runner_id = static_cast<std::int64_t>(index_of(instance.id).value_or(0)) + 1;
+  if (request.method == "GET" && path.starts_with(std::string{github_runners_path} + "?")) {
+    ++books_.api_calls["GitHub GET runners"];
+    nlohmann::json runners = nlohmann::json::array();
+    if (instance.registered)
+      runners.push_back({{"id", runner_id}, {"name", instance.id}, {"os", "linux"},
+                         {"status", instance.runner.alive ? "online" : "offline"},
+                         {"busy", github_counts_busy(instance, now)}, {"labels", nlohmann::json::array()}});
+    result.response = status(200, nlohmann::json{{"total_count", runners.size()},
+                                                 {"runners", runners}}.dump());
+  } else if (request.method == "DELETE" &&
+             path == fmt::format("{}/{}", github_runners_path, runner_id)) {
+    ++books_.api_calls["GitHub DELETE"];
+    if (!instance.registered) {
+      result.response = status(404, "{\"message\":\"Not Found\"}");
+    } else if (github_counts_busy(instance, now)) {
+      result.response = github_busy(instance);
+    } else {
+      instance.registered = false;
+      instance.unregistered_at = now;
+      instance.lane.marks.push_back({now, "unregistered"});
+      result.response = status(204);
+    }
+  } else {
+    result.response = status(404, "{\"message\":\"Not Found\"}");
   }
   return result;
 }

@@ -16,6 +16,7 @@ desired = 3
 boot_time = "30s"
 [runner]
 scaling = true
+api = "github"
 [load]
 jobs_per_minute = 2.5
 bursts = [{ at = "10m", jobs = 40 }]
@@ -23,6 +24,8 @@ bursts = [{ at = "10m", jobs = 40 }]
 instance_refresh_at = "20m"
 [faults]
 api_error_rate = 0.1
+runwarden_crashes_per_hour = 0.5
+runwarden_restart_after = "30s"
 until = "30m"
 )", "s.toml");
   INFO((read.errors.empty() ? std::string{} : read.errors.front()));
@@ -39,6 +42,9 @@ until = "30m"
   CHECK(s.instance_refresh_at == 20min);
   CHECK(s.faults.api_error_rate == 0.1);
   CHECK(s.faults.faults_until == 30min);
+  CHECK(s.api == runner_api::github);
+  CHECK(s.faults.runwarden_crashes_per_hour == 0.5);
+  CHECK(s.faults.runwarden_restart_after == 30s);
 }
 
 TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario]") {
@@ -51,6 +57,9 @@ TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario
       {"[group]\nmin = 5\nmax = 3\ndesired = 4", "s.toml:2: group.min: is above group.max"},
       {"[load]\nbursts = [{ at = \"1m\" }]",
        "s.toml:2: load.bursts[0]: expected { at = \"10m\", jobs = 50 }"},
+      {"[runner]\napi = \"bitbucket\"", "s.toml:2: runner.api: expected \"gitlab\" or \"github\""},
+      {"[faults]\nrunwarden_restart_after = \"0s\"",
+       "s.toml:2: faults.runwarden_restart_after: must be greater than zero"},
       {"name = ", "s.toml:1: Error while parsing key-value pair: encountered end-of-file"},
   };
   for (const auto& [text, error] : rows) {

@@ -1,7 +1,8 @@
 // The fleet simulation's own tests: determinism (the same seed gives the same bytes), a
 // deliberately broken coordinator caught by the invariants, every fault kind reached, an
-// instance refresh and a scaling burst with nothing broken, and the journal it writes
-// replaying to its recorded effects.
+// instance refresh and a scaling burst with nothing broken, runwardens killed mid-drain
+// coming back from their journals, GitHub's busy answers waited out, and the journal it
+// writes replaying to its recorded effects.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -42,6 +43,24 @@ std::string file_bytes(const std::filesystem::path& path) {
 std::filesystem::path temp_file(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("runwarden-sim-" + std::to_string(::getpid()) + "-" + name);
+}
+
+// Lanes where runwarden crashed after its drain began and before it reached gone.
+std::size_t crashed_mid_drain(const fleet_timeline& timeline) {
+  std::size_t lanes = 0;
+  for (const auto& lane : timeline.lanes) {
+    std::optional<double> began, gone;
+    for (const auto& mark : lane.marks) {
+      if (mark.kind == "drain_started" && !began) began = mark.at;
+      if (mark.kind == "gone") gone = mark.at;
+    }
+    const auto in_drain = [&](const timeline_mark& mark) {
+      return mark.kind == "runwarden_crash" && began && mark.at > *began &&
+             (!gone || mark.at < *gone);
+    };
+    if (std::ranges::any_of(lane.marks, in_drain)) ++lanes;
+  }
+  return lanes;
 }
 
 std::uint64_t killed(const fleet_report& report) {
@@ -101,7 +120,8 @@ TEST_CASE("faulty seeds reach every fault kind and still break no invariant", "[
   scenario.spot_interruptions_per_hour = 4;
   scenario.faults = {.api_error_rate = 0.2, .throttle_rate = 0.2, .busy_rate = 0.3,
                      .drop_rate = 0.05, .latency_max = 1s, .runner_crashes_per_hour = 2,
-                     .imds_error_rate = 0.1, .faults_until = 25min};
+                     .runwarden_crashes_per_hour = 2, .imds_error_rate = 0.1,
+                     .faults_until = 25min};
   std::map<std::string, std::uint64_t> seen;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     CAPTURE(seed);
@@ -109,7 +129,8 @@ TEST_CASE("faulty seeds reach every fault kind and still break no invariant", "[
     CHECK(run.report.violations.empty());
     for (const auto& [kind, count] : run.report.faults) seen[kind] += count;
   }
-  for (const auto* kind : {"5xx", "dropped", "throttled", "429", "runner_crash"}) {
+  for (const auto* kind : {"5xx", "dropped", "throttled", "429", "runner_crash",
+                           "runwarden_crash"}) {
     CAPTURE(kind);
     CHECK(seen[kind] > 0);
   }
@@ -149,4 +170,75 @@ TEST_CASE("a burst scales the group up within max, then idle instances leave one
   CHECK(peak <= scenario.max_size);
   CHECK(run.timeline.desired_capacity.back().value < peak);  // given back after the burst
   CHECK(run.report.api_calls.contains("TerminateInstanceInAutoScalingGroup"));
+}
+
+TEST_CASE("runwardens killed mid-drain come back from their journals and finish the drain",
+          "[sim]") {
+  auto scenario = small_fleet();
+  scenario.instance_refresh_at = 8min;
+  scenario.jobs_per_minute = 6;
+  scenario.faults.runwarden_crashes_per_hour = 12;
+  scenario.faults.runwarden_restart_after = 20s;
+  scenario.faults.faults_until = 30min;  // liveness: every drain must end
+  std::size_t mid_drain = 0;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    CAPTURE(seed);
+    const auto run = run_fleet(scenario, {.seed = seed});
+    CHECK(run.report.violations.empty());
+    CHECK(killed(run.report) == 0);
+    CHECK(run.report.faults.at("runwarden_crash") > 0);
+    CHECK(run.report.lifecycle_timed_out == 0);
+    CHECK(run.report.drains_gone >= 4);
+    mid_drain += crashed_mid_drain(run.timeline);
+  }
+  CHECK(mid_drain > 0);
+}
+
+TEST_CASE("a journal that spans a crash replays, for whichever instance is asked for", "[sim]") {
+  auto scenario = small_fleet();
+  scenario.instance_refresh_at = 8min;
+  scenario.faults.runwarden_crashes_per_hour = 12;
+  const auto first = run_fleet(scenario, {.seed = 5});
+  std::string crashed;  // an original instance (it drained) whose runwarden crashed
+  for (std::size_t lane = 0; lane < 4 && crashed.empty(); ++lane)
+    for (const auto& mark : first.timeline.lanes[lane].marks)
+      if (mark.kind == "runwarden_crash") crashed = first.timeline.lanes[lane].instance_id;
+  REQUIRE_FALSE(crashed.empty());
+  const auto journal = temp_file("crashed.journal");
+  const auto run = run_fleet(scenario, {.seed = 5, .journal_file = journal.string(),
+                                        .journal_instance = crashed});
+  REQUIRE(run.error.empty());
+  const auto read = read_journal(journal);
+  REQUIRE(read.contents);
+  CHECK(read.contents->entries.size() > 5);
+  CHECK_FALSE(replay_journal(read.contents->header, read.contents->entries).first_difference);
+  drain_machine machine{read.contents->header.config};  // the drain it records ended
+  for (const auto& entry : read.contents->entries) (void)machine.step(entry.event, entry.at);
+  CHECK(machine.state().status == warden_status::gone);
+  const auto missing = run_fleet(scenario, {.seed = 5, .journal_file = journal.string(),
+                                            .journal_instance = "i-999999"});
+  CHECK_THAT(missing.error, Catch::Contains("no journal for instance \"i-999999\""));
+  std::filesystem::remove(journal);
+}
+
+TEST_CASE("GitHub runners: 422 busy answers are waited out and every runner is unregistered",
+          "[sim]") {
+  auto scenario = small_fleet();
+  scenario.api = runner_api::github;
+  scenario.instance_refresh_at = 8min;
+  scenario.faults.busy_rate = 0.5;
+  const auto run = run_fleet(scenario, {.seed = 6});
+  const auto& report = run.report;
+  CHECK(report.violations.empty());
+  CHECK(killed(report) == 0);
+  CHECK(report.faults.at("422") > 0);
+  CHECK_FALSE(report.api_calls.contains("GitLab DELETE"));
+  CHECK(report.api_calls.at("GitHub GET runners") >= report.drains_gone);
+  // Every drained runner was deleted at GitHub once busy answers stopped.
+  std::size_t unregistered = 0;
+  for (const auto& lane : run.timeline.lanes)
+    unregistered += static_cast<std::size_t>(std::ranges::count_if(
+        lane.marks, [](const timeline_mark& mark) { return mark.kind == "unregistered"; }));
+  CHECK(unregistered == report.drains_gone);
+  CHECK(report.drains_gone >= 4);
 }
