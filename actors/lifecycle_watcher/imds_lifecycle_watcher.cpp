@@ -8,10 +8,6 @@
 
 namespace runwarden {
 
-namespace {
-constexpr std::string_view lifecycle_watcher_child_id = "lifecycle_watcher";
-}  // namespace
-
 imds_lifecycle_watcher::imds_lifecycle_watcher(caf::actor supervisor, http_port_actor port,
                                                std::shared_ptr<http_worker> worker)
     : supervisor_(std::move(supervisor)), port_(std::move(port)), worker_(std::move(worker)) {}

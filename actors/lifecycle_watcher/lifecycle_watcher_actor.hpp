@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
@@ -18,6 +19,9 @@
 #include "src/aws/imds/imds_poller.hpp"
 
 namespace runwarden {
+
+// Its id under its supervisor.
+inline constexpr std::string_view lifecycle_watcher_child_id = "lifecycle_watcher";
 
 struct lifecycle_watcher_wiring {
   http_port_actor http_port;

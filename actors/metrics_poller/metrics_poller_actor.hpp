@@ -7,11 +7,15 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
 
 namespace runwarden {
+
+// Its id under its supervisor.
+inline constexpr std::string_view metrics_poller_child_id = "metrics_poller";
 
 struct metrics_poller_wiring {
   std::string url;  // http://127.0.0.1:9252/metrics

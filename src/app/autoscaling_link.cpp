@@ -20,8 +20,6 @@ namespace runwarden {
 
 namespace {
 
-constexpr std::string_view scaler_child_id = "scaler";
-
 std::optional<std::string> file_content(const std::string& path) {
   if (path.empty()) return std::nullopt;
   std::ifstream file{path, std::ios::binary};

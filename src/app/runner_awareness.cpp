@@ -21,7 +21,6 @@ runner_awareness::~runner_awareness() { stop(); }
 
 namespace {
 
-constexpr std::string_view metrics_poller_child_id = "metrics_poller";
 // The first incarnation of a worker is asked for at start, before the warden exists.
 constexpr std::chrono::seconds first_incarnation_wait{5};
 

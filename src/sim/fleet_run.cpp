@@ -11,6 +11,7 @@
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 #include "actors/scaler/scaler_actor.hpp"
 #include "actors/sim/sim_ports.hpp"
+#include "actors/supervisor/worker_supervision.hpp"
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
 #include "caf/scheduler/test_coordinator.hpp"
@@ -155,37 +156,43 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
                                                  "http://autoscaling.sim"}},
                                 .random_seed = seed,
                                 .wall_clock = wall_clock});
-  const auto hooks = system.spawn(
-      lifecycle_hooks_actor,
-      lifecycle_hooks_wiring{.autoscaling_client = client,
-                             .warden = actors.warden,
-                             .hook_name = std::nullopt,
-                             .seen_late_by = scenario.poll_interval,
-                             .random_seed = seed,
-                             .ready_needs_metrics = reads_metrics});
-  caf::anon_send(actors.warden, child_incarnation{std::string{lifecycle_hooks_child_id}, hooks, 1});
+  // The deciding workers run under supervisors as in runwarden run; the warden hears of
+  // each incarnation from them (the hooks actor's first one included).
+  const auto supervised = [&](std::string_view id, auto behavior, auto wiring) {
+    const auto supervisor = spawn_worker_supervisor(
+        system, {{std::string{id}}, [behavior, wiring](caf::local_actor* parent) {
+                   return parent->spawn(behavior, wiring);
+                 }});
+    caf::anon_send(supervisor, caf::subscribe_atom::value, actors.warden);
+    actors.all.push_back(supervisor);
+  };
   caf::anon_send(actors.warden, subscribe_atom::value, recorder);
   actors.all = {actors.warden, caf::actor_cast<caf::actor>(http), recorder, unregistration,
-                client, hooks};
+                client};
+  supervised(lifecycle_hooks_child_id, lifecycle_hooks_actor,
+             lifecycle_hooks_wiring{.autoscaling_client = client,
+                                    .warden = actors.warden,
+                                    .hook_name = std::nullopt,
+                                    .seen_late_by = scenario.poll_interval,
+                                    .random_seed = seed,
+                                    .ready_needs_metrics = reads_metrics});
   if (reads_metrics)
-    actors.all.push_back(system.spawn(
-        metrics_poller_actor,
-        metrics_poller_wiring{.url = "http://runner.sim/metrics", .http_port = http,
-                              .listener = actors.warden}));
-  actors.all.push_back(system.spawn(
-      lifecycle_watcher_actor,
-      lifecycle_watcher_wiring{.http_port = http,
-                               .listener = actors.warden,
-                               .poller = {.endpoint = "http://imds.sim",
-                                          .policy = lifecycle_watch_policy{},
-                                          .random_seed = seed},
-                               .poll_interval = scenario.poll_interval}));
+    supervised(metrics_poller_child_id, metrics_poller_actor,
+               metrics_poller_wiring{.url = "http://runner.sim/metrics", .http_port = http,
+                                     .listener = actors.warden});
+  supervised(lifecycle_watcher_child_id, lifecycle_watcher_actor,
+             lifecycle_watcher_wiring{.http_port = http,
+                                      .listener = actors.warden,
+                                      .poller = {.endpoint = "http://imds.sim",
+                                                 .policy = lifecycle_watch_policy{},
+                                                 .random_seed = seed},
+                                      .poll_interval = scenario.poll_interval});
   if (scenario.scaling) {
     scaling_policy policy;
     policy.capacity = scenario.concurrency;
-    actors.all.push_back(system.spawn(
-        scaler_actor, scaler_wiring{.policy = policy, .random_seed = seed,
-                                    .autoscaling_client = client, .warden = actors.warden}));
+    supervised(scaler_child_id, scaler_actor,
+               scaler_wiring{.policy = policy, .random_seed = seed,
+                             .autoscaling_client = client, .warden = actors.warden});
   }
 }
 
