@@ -62,11 +62,16 @@ http_response no_active_action(const std::string& instance_id) {
 
 }  // namespace
 
+std::string autoscaling_action(const std::string& body) {
+  for (auto& [key, value] : form_decode(body))
+    if (key == "Action") return value;
+  return {};
+}
+
 http_response autoscaling_service::answer(const std::string& body, sim_seconds now) {
   form parameters;
   for (auto& [key, value] : form_decode(body)) parameters.emplace(key, value);
   const auto action = param(parameters, "Action");
-  ++world_.books_.api_calls[action];
   const auto& scenario = world_.scenario_;
   const auto instance_id = param(parameters, action == "DescribeAutoScalingInstances" ||
                                                      action == "SetInstanceProtection"

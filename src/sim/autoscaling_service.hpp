@@ -15,6 +15,9 @@ inline constexpr const char* sim_group_name = "sim-fleet";
 inline constexpr const char* sim_launch_hook = "sim-launch";
 inline constexpr const char* sim_terminate_hook = "sim-terminate";
 
+// The call a request's form names (its Action), or empty.
+std::string autoscaling_action(const std::string& body);
+
 class autoscaling_service {
 public:
   explicit autoscaling_service(fleet_world& world) : world_(world) {}

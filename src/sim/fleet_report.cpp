@@ -62,6 +62,7 @@ fleet_report make_report(const fleet_world& world, std::uint64_t seed,
   report.lifecycle_timed_out = world.books().lifecycle_timed_out;
   report.spot_interruptions = world.books().spot_interruptions;
   report.api_calls = world.books().api_calls;
+  report.retries = world.books().retries;
   report.faults = world.books().faults;
   report.violations = world.books().violations;
   return report;
@@ -75,12 +76,12 @@ std::string report_text(const fleet_report& r) {
       "instances: {} launched, {:.2f} instance-hours, {} spot interruptions\n"
       "drains: {} ({} gone)\n"
       "lifecycle actions: {} completed, {} timed out\n"
-      "API calls: {}\nfaults injected: {}\n",
+      "API calls: {}\nretries after a lost or failed call: {}\nfaults injected: {}\n",
       r.scenario, r.seed, r.jobs_arrived, r.jobs_finished, r.jobs_running_at_end,
       r.jobs_queued_at_end, counts(r.jobs_killed), r.queue_wait_p50, r.queue_wait_p90,
       r.queue_wait_p99, r.instances_launched, r.instance_hours, r.spot_interruptions,
       counts(r.drains_by_trigger), r.drains_gone, r.lifecycle_completed, r.lifecycle_timed_out,
-      counts(r.api_calls), counts(r.faults));
+      counts(r.api_calls), counts(r.retries), counts(r.faults));
   if (r.violations.empty()) return text + "invariants: all held\n";
   for (const auto& v : r.violations)
     text += fmt::format("VIOLATION at {:.0f}s: {}: {}\n", v.at, v.invariant, v.detail);
@@ -105,6 +106,7 @@ std::string report_json(const fleet_report& r) {
       {"lifecycle_actions", {{"completed", r.lifecycle_completed},
                              {"timed_out", r.lifecycle_timed_out}}},
       {"api_calls", r.api_calls},
+      {"retries", r.retries},
       {"faults", r.faults},
       {"violations", violations},
   };

@@ -1,7 +1,7 @@
 #pragma once
 // What one simulated run comes to, for people (text) and for tools (JSON): jobs run and
 // killed and why, queue waits, instance-hours, drains by trigger, lifecycle completions,
-// API calls and faults, and the invariants' verdicts. Deterministic: the same world gives
+// API calls, retries and faults, and the invariants' verdicts. Deterministic: the same world gives
 // the same bytes.
 
 #include <cstdint>
@@ -29,7 +29,8 @@ struct fleet_report {
   std::uint64_t lifecycle_completed = 0;
   std::uint64_t lifecycle_timed_out = 0;
   std::uint64_t spot_interruptions = 0;
-  std::map<std::string, std::uint64_t> api_calls;
+  std::map<std::string, std::uint64_t> api_calls;  // every call made, failed ones too
+  std::map<std::string, std::uint64_t> retries;    // calls after a lost or failed one
   std::map<std::string, std::uint64_t> faults;
   std::vector<world_violation> violations;
 };

@@ -88,6 +88,7 @@ struct world_violation {
 // Counters for the report.
 struct world_books {
   std::map<std::string, std::uint64_t> api_calls;      // by Auto Scaling action or service
+  std::map<std::string, std::uint64_t> retries;        // calls after a lost or failed one
   std::map<std::string, std::uint64_t> faults;         // by kind injected
   std::map<std::string, std::uint64_t> jobs_killed;    // by reason
   std::uint64_t lifecycle_completed = 0;
@@ -165,6 +166,7 @@ private:
   void spot_interruptions(sim_seconds now);
   void runner_crashes(sim_seconds now);
   void runwarden_crashes(sim_seconds now);
+  world_answer serve(std::size_t instance, const http_request& request, sim_seconds now);
   world_answer github_answer(sim_instance& instance, const http_request& request, sim_seconds now);
   void set_state(sim_instance& instance, const std::string& state, sim_seconds now);
   void set_runner_span(sim_instance& instance, const std::string& state, sim_seconds now);
@@ -184,6 +186,8 @@ private:
   world_books books_;
   std::vector<timeline_sample> desired_samples_;
   std::vector<timeline_sample> queue_samples_;
+  // Per instance and call: the last answer asked for a retry, so the next call is one.
+  std::map<std::pair<std::size_t, std::string>, bool> retry_due_;
 };
 
 }  // namespace runwarden

@@ -46,6 +46,24 @@ http_response github_busy(const sim_instance& instance) {
                                  instance.id));
 }
 
+// The API call a request is, for the books ("CompleteLifecycleAction", "GitLab DELETE");
+// empty for instance metadata and metrics, which are polled rather than called.
+std::string api_call_of(const http_request& request) {
+  if (request.url.starts_with(autoscaling_host)) return autoscaling_action(request.body);
+  if (request.url.starts_with(gitlab_host)) return "GitLab " + request.method;
+  if (request.url.starts_with(github_host))
+    return "GitHub " + request.method + (request.method == "GET" ? " runners" : "");
+  return {};
+}
+
+// An answer a client retries: lost, 5xx, throttled, rate-limited or busy.
+bool asks_for_retry(const world_answer& answer) {
+  if (!answer.response || !answer.response->status_code) return true;
+  const int code = *answer.response->status_code;
+  return code >= 500 || code == 429 || code == 422 ||
+         answer.response->body.find("<Code>Throttling</Code>") != std::string::npos;
+}
+
 }  // namespace
 
 std::chrono::system_clock::time_point sim_wall_time(sim_seconds at) {
@@ -57,6 +75,18 @@ std::chrono::system_clock::time_point sim_wall_time(sim_seconds at) {
 
 world_answer fleet_world::answer(std::size_t index, const http_request& request,
                                  sim_seconds now) {
+  auto result = serve(index, request, now);
+  const auto call = api_call_of(request);
+  if (call.empty()) return result;
+  ++books_.api_calls[call];
+  auto& retry_due = retry_due_[{index, call}];
+  if (retry_due) ++books_.retries[call];
+  retry_due = asks_for_retry(result);
+  return result;
+}
+
+world_answer fleet_world::serve(std::size_t index, const http_request& request,
+                                sim_seconds now) {
   auto& instance = instances_[index];
   const auto& url = request.url;
   const auto service = url.starts_with(imds_host)          ? "imds"
@@ -122,7 +152,6 @@ world_answer fleet_world::answer(std::size_t index, const http_request& request,
     else
       result.response = http_response{.transport_error = "Connection refused"};
   } else if (std::string_view{service} == "gitlab") {
-    ++books_.api_calls["GitLab DELETE"];
     if (instance.registered) {
       instance.registered = false;
       instance.unregistered_at = now;
@@ -149,7 +178,6 @@ world_answer fleet_world::github_answer(sim_instance& instance, const http_reque
   const auto path = std::string_view{request.url}.substr(github_host.size());
   const auto runner_id = static_cast<std::int64_t>(index_of(instance.id).value_or(0)) + 1;
   if (request.method == "GET" && path.starts_with(std::string{github_runners_path} + "?")) {
-    ++books_.api_calls["GitHub GET runners"];
     nlohmann::json runners = nlohmann::json::array();
     if (instance.registered)
       runners.push_back({{"id", runner_id}, {"name", instance.id}, {"os", "linux"},
@@ -159,7 +187,6 @@ world_answer fleet_world::github_answer(sim_instance& instance, const http_reque
                                                  {"runners", runners}}.dump());
   } else if (request.method == "DELETE" &&
              path == fmt::format("{}/{}", github_runners_path, runner_id)) {
-    ++books_.api_calls["GitHub DELETE"];
     if (!instance.registered) {
       result.response = status(404, "{\"message\":\"Not Found\"}");
     } else if (github_counts_busy(instance, now)) {

@@ -122,12 +122,22 @@ TEST_CASE("faulty seeds reach every fault kind and still break no invariant", "[
                      .drop_rate = 0.05, .latency_max = 1s, .runner_crashes_per_hour = 2,
                      .runwarden_crashes_per_hour = 2, .imds_error_rate = 0.1,
                      .faults_until = 25min};
-  std::map<std::string, std::uint64_t> seen;
+  std::map<std::string, std::uint64_t> seen, retried;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     CAPTURE(seed);
     const auto run = run_fleet(scenario, {.seed = seed});
     CHECK(run.report.violations.empty());
     for (const auto& [kind, count] : run.report.faults) seen[kind] += count;
+    for (const auto& [call, count] : run.report.retries) {
+      CHECK(count < run.report.api_calls.at(call));  // a retry is a call, after a first one
+      retried[call] += count;
+    }
+  }
+  // Every call runwarden makes was retried somewhere after a fault.
+  for (const auto* call : {"CompleteLifecycleAction", "RecordLifecycleActionHeartbeat",
+                           "DescribeAutoScalingInstances", "GitLab DELETE"}) {
+    CAPTURE(call);
+    CHECK(retried[call] > 0);
   }
   for (const auto* kind : {"5xx", "dropped", "throttled", "429", "runner_crash",
                            "runwarden_crash"}) {
