@@ -46,6 +46,14 @@ http_response github_busy(const sim_instance& instance) {
                                  instance.id));
 }
 
+// The runner's registration deleted: 204, as both GitLab and GitHub answer.
+http_response unregister(sim_instance& instance, sim_seconds now) {
+  instance.registered = false;
+  instance.unregistered_at = now;
+  instance.lane.marks.push_back({now, "unregistered"});
+  return status(204);
+}
+
 // The API call a request is, for the books ("CompleteLifecycleAction", "GitLab DELETE");
 // empty for instance metadata and metrics, which are polled rather than called.
 std::string api_call_of(const http_request& request) {
@@ -152,14 +160,8 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
     else
       result.response = http_response{.transport_error = "Connection refused"};
   } else if (std::string_view{service} == "gitlab") {
-    if (instance.registered) {
-      instance.registered = false;
-      instance.unregistered_at = now;
-      instance.lane.marks.push_back({now, "unregistered"});
-      result.response = status(204);
-    } else {
-      result.response = status(404, "{\"message\":\"404 Not Found\"}");
-    }
+    result.response = instance.registered ? unregister(instance, now)
+                                          : status(404, "{\"message\":\"404 Not Found\"}");
   } else if (std::string_view{service} == "github") {
     return github_answer(instance, request, now);
   } else if (std::string_view{service} == "autoscaling") {
@@ -192,10 +194,7 @@ world_answer fleet_world::github_answer(sim_instance& instance, const http_reque
     } else if (github_counts_busy(instance, now)) {
       result.response = github_busy(instance);
     } else {
-      instance.registered = false;
-      instance.unregistered_at = now;
-      instance.lane.marks.push_back({now, "unregistered"});
-      result.response = status(204);
+      result.response = unregister(instance, now);
     }
   } else {
     result.response = status(404, "{\"message\":\"Not Found\"}");
