@@ -6,6 +6,8 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
+#include <limits>
+
 #include "src/app/logging.hpp"
 
 namespace runwarden {
@@ -61,6 +63,12 @@ std::string control_server::listen() {
   // gRPC sets SO_REUSEPORT by default, which would let a second runwarden share the port.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.SetMaxReceiveMessageSize(request_bytes_max);
+  // Reflection is a sync service, whose idle poller thread wakes every CQ_TIMEOUT_MSEC (10 s
+  // by default). In gRPC 1.51 the timeout only retires surplus pollers
+  // (ThreadManager::MainWorkLoop) and Shutdown wakes pollers by shutting their queue down,
+  // so an idle poller may sleep until there is work.
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::CQ_TIMEOUT_MSEC,
+                              std::numeric_limits<int>::max());
   int port = 0;
   builder.AddListeningPort(grpc_target(endpoint_.address), credentials_for(endpoint_), &port);
   builder.RegisterService(&warden_service_);
