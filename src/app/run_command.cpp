@@ -1,5 +1,6 @@
 // See run_command.hpp. Threads: CAF's sharing scheduler (it sleeps when idle, unlike the
-// default work-stealing one; see shared notes §10) runs the actors, one io thread owns the
+// default work-stealing one; see shared notes §10) runs the actors on one worker, since no
+// actor blocks and a second only adds wake-ups (bench/README.md), one io thread owns the
 // child process and the signals, gRPC's own threads serve the control API, and the calling
 // thread only waits for the exit. The control endpoint is checked before the runner starts;
 // the server itself starts once the warden exists and stops after it reached gone.
@@ -156,7 +157,7 @@ int run_warden(const settings& config) {
   become_subreaper();
   caf::actor_system_config actor_config;
   actor_config.set("scheduler.policy", caf::atom("sharing"));
-  actor_config.set("scheduler.max-threads", 2);
+  actor_config.set("scheduler.max-threads", 1);
   caf::actor_system system{actor_config};
   auto notifier = spawn_notifier(system, config.webhook, entropy(),
                                  [metrics](notification_kind kind, bool delivered, unsigned) {
