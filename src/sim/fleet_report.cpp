@@ -60,6 +60,9 @@ fleet_report make_report(const fleet_world& world, std::uint64_t seed,
   }
   report.lifecycle_completed = world.books().lifecycle_completed;
   report.lifecycle_timed_out = world.books().lifecycle_timed_out;
+  for (const auto& instance : world.instances())
+    for (const auto* action : {&instance.launch_action, &instance.terminate_action})
+      if (*action) report.lifecycle_completions_repeated += (*action)->completions_refused;
   report.spot_interruptions = world.books().spot_interruptions;
   report.api_calls = world.books().api_calls;
   report.retries = world.books().retries;
@@ -75,13 +78,13 @@ std::string report_text(const fleet_report& r) {
       "queue wait: p50 {:.0f}s, p90 {:.0f}s, p99 {:.0f}s\n"
       "instances: {} launched, {:.2f} instance-hours, {} spot interruptions\n"
       "drains: {} ({} gone)\n"
-      "lifecycle actions: {} completed, {} timed out\n"
+      "lifecycle actions: {} completed, {} timed out, {} completions repeated after the end\n"
       "API calls: {}\nretries after a lost or failed call: {}\nfaults injected: {}\n",
       r.scenario, r.seed, r.jobs_arrived, r.jobs_finished, r.jobs_running_at_end,
       r.jobs_queued_at_end, counts(r.jobs_killed), r.queue_wait_p50, r.queue_wait_p90,
       r.queue_wait_p99, r.instances_launched, r.instance_hours, r.spot_interruptions,
       counts(r.drains_by_trigger), r.drains_gone, r.lifecycle_completed, r.lifecycle_timed_out,
-      counts(r.api_calls), counts(r.retries), counts(r.faults));
+      r.lifecycle_completions_repeated, counts(r.api_calls), counts(r.retries), counts(r.faults));
   if (r.violations.empty()) return text + "invariants: all held\n";
   for (const auto& v : r.violations)
     text += fmt::format("VIOLATION at {:.0f}s: {}: {}\n", v.at, v.invariant, v.detail);
@@ -104,7 +107,8 @@ std::string report_json(const fleet_report& r) {
                      {"spot_interruptions", r.spot_interruptions}}},
       {"drains", {{"by_trigger", r.drains_by_trigger}, {"gone", r.drains_gone}}},
       {"lifecycle_actions", {{"completed", r.lifecycle_completed},
-                             {"timed_out", r.lifecycle_timed_out}}},
+                             {"timed_out", r.lifecycle_timed_out},
+                             {"completions_repeated", r.lifecycle_completions_repeated}}},
       {"api_calls", r.api_calls},
       {"retries", r.retries},
       {"faults", r.faults},

@@ -28,6 +28,9 @@ struct fleet_report {
   std::uint64_t drains_gone = 0;
   std::uint64_t lifecycle_completed = 0;
   std::uint64_t lifecycle_timed_out = 0;
+  // CompleteLifecycleAction asked again after the action ended (its answer was lost, say):
+  // refused by the group, "no active lifecycle action", so still completed at most once.
+  std::uint64_t lifecycle_completions_repeated = 0;
   std::uint64_t spot_interruptions = 0;
   std::map<std::string, std::uint64_t> api_calls;  // every call made, failed ones too
   std::map<std::string, std::uint64_t> retries;    // calls after a lost or failed one

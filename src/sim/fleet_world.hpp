@@ -167,7 +167,10 @@ private:
   void runner_crashes(sim_seconds now);
   void runwarden_crashes(sim_seconds now);
   world_answer serve(std::size_t instance, const http_request& request, sim_seconds now);
-  world_answer github_answer(sim_instance& instance, const http_request& request, sim_seconds now);
+  http_response respond(sim_instance& instance, std::string_view service,
+                        const http_request& request, sim_seconds now);
+  http_response github_answer(sim_instance& instance, const http_request& request,
+                              sim_seconds now);
   void set_state(sim_instance& instance, const std::string& state, sim_seconds now);
   void set_runner_span(sim_instance& instance, const std::string& state, sim_seconds now);
   void sample_queue(sim_seconds now);

@@ -54,6 +54,15 @@ http_response unregister(sim_instance& instance, sim_seconds now) {
   return status(204);
 }
 
+std::string_view service_of(std::string_view url) {
+  return url.starts_with(imds_host)          ? "imds"
+         : url.starts_with(metrics_host)     ? "metrics"
+         : url.starts_with(gitlab_host)      ? "gitlab"
+         : url.starts_with(github_host)      ? "github"
+         : url.starts_with(autoscaling_host) ? "autoscaling"
+                                             : "unknown";
+}
+
 // The API call a request is, for the books ("CompleteLifecycleAction", "GitLab DELETE");
 // empty for instance metadata and metrics, which are polled rather than called.
 std::string api_call_of(const http_request& request) {
@@ -93,90 +102,82 @@ world_answer fleet_world::answer(std::size_t index, const http_request& request,
   return result;
 }
 
+// While faults last: a delay on every answer but the metrics page, and some requests lost
+// (on the way there, or on the way back after the service acted on them), failed,
+// throttled or refused as busy.
 world_answer fleet_world::serve(std::size_t index, const http_request& request,
                                 sim_seconds now) {
   auto& instance = instances_[index];
-  const auto& url = request.url;
-  const auto service = url.starts_with(imds_host)          ? "imds"
-                       : url.starts_with(metrics_host)     ? "metrics"
-                       : url.starts_with(gitlab_host)      ? "gitlab"
-                       : url.starts_with(github_host)      ? "github"
-                       : url.starts_with(autoscaling_host) ? "autoscaling"
-                                                           : "unknown";
-  world_answer result;
+  const auto service = service_of(request.url);
+  if (!faulty(now) || service == "metrics") return {respond(instance, service, request, now)};
   const auto& faults = scenario_.faults;
-  if (faulty(now) && std::string_view{service} != "metrics") {
-    result.delay = std::chrono::milliseconds{
-        static_cast<std::int64_t>(draw() * static_cast<double>(faults.latency_max.count()))};
-    if (draw() < faults.drop_rate) {
+  const std::chrono::milliseconds delay{
+      static_cast<std::int64_t>(draw() * static_cast<double>(faults.latency_max.count()))};
+  if (draw() < faults.drop_rate) {
+    if (draw() < 0.5) {
       ++books_.faults["dropped"];
-      return result;
-    }
-    const double error_rate =
-        std::string_view{service} == "imds" ? faults.imds_error_rate : faults.api_error_rate;
-    if (draw() < error_rate) {
-      ++books_.faults["5xx"];
-      result.response = status(503, "<html><body>Service Unavailable</body></html>");
-      return result;
-    }
-    if (std::string_view{service} == "autoscaling" && draw() < faults.throttle_rate) {
-      ++books_.faults["throttled"];
-      result.response = status(400, "<ErrorResponse><Error><Type>Sender</Type><Code>Throttling"
-                                    "</Code><Message>Rate exceeded</Message></Error>"
-                                    "</ErrorResponse>");
-      return result;
-    }
-    if (std::string_view{service} == "gitlab" && draw() < faults.busy_rate) {
-      ++books_.faults["429"];
-      result.response = status(429, "{\"message\":\"429 Too Many Requests\"}");
-      return result;
-    }
-    if (std::string_view{service} == "github" && request.method == "DELETE" &&
-        draw() < faults.busy_rate) {
-      ++books_.faults["422"];
-      result.response = github_busy(instance);
-      return result;
-    }
-  }
-  if (std::string_view{service} == "imds") {
-    const auto path = url.substr(imds_host.size());
-    if (path == "/latest/api/token") {
-      result.response = status(200, "sim-token");
-      result.response->headers = {{"x-aws-ec2-metadata-token-ttl-seconds", "21600"}};
-    } else if (path == "/latest/meta-data/autoscaling/target-lifecycle-state") {
-      result.response = instance.target_state.empty() ? status(404) : status(200, instance.target_state);
-    } else if (path == "/latest/meta-data/spot/instance-action" && instance.spot_reclaim_at) {
-      result.response = status(200, fmt::format("{{\"action\": \"terminate\", \"time\": \"{}\"}}",
-                                                format_rfc3339_utc(sim_wall_time(*instance.spot_reclaim_at))));
-    } else if (path == "/latest/dynamic/instance-identity/document") {
-      result.response = status(200, fmt::format("{{\"instanceId\": \"{}\", \"region\": \"sim-1\", "
-                                                "\"accountId\": \"000000000000\"}}", instance.id));
     } else {
-      result.response = status(404);
+      ++books_.faults["answer_lost"];
+      (void)respond(instance, service, request, now);
     }
-  } else if (std::string_view{service} == "metrics") {
-    if (instance.runner.alive)
-      result.response = status(200, metrics_page(instance.runner, scenario_.concurrency));
-    else
-      result.response = http_response{.transport_error = "Connection refused"};
-  } else if (std::string_view{service} == "gitlab") {
-    result.response = instance.registered ? unregister(instance, now)
-                                          : status(404, "{\"message\":\"404 Not Found\"}");
-  } else if (std::string_view{service} == "github") {
-    return github_answer(instance, request, now);
-  } else if (std::string_view{service} == "autoscaling") {
-    result.response = autoscaling_service{*this}.answer(request.body, now);
-  } else {
-    result.response = http_response{.transport_error = "Could not resolve host"};
+    return {std::nullopt, delay};
   }
-  return result;
+  const double error_rate = service == "imds" ? faults.imds_error_rate : faults.api_error_rate;
+  if (draw() < error_rate) {
+    ++books_.faults["5xx"];
+    return {status(503, "<html><body>Service Unavailable</body></html>"), delay};
+  }
+  if (service == "autoscaling" && draw() < faults.throttle_rate) {
+    ++books_.faults["throttled"];
+    return {status(400, "<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code>"
+                        "<Message>Rate exceeded</Message></Error></ErrorResponse>"),
+            delay};
+  }
+  if (service == "gitlab" && draw() < faults.busy_rate) {
+    ++books_.faults["429"];
+    return {status(429, "{\"message\":\"429 Too Many Requests\"}"), delay};
+  }
+  if (service == "github" && request.method == "DELETE" && draw() < faults.busy_rate) {
+    ++books_.faults["422"];
+    return {github_busy(instance), delay};
+  }
+  return {respond(instance, service, request, now), delay};
+}
+
+http_response fleet_world::respond(sim_instance& instance, std::string_view service,
+                                   const http_request& request, sim_seconds now) {
+  if (service == "imds") {
+    const auto path = std::string_view{request.url}.substr(imds_host.size());
+    if (path == "/latest/api/token") {
+      auto answer = status(200, "sim-token");
+      answer.headers = {{"x-aws-ec2-metadata-token-ttl-seconds", "21600"}};
+      return answer;
+    }
+    if (path == "/latest/meta-data/autoscaling/target-lifecycle-state")
+      return instance.target_state.empty() ? status(404) : status(200, instance.target_state);
+    if (path == "/latest/meta-data/spot/instance-action" && instance.spot_reclaim_at)
+      return status(200, fmt::format("{{\"action\": \"terminate\", \"time\": \"{}\"}}",
+                                     format_rfc3339_utc(sim_wall_time(*instance.spot_reclaim_at))));
+    if (path == "/latest/dynamic/instance-identity/document")
+      return status(200, fmt::format("{{\"instanceId\": \"{}\", \"region\": \"sim-1\", "
+                                     "\"accountId\": \"000000000000\"}}", instance.id));
+    return status(404);
+  }
+  if (service == "metrics")
+    return instance.runner.alive ? status(200, metrics_page(instance.runner, scenario_.concurrency))
+                                 : http_response{.transport_error = "Connection refused"};
+  if (service == "gitlab")
+    return instance.registered ? unregister(instance, now)
+                               : status(404, "{\"message\":\"404 Not Found\"}");
+  if (service == "github") return github_answer(instance, request, now);
+  if (service == "autoscaling") return autoscaling_service{*this}.answer(request.body, now);
+  return http_response{.transport_error = "Could not resolve host"};
 }
 
 // GitHub's runner API for the repository sim/fleet: the list by name, and the DELETE that
 // GitHub refuses with 422 while it still counts the runner busy.
-world_answer fleet_world::github_answer(sim_instance& instance, const http_request& request,
-                                        sim_seconds now) {
-  world_answer result;
+http_response fleet_world::github_answer(sim_instance& instance, const http_request& request,
+                                         sim_seconds now) {
   const auto path = std::string_view{request.url}.substr(github_host.size());
   const auto runner_id = static_cast<std::int64_t>(index_of(instance.id).value_or(0)) + 1;
   if (request.method == "GET" && path.starts_with(std::string{github_runners_path} + "?")) {
@@ -184,22 +185,15 @@ world_answer fleet_world::github_answer(sim_instance& instance, const http_reque
     if (instance.registered)
       runners.push_back({{"id", runner_id}, {"name", instance.id}, {"os", "linux"},
                          {"status", instance.runner.alive ? "online" : "offline"},
-                         {"busy", github_counts_busy(instance, now)}, {"labels", nlohmann::json::array()}});
-    result.response = status(200, nlohmann::json{{"total_count", runners.size()},
-                                                 {"runners", runners}}.dump());
-  } else if (request.method == "DELETE" &&
-             path == fmt::format("{}/{}", github_runners_path, runner_id)) {
-    if (!instance.registered) {
-      result.response = status(404, "{\"message\":\"Not Found\"}");
-    } else if (github_counts_busy(instance, now)) {
-      result.response = github_busy(instance);
-    } else {
-      result.response = unregister(instance, now);
-    }
-  } else {
-    result.response = status(404, "{\"message\":\"Not Found\"}");
+                         {"busy", github_counts_busy(instance, now)},
+                         {"labels", nlohmann::json::array()}});
+    return status(200, nlohmann::json{{"total_count", runners.size()},
+                                      {"runners", runners}}.dump());
   }
-  return result;
+  if (request.method == "DELETE" && instance.registered &&
+      path == fmt::format("{}/{}", github_runners_path, runner_id))
+    return github_counts_busy(instance, now) ? github_busy(instance) : unregister(instance, now);
+  return status(404, "{\"message\":\"Not Found\"}");
 }
 
 }  // namespace runwarden

@@ -123,10 +123,12 @@ TEST_CASE("faulty seeds reach every fault kind and still break no invariant", "[
                      .runwarden_crashes_per_hour = 2, .imds_error_rate = 0.1,
                      .faults_until = 25min};
   std::map<std::string, std::uint64_t> seen, retried;
+  std::uint64_t completions_repeated = 0;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     CAPTURE(seed);
     const auto run = run_fleet(scenario, {.seed = seed});
     CHECK(run.report.violations.empty());
+    completions_repeated += run.report.lifecycle_completions_repeated;
     for (const auto& [kind, count] : run.report.faults) seen[kind] += count;
     for (const auto& [call, count] : run.report.retries) {
       CHECK(count < run.report.api_calls.at(call));  // a retry is a call, after a first one
@@ -139,11 +141,14 @@ TEST_CASE("faulty seeds reach every fault kind and still break no invariant", "[
     CAPTURE(call);
     CHECK(retried[call] > 0);
   }
-  for (const auto* kind : {"5xx", "dropped", "throttled", "429", "runner_crash",
+  for (const auto* kind : {"5xx", "dropped", "answer_lost", "throttled", "429", "runner_crash",
                            "runwarden_crash"}) {
     CAPTURE(kind);
     CHECK(seen[kind] > 0);
   }
+  // A completion whose answer was lost is asked again, and the group refuses it: still
+  // completed at most once, with no invariant broken.
+  CHECK(completions_repeated > 0);
 }
 
 TEST_CASE("an instance refresh replaces the group without killing a job", "[sim]") {
