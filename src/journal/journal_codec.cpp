@@ -1,9 +1,10 @@
-// See journal_codec.hpp. Each enum has one table both directions read, so that encoding
-// and decoding cannot drift apart.
+// See journal_codec.hpp. Each enum is mapped to the wire by one switch, which the compiler
+// checks covers every value (-Wswitch), and read back through the same switch, so that
+// encoding and decoding cannot drift apart and no value can be written as UNSPECIFIED.
 #include "src/journal/journal_codec.hpp"
 
-#include <algorithm>
-#include <array>
+#include <limits>
+#include <type_traits>
 #include <utility>
 
 namespace runwarden {
@@ -12,47 +13,52 @@ namespace {
 
 namespace pb = journal::v1;
 
-template <class Ours, class Theirs, std::size_t size>
-using enum_table = std::array<std::pair<Ours, Theirs>, size>;
-
-constexpr enum_table<trigger_source, pb::TriggerSource, 6> trigger_sources{{
-    {trigger_source::signal_terminate, pb::TRIGGER_SOURCE_SIGNAL_TERMINATE},
-    {trigger_source::signal_interrupt, pb::TRIGGER_SOURCE_SIGNAL_INTERRUPT},
-    {trigger_source::signal_quit, pb::TRIGGER_SOURCE_SIGNAL_QUIT},
-    {trigger_source::control_api, pb::TRIGGER_SOURCE_CONTROL_API},
-    {trigger_source::cloud_lifecycle, pb::TRIGGER_SOURCE_CLOUD_LIFECYCLE},
-    {trigger_source::idle_scale_in, pb::TRIGGER_SOURCE_IDLE_SCALE_IN},
-}};
-
-constexpr enum_table<timer_kind, pb::TimerKind, 5> timer_kinds{{
-    {timer_kind::restart_backoff, pb::TIMER_KIND_RESTART_BACKOFF},
-    {timer_kind::drain_deadline, pb::TIMER_KIND_DRAIN_DEADLINE},
-    {timer_kind::kill_timeout, pb::TIMER_KIND_KILL_TIMEOUT},
-    {timer_kind::lifecycle_heartbeat, pb::TIMER_KIND_LIFECYCLE_HEARTBEAT},
-    {timer_kind::lifecycle_expiry, pb::TIMER_KIND_LIFECYCLE_EXPIRY},
-}};
-
-constexpr enum_table<restart_type, pb::RestartType, 3> restart_types{{
-    {restart_type::permanent, pb::RESTART_TYPE_PERMANENT},
-    {restart_type::transient, pb::RESTART_TYPE_TRANSIENT},
-    {restart_type::temporary, pb::RESTART_TYPE_TEMPORARY},
-}};
-
-template <class Ours, class Theirs, std::size_t size>
-Theirs to_wire(const enum_table<Ours, Theirs, size>& table, Ours value) {
-  const auto* row = std::find_if(table.begin(), table.end(),
-                                 [&](const auto& pair) { return pair.first == value; });
-  return row == table.end() ? Theirs{} : row->second;
+// Each switch below returns UNSPECIFIED only for a value cast from outside its enum.
+pb::TriggerSource to_wire(trigger_source source) {
+  switch (source) {
+    case trigger_source::signal_terminate: return pb::TRIGGER_SOURCE_SIGNAL_TERMINATE;
+    case trigger_source::signal_interrupt: return pb::TRIGGER_SOURCE_SIGNAL_INTERRUPT;
+    case trigger_source::signal_quit: return pb::TRIGGER_SOURCE_SIGNAL_QUIT;
+    case trigger_source::control_api: return pb::TRIGGER_SOURCE_CONTROL_API;
+    case trigger_source::cloud_lifecycle: return pb::TRIGGER_SOURCE_CLOUD_LIFECYCLE;
+    case trigger_source::idle_scale_in: return pb::TRIGGER_SOURCE_IDLE_SCALE_IN;
+    case trigger_source::spot_interruption: return pb::TRIGGER_SOURCE_SPOT_INTERRUPTION;
+    case trigger_source::rebalance_recommendation:
+      return pb::TRIGGER_SOURCE_REBALANCE_RECOMMENDATION;
+  }
+  return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
 
-template <class Ours, class Theirs, std::size_t size>
-Ours from_wire(const enum_table<Ours, Theirs, size>& table, Theirs value, const char* what) {
-  const auto* row = std::find_if(table.begin(), table.end(),
-                                 [&](const auto& pair) { return pair.second == value; });
-  if (row == table.end())
-    throw journal_format_error{std::string{"unknown "} + what + " value " +
-                               std::to_string(static_cast<int>(value))};
-  return row->first;
+pb::TimerKind to_wire(timer_kind kind) {
+  switch (kind) {
+    case timer_kind::restart_backoff: return pb::TIMER_KIND_RESTART_BACKOFF;
+    case timer_kind::drain_deadline: return pb::TIMER_KIND_DRAIN_DEADLINE;
+    case timer_kind::kill_timeout: return pb::TIMER_KIND_KILL_TIMEOUT;
+    case timer_kind::lifecycle_heartbeat: return pb::TIMER_KIND_LIFECYCLE_HEARTBEAT;
+    case timer_kind::lifecycle_expiry: return pb::TIMER_KIND_LIFECYCLE_EXPIRY;
+  }
+  return pb::TIMER_KIND_UNSPECIFIED;
+}
+
+pb::RestartType to_wire(restart_type type) {
+  switch (type) {
+    case restart_type::permanent: return pb::RESTART_TYPE_PERMANENT;
+    case restart_type::transient: return pb::RESTART_TYPE_TRANSIENT;
+    case restart_type::temporary: return pb::RESTART_TYPE_TEMPORARY;
+  }
+  return pb::RESTART_TYPE_UNSPECIFIED;
+}
+
+// The value of ours that to_wire maps to `value`; UNSPECIFIED and unknown values are damage.
+template <class Ours, class Theirs>
+Ours from_wire(Theirs value, const char* what) {
+  using underlying = std::underlying_type_t<Ours>;
+  for (unsigned ours = 0; ours <= std::numeric_limits<underlying>::max(); ++ours) {
+    const auto candidate = static_cast<Ours>(ours);
+    if (value != Theirs{} && to_wire(candidate) == value) return candidate;
+  }
+  throw journal_format_error{std::string{"unknown "} + what + " value " +
+                             std::to_string(static_cast<int>(value))};
 }
 
 void encode_callback(const shutdown_callback& callback, pb::ShutdownCallback& message) {
@@ -92,20 +98,20 @@ struct event_encoder {
   }
   void operator()(const shutdown_requested& e) const {
     auto* requested = message.mutable_shutdown_requested();
-    requested->set_source(to_wire(trigger_sources, e.source));
+    requested->set_source(to_wire(e.source));
     if (e.deadline) requested->set_deadline_ns(e.deadline->count());
     requested->set_reason(e.reason);
     if (e.callback) encode_callback(*e.callback, *requested->mutable_callback());
   }
   void operator()(const forceful_shutdown_requested& e) const {
     auto* requested = message.mutable_forceful_shutdown_requested();
-    requested->set_source(to_wire(trigger_sources, e.source));
+    requested->set_source(to_wire(e.source));
     requested->set_reason(e.reason);
   }
   void operator()(const reload_requested&) const { message.mutable_reload_requested(); }
   void operator()(const timer_fired& e) const {
     auto* fired = message.mutable_timer_fired();
-    fired->set_kind(to_wire(timer_kinds, e.kind));
+    fired->set_kind(to_wire(e.kind));
     fired->set_id(e.id);
   }
   void operator()(const runner_load_observed& e) const {
@@ -134,7 +140,7 @@ struct event_encoder {
 };
 
 shutdown_requested decode_shutdown(const pb::ShutdownRequested& message) {
-  shutdown_requested event{.source = from_wire(trigger_sources, message.source(), "trigger")};
+  shutdown_requested event{.source = from_wire<trigger_source>(message.source(), "trigger")};
   if (message.has_deadline_ns()) event.deadline = instant{message.deadline_ns()};
   event.reason = message.reason();
   if (message.has_callback()) event.callback = decode_callback(message.callback());
@@ -165,12 +171,12 @@ drain_event decode_event(const pb::Event& message) {
     case pb::Event::kForcefulShutdownRequested: {
       const auto& requested = message.forceful_shutdown_requested();
       return forceful_shutdown_requested{
-          .source = from_wire(trigger_sources, requested.source(), "trigger"),
+          .source = from_wire<trigger_source>(requested.source(), "trigger"),
           .reason = requested.reason()};
     }
     case pb::Event::kReloadRequested: return reload_requested{};
     case pb::Event::kTimerFired:
-      return timer_fired{from_wire(timer_kinds, message.timer_fired().kind(), "timer kind"),
+      return timer_fired{from_wire<timer_kind>(message.timer_fired().kind(), "timer kind"),
                          message.timer_fired().id()};
     case pb::Event::kRunnerLoadObserved: {
       const auto& observed = message.runner_load_observed();
@@ -203,7 +209,7 @@ pb::DrainConfig encode_config(const drain_config& config) {
   message.set_graceful_signal(config.graceful_signal);
   message.set_forceful_signal(config.forceful_signal);
   auto* restart = message.mutable_restart();
-  restart->set_type(to_wire(restart_types, config.restart.type));
+  restart->set_type(to_wire(config.restart.type));
   restart->set_backoff_initial_ms(config.restart.backoff_initial.count());
   restart->set_backoff_max_ms(config.restart.backoff_max.count());
   restart->set_jitter(config.restart.jitter);
@@ -225,7 +231,7 @@ drain_config decode_config(const pb::DrainConfig& message) {
   drain_config config{
       .graceful_signal = message.graceful_signal(),
       .forceful_signal = message.forceful_signal(),
-      .restart = {.type = from_wire(restart_types, restart.type(), "restart type"),
+      .restart = {.type = from_wire<restart_type>(restart.type(), "restart type"),
                   .backoff_initial = milliseconds{restart.backoff_initial_ms()},
                   .backoff_max = milliseconds{restart.backoff_max_ms()},
                   .jitter = restart.jitter(),

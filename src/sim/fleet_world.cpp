@@ -141,7 +141,10 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
   if (instance.gone) return;
   auto& action = instance.terminate_action;
   if (action && !action->ended) {
-    check_completed_in_time(instance, now);
+    // Taken back with its hook open: fine while the runner is still being unregistered,
+    // a missed completion otherwise (the hook never timed out, but the drain was done).
+    if (instance.registered) registered_at_reclaim(instance, now);
+    else check_completed_in_time(instance, now);
     end_action(instance, *action, "instance_gone", now);
   }
   if (instance.runner.alive) {
@@ -153,6 +156,21 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
   instance.gone = true;
   set_state(instance, "Terminated", now);
   if (instance.booted && on_gone) on_gone(index);
+}
+
+// A spot reclaim came while runwarden still tried to unregister the runner: retries under
+// faults may take longer than a two-minute notice (counted), never without faults.
+void fleet_world::registered_at_reclaim(const sim_instance& instance, sim_seconds now) {
+  const auto exited = instance.runner.exited_at;
+  if (instance.runner.alive || !exited || *exited + completion_slack >= now) return;
+  if (faulty(now)) {
+    ++books_.registered_at_reclaim;
+    return;
+  }
+  violate(now, "left_registered",
+          fmt::format("{}: still registered when its instance was taken back, {:.0f}s after "
+                      "the runner exited, with no fault under way",
+                      instance.id, now - *exited));
 }
 
 // A hook still open this long after its runner exited should have been completed.

@@ -93,6 +93,8 @@ struct world_books {
   std::map<std::string, std::uint64_t> jobs_killed;    // by reason
   std::uint64_t lifecycle_completed = 0;
   std::uint64_t lifecycle_timed_out = 0;
+  // Spot reclaims that came while faults kept the exited runner's unregistration retrying.
+  std::uint64_t registered_at_reclaim = 0;
   std::uint64_t launches = 0;
   std::uint64_t spot_interruptions = 0;
   std::vector<world_violation> violations;
@@ -157,6 +159,7 @@ private:
   void runner_exit(std::size_t index, exit_status status, sim_seconds now);
   void kill_jobs(std::size_t index, const std::string& why, sim_seconds now);
   void check_completed_in_time(const sim_instance& instance, sim_seconds now);
+  void registered_at_reclaim(const sim_instance& instance, sim_seconds now);
   void arrivals(sim_seconds now);
   void assign_jobs(sim_seconds now);
   void finish_jobs(sim_seconds now);
