@@ -231,10 +231,12 @@ std::string write_journal(const run_state& run, const fleet_run_options& options
                           : options.journal_instance;
   std::size_t index = 0;
   while (index < instances.size() && instances[index].id != wanted) ++index;
-  if (index >= run.instances.size())
-    return fmt::format("no journal for instance \"{}\": the run launched {} instances, "
-                       "i-000001 to i-{:06d}, and only booted ones have a journal",
-                       wanted, instances.size(), instances.size());
+  if (index == instances.size())
+    return fmt::format("no journal for instance \"{}\": the run launched {} to {}", wanted,
+                       instances.empty() ? "none" : instances.front().id,
+                       instances.empty() ? "none" : instances.back().id);
+  if (index >= run.instances.size() || run.instances[index].journal.empty())
+    return fmt::format("no journal for instance \"{}\": it never booted", wanted);
   auto created = journal_writer::create(
       options.journal_file,
       journal_header{"runwarden sim", 0,
