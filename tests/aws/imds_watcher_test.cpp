@@ -2,9 +2,11 @@
 // libcurl HTTP port, CAF's real scheduler, against fake_imds.py, a Python http.server that
 // speaks IMDSv2 on 127.0.0.1 and enforces its tokens (401 for a missing, unknown or expired
 // one). The test scripts the server through its stdin and reads every request it saw from
-// its stdout. Timing is real here, so bounds are generous; exact timing is the actor tests'.
+// its stdout. Timing is real here, so the test waits for what it counts (so many polls, a
+// trigger) instead of counting what fits in a window; exact timing is the actor tests'.
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -65,18 +67,17 @@ class imds_fixture {
     }
   }
 
-  // The requests the server sees during the next `wait`.
-  std::vector<json> requests_during(std::chrono::milliseconds wait) {
-    const auto until = std::chrono::steady_clock::now() + wait;
+  // The requests the server sees from now until `enough` holds for them, or until
+  // line_wait_max passes without a new one: a count is waited for, never sampled in a
+  // window that a loaded machine could fill with fewer polls.
+  std::vector<json> requests_until(const std::function<bool(const std::vector<json>&)>& enough) {
     std::vector<json> seen;
-    for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          until - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return seen;
-      const auto line = server_.read_line(left);
+    while (!enough(seen)) {
+      const auto line = server_.read_line(line_wait_max);
       if (!line) return seen;
       seen.push_back(json::parse(*line));
     }
+    return seen;
   }
 
   std::optional<instance_identity> identity(std::chrono::milliseconds wait) {
@@ -141,19 +142,24 @@ TEST_CASE_METHOD(imds_fixture, "Terminated gives one trigger within a poll inter
   const auto who = identity(line_wait_max);
   REQUIRE(who);
   CHECK(*who == instance_identity{"i-0fake0imds0test00", "eu-west-1", "123456789012"});
-  CHECK(triggers(2 * poll_interval).empty());
-  const auto before = command({{"lifecycle_state", "Terminated"}});
-  CHECK(count(before, "GET", state_path, 200) >= 2);
-  CHECK(count(before, "PUT", "/latest/api/token", 200) == 1);
-  for (const auto& request : before) CHECK(request["status"] != 401);
+  const auto polled = requests_until(
+      [](const auto& seen) { return count(seen, "GET", state_path, 200) >= 2; });
+  CHECK(count(polled, "GET", state_path, 200) == 2);
+  CHECK(count(polled, "PUT", "/latest/api/token", 200) == 1);
+  for (const auto& request : polled) CHECK(request["status"] != 401);
+  CHECK(triggers(poll_interval).empty());
+  command({{"lifecycle_state", "Terminated"}});
   lifecycle_trigger trigger;
-  // One interval, plus room for a loaded machine to carry out the requests.
-  CHECK(time_to_trigger(trigger) < poll_interval + 700ms);
+  // The next poll reads Terminated and triggers; how soon is measured in bench/, here a
+  // loaded machine may take its time.
+  CHECK(time_to_trigger(trigger) < line_wait_max);
   CHECK(trigger.source == trigger_source::cloud_lifecycle);
   CHECK(trigger.reason == "Auto Scaling target lifecycle state is Terminated");
   // The level stays; polls go on; no second trigger.
-  CHECK(triggers(5 * poll_interval).empty());
-  CHECK(count(command({{"spot_action", nullptr}}), "GET", state_path, 200) >= 3);
+  const auto after = requests_until(
+      [](const auto& seen) { return count(seen, "GET", state_path, 200) >= 3; });
+  CHECK(count(after, "GET", state_path, 200) == 3);
+  CHECK(triggers(poll_interval).empty());
 }
 
 TEST_CASE_METHOD(imds_fixture, "revoked tokens are replaced after a 401", "[imds][integration]") {
@@ -161,7 +167,7 @@ TEST_CASE_METHOD(imds_fixture, "revoked tokens are replaced after a 401", "[imds
   start();
   REQUIRE(identity(line_wait_max));
   command({{"revoke_tokens", true}});
-  const auto after = requests_during(3 * poll_interval);
+  const auto after = requests_until([](const auto& seen) { return seen.size() >= 3; });
   REQUIRE(after.size() >= 3);
   // The first read after the revocation is refused once, then a new token serves it.
   CHECK(after[0]["status"] == 401);
@@ -178,8 +184,10 @@ TEST_CASE_METHOD(imds_fixture, "short-lived tokens are renewed before they expir
                  "[imds][integration]") {
   command({{"lifecycle_state", "InService"}, {"token_ttl_max", 1}});
   start();
-  const auto seen = requests_during(8 * poll_interval);
-  CHECK(count(seen, "PUT", "/latest/api/token", 200) >= 2);
+  // A token lives a second, so a renewal follows the first within a few polls.
+  const auto seen = requests_until(
+      [](const auto& so_far) { return count(so_far, "PUT", "/latest/api/token", 200) >= 2; });
+  CHECK(count(seen, "PUT", "/latest/api/token", 200) == 2);
   for (const auto& request : seen) CHECK(request["token"] != "expired");
 }
 
@@ -196,8 +204,9 @@ TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",
   CHECK(triggers(3 * poll_interval).empty());
   // No token to be had: polls are skipped (IMDSv1 fallback is off), reads never go out.
   command({{"token_status", 500}, {"revoke_tokens", true}});
-  const auto without_token = requests_during(3 * poll_interval);
-  CHECK(count(without_token, "PUT", "/latest/api/token", 500) >= 3);
+  const auto without_token = requests_until(
+      [](const auto& seen) { return count(seen, "PUT", "/latest/api/token", 500) >= 3; });
+  CHECK(count(without_token, "PUT", "/latest/api/token", 500) == 3);
   for (const auto& request : without_token)
     CHECK((request["method"] == "PUT" || request["status"] == 401));
   CHECK(triggers(0ms).empty());
@@ -205,7 +214,7 @@ TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",
   command({{"token_status", nullptr},
            {"spot_action", "{\"action\": \"terminate\", \"time\": \"2030-01-01T00:02:00Z\"}"}});
   lifecycle_trigger trigger;
-  CHECK(time_to_trigger(trigger) < 3s);
+  CHECK(time_to_trigger(trigger) < line_wait_max);
   CHECK(trigger.source == trigger_source::spot_interruption);
   CHECK(trigger.deadline == *parse_rfc3339("2030-01-01T00:01:30Z"));
   CHECK(triggers(3 * poll_interval).empty());

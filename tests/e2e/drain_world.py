@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
@@ -51,6 +52,8 @@ class DrainWorld:
         self.log_path = os.path.join(self.dir, "runwarden.log")
         self.jobs, self.job_seconds = jobs, job_seconds
         self.wardens = []
+        self.watches = []
+        self.watch = None  # the latest warden's statuses
 
     def start_warden(self, env=None):
         with open(self.log_path, "a") as log:
@@ -62,6 +65,8 @@ class DrainWorld:
                  str(self.job_seconds), self.record],
                 stdout=log, stderr=subprocess.STDOUT, env=env)
         self.wardens.append(warden)
+        self.watch = StatusWatch(self.socket, warden)
+        self.watches.append(self.watch)
         return warden
 
     def status(self):
@@ -70,13 +75,8 @@ class DrainWorld:
         return json.loads(done.stdout) if done.returncode == 0 and done.stdout else None
 
     def wait_for(self, predicate):
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline:
-            status = self.status()
-            if status and predicate(status):
-                return status
-            time.sleep(0.05)
-        return None
+        """The first status the latest warden published for which `predicate` holds."""
+        return self.watch.wait_for(predicate)
 
     def api_calls(self):
         """Every request the fake API saw; ends the fake API."""
@@ -94,6 +94,8 @@ class DrainWorld:
             return f.read()
 
     def close(self):
+        for watch in self.watches:
+            watch.close()
         for process in self.wardens + [self.api]:
             if process.poll() is None:
                 process.kill()
@@ -105,3 +107,75 @@ class DrainWorld:
                     os.kill(int(line.split()[1]), 9)
                 except ProcessLookupError:
                     pass
+
+
+class StatusWatch:
+    """Every status runwarden publishes, in order, read from `runwarden ctl status --watch
+    --json` (the Watch stream): a change is observed when it happens, never sampled. The
+    stream starts with the status current when it opens and ends after `gone`.
+
+    The control socket appears a moment after runwarden starts, and a connect before it
+    listens is refused; so the watch is opened again, a bounded number of times, until one
+    carries a status, or until the warden process has ended."""
+
+    OPEN_ATTEMPTS_MAX = 100
+
+    def __init__(self, socket_path, warden):
+        self.statuses = []
+        self.ended = False
+        self.failures = []
+        self._changed = threading.Condition()
+        self._process = None
+        self._reader = threading.Thread(target=self._follow, args=(socket_path, warden),
+                                        daemon=True)
+        self._reader.start()
+
+    def _follow(self, socket_path, warden):
+        for _ in range(self.OPEN_ATTEMPTS_MAX):
+            while not os.path.exists(socket_path) and warden.poll() is None:
+                time.sleep(0.02)  # the socket file is a lasting state, not a transient one
+            self._process = subprocess.Popen(
+                [RUNWARDEN, "ctl", "--socket", socket_path, "status", "--watch", "--json"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            received = False
+            for line in self._process.stdout:
+                received = True
+                with self._changed:
+                    self.statuses.append(json.loads(line))
+                    self._changed.notify_all()
+            self._process.wait()
+            self.failures.append(self._process.stderr.read().strip())
+            if received or warden.poll() is not None:
+                break
+            time.sleep(0.1)
+        with self._changed:
+            self.ended = True
+            self._changed.notify_all()
+
+    def wait_for(self, predicate, timeout=WAIT_S):
+        """The first status so far, or still to come, for which `predicate` holds; None when
+        the stream ends, or `timeout` passes, without one."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for status in self.statuses:
+                    if predicate(status):
+                        return status
+                left = deadline - time.monotonic()
+                if self.ended or left <= 0:
+                    return None
+                self._changed.wait(left)
+
+    def wait_until_ended(self, timeout=WAIT_S):
+        """Every status of the stream, once it ended (after `gone`); fails when it does not."""
+        self._reader.join(timeout)
+        assert not self._reader.is_alive(), "the Watch stream did not end"
+        return list(self.statuses)
+
+    def close(self):
+        if self._process and self._process.poll() is None:
+            self._process.kill()
+        self._reader.join(timeout=10)
+        if self._process:
+            self._process.stdout.close()
+            self._process.stderr.close()

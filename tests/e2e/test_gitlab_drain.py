@@ -4,19 +4,25 @@
 runwarden supervises fake_gitlab_runner.py (real Prometheus metrics, SIGQUIT semantics),
 learns the metrics address, the runner's token and its system id from a gitlab-runner
 config.toml, and unregisters through fake_ci_api.py, which first fails with a 500, an HTML
-502 and a 429 with Retry-After. The test drains with SIGTERM and checks, through
-`runwarden ctl status --json` along the way: the jobs counted down before the runner
-exits, the unregistering phase, one successful DELETE after the faults and none after it,
-exit code 0, and the token nowhere in runwarden's output.
+502 and a 429 with Retry-After. The test drains with SIGTERM and checks, in every status
+the Watch stream (`runwarden ctl status --watch --json`) carried: the jobs counted down
+before the runner exits, then the unregistering phase with no runner left; then one
+successful DELETE after the faults and none after it, exit code 0, and the token nowhere
+in runwarden's output.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_gitlab_drain.py
 """
 
+import itertools
 import signal
 import sys
-import time
 import unittest
 
 from drain_world import RUNWARDEN, TOKEN, WAIT_S, DrainWorld
+
+
+def dedupe(values):
+    """The values with repeats in a row removed: the changes, in order."""
+    return [value for value, _ in itertools.groupby(values)]
 
 
 class GitlabDrainTest(unittest.TestCase):
@@ -34,23 +40,23 @@ class GitlabDrainTest(unittest.TestCase):
         self.assertIsNotNone(status, "the runner's two jobs never showed in status")
 
         warden.send_signal(signal.SIGTERM)
-        seen_jobs, seen_phases = [], []
-        deadline = time.monotonic() + WAIT_S
-        while warden.poll() is None and time.monotonic() < deadline:
-            status = world.status()
-            if status and status.get("state") == "shutting_down":
-                seen_phases.append(status.get("drain_phase"))
-                jobs = status.get("jobs_running")  # null once the runner's metrics are gone
-                if jobs is not None:
-                    seen_jobs.append(jobs)
-            time.sleep(0.05)
         self.assertEqual(0, warden.wait(timeout=WAIT_S))
+        statuses = world.watch.wait_until_ended()
+        self.assertEqual("gone", statuses[-1]["state"], statuses[-1])
 
-        self.assertIn(1, seen_jobs, "the jobs counted down one by one: %s" % seen_jobs)
-        self.assertEqual(sorted(seen_jobs, reverse=True), seen_jobs)
-        self.assertIn("draining", seen_phases)
-        self.assertIn("unregistering", seen_phases)
-        self.assertLess(seen_phases.index("draining"), seen_phases.index("unregistering"))
+        # Every status published from the SIGTERM on, in order. The runner's job count is
+        # scraped, not pushed, so a count lasting less than a scrape could go unseen; the
+        # fake runner holds each count until runwarden has scraped it three times, so
+        # every count must appear.
+        draining = [s for s in statuses if s["state"] == "shutting_down"]
+        seen_jobs = dedupe(s["jobs_running"] for s in draining
+                           if s["jobs_running"] is not None)  # null once the runner is gone
+        self.assertEqual([2, 1, 0], seen_jobs, "the jobs did not count down one by one")
+        phases = dedupe(s["drain_phase"] for s in draining)
+        self.assertEqual(["draining", "unregistering"], phases[:2], phases)
+        while_unregistering = [s for s in draining if s["drain_phase"] == "unregistering"]
+        self.assertTrue(all(s["runner_pid"] is None for s in while_unregistering),
+                        "GitLab's runner is unregistered only once it is gone")
 
         deletes = [c for c in world.api_calls() if c["method"] == "DELETE"]
         self.assertEqual([500, 502, 429, 204], [c["status"] for c in deletes])

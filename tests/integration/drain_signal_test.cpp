@@ -36,7 +36,6 @@ void check_graceful_drain(int operator_signal) {
                                        "--job-seconds", "2"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(report.wait_for("job_started 2"));
-  const auto signalled_at = test_clock::now();
   warden.send_signal(operator_signal);
   const auto code = warden.wait_exit();
   const auto exited_at = test_clock::now();
@@ -52,10 +51,9 @@ void check_graceful_drain(int operator_signal) {
   CHECK(report.index_of("job_finished 2") > quit_at);
   CHECK(report.lines().back() == "exit 0");
   // The jobs started after runwarden did and last two seconds, so no correct run is
-  // quicker; and an immediate stop would end within milliseconds of the signal, while the
-  // jobs had nearly two seconds left then (1 s allows for the test being descheduled).
+  // quicker. (How long after the signal it ended is not asked: a test descheduled on a
+  // loaded machine may signal late; the report above orders the jobs' ends after it.)
   CHECK(exited_at - warden.started_at() >= 2s);
-  CHECK(exited_at - signalled_at >= 1s);
 }
 
 }  // namespace
