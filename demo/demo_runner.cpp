@@ -7,8 +7,12 @@
 // code) and it has knobs to misbehave: ignore signals, exit with a code, leave an orphan behind.
 // It is one thread with one wait: signals arrive through a signalfd, and ppoll sleeps until the
 // earliest deadline (a job ending, the next job starting, --exit-after), so it never spins.
+// With --listen-address it serves /metrics as gitlab-runner does (demo_metrics.hpp), answered
+// from the same wait.
 
 #include <CLI/CLI.hpp>
+
+#include "demo/demo_metrics.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -64,6 +68,7 @@ struct options {
   std::optional<double> exit_after_seconds;
   std::optional<double> orphan_seconds;
   int stderr_lines = 0;
+  std::string listen_address;  // empty: no /metrics
   std::vector<std::string> passthrough_args;
 };
 
@@ -178,6 +183,8 @@ std::optional<int> parse_options(int argc, char** argv, options& opts) {
   auto* orphan_option =
       app.add_option("--spawn-orphan", orphan, "Leave a grandchild that sleeps this many seconds")
           ->check(CLI::Range(0.0, seconds_max));
+  app.add_option("--listen-address", opts.listen_address,
+                 "Serve gitlab-runner's /metrics on HOST:PORT, as gitlab-runner's flag does");
   app.add_option("--stderr-lines", opts.stderr_lines, "Print this many lines to stderr at start")
       ->capture_default_str()->check(CLI::Range(0, stderr_lines_max));
   try {
@@ -379,8 +386,10 @@ std::optional<int> handle_signal(int signo, runner_state& state, const options& 
   return finish(report, aborted > 0 ? exit_jobs_aborted : exit_success);
 }
 
-// Sleeps until the deadline or a signal, then handles every signal that arrived.
-std::optional<int> wait_and_handle(int signal_fd, runner_state& state, const options& opts,
+// Sleeps until the deadline, a signal or a metrics request; answers the request, then
+// handles every signal that arrived.
+std::optional<int> wait_and_handle(int signal_fd, demo::metrics_endpoint* metrics,
+                                   runner_state& state, const options& opts,
                                    demo_clock::time_point now, const report_file& report) {
   std::optional<demo_clock::time_point> deadline = next_deadline(state, opts);
   timespec timeout{};
@@ -391,9 +400,15 @@ std::optional<int> wait_and_handle(int signal_fd, runner_state& state, const opt
     timeout.tv_nsec = static_cast<long>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(remaining - whole).count());
   }
-  pollfd poll_fd{signal_fd, POLLIN, 0};
-  int ready = ppoll(&poll_fd, 1, deadline ? &timeout : nullptr, nullptr);
+  pollfd poll_fds[2] = {{signal_fd, POLLIN, 0}, {metrics ? metrics->fd() : -1, POLLIN, 0}};
+  int ready = ppoll(poll_fds, 2, deadline ? &timeout : nullptr, nullptr);
   if (ready <= 0) return std::nullopt;  // Deadline reached, or EINTR from a stop and continue.
+  if (metrics && (poll_fds[1].revents & POLLIN)) {
+    metrics->answer_one({.jobs_running = state.running.size(),
+                         .concurrency = opts.concurrency,
+                         .draining = state.draining});
+  }
+  if (!(poll_fds[0].revents & POLLIN)) return std::nullopt;
   signalfd_siginfo infos[signals_per_read_max];
   ssize_t got = ::read(signal_fd, infos, sizeof infos);
   if (got <= 0) return std::nullopt;
@@ -405,7 +420,8 @@ std::optional<int> wait_and_handle(int signal_fd, runner_state& state, const opt
   return std::nullopt;
 }
 
-int run_jobs(int signal_fd, const options& opts, const report_file& report) {
+int run_jobs(int signal_fd, demo::metrics_endpoint* metrics, const options& opts,
+             const report_file& report) {
   runner_state state;
   demo_clock::time_point start = demo_clock::now();
   state.next_start = start;  // The first job starts at once, as gitlab-runner polls at start.
@@ -416,7 +432,7 @@ int run_jobs(int signal_fd, const options& opts, const report_file& report) {
     demo_clock::time_point now = demo_clock::now();
     finish_due_jobs(state, now, report);
     if (auto code = check_done(state, opts, now, report)) return *code;
-    if (auto code = wait_and_handle(signal_fd, state, opts, now, report)) return *code;
+    if (auto code = wait_and_handle(signal_fd, metrics, state, opts, now, report)) return *code;
     start_due_jobs(state, opts, demo_clock::now(), report);
   }
 }
@@ -454,8 +470,18 @@ int main(int argc, char** argv) {
         format_seconds(*opts.orphan_seconds) + ")");
     report.line("orphan " + std::to_string(orphan));
   }
+  std::unique_ptr<demo::metrics_endpoint> metrics;
+  if (!opts.listen_address.empty()) {
+    std::string error;
+    metrics = demo::metrics_endpoint::open(opts.listen_address, error);
+    if (!metrics) {
+      std::fprintf(stderr, "demo-runner: %s\n", error.c_str());
+      return finish(report, exit_usage);
+    }
+    say("metrics on http://" + opts.listen_address + "/metrics");
+  }
   say("ready, concurrency " + std::to_string(opts.concurrency) + ", pid " +
       std::to_string(getpid()));
   if (opts.exit_code && !opts.exit_after_seconds) return finish(report, *opts.exit_code);
-  return run_jobs(signal_fd, opts, report);
+  return run_jobs(signal_fd, metrics.get(), opts, report);
 }

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Configures and builds one variant of runwarden: `release` (default) or `sanitize`
-# (AddressSanitizer + UndefinedBehaviorSanitizer), in build/ or build-sanitize/.
+# (AddressSanitizer + UndefinedBehaviorSanitizer), in build/ or build-sanitize/. Targets
+# after the variant build only those (the demo builds two); by default everything is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 variant=${1:-release}
+shift || true
+targets=()
+[ $# -eq 0 ] || targets=(--target "$@")
 case "$variant" in
   release) directory=build; options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   sanitize) directory=build-sanitize
             options=(-DCMAKE_BUILD_TYPE=Debug -DRUNWARDEN_SANITIZE=ON -DRUNWARDEN_BUILD_BENCH=OFF) ;;
-  *) echo "usage: scripts/build.sh [release|sanitize]" >&2; exit 64 ;;
+  *) echo "usage: scripts/build.sh [release|sanitize] [TARGET...]" >&2; exit 64 ;;
 esac
 
 scripts/install-deps.sh
@@ -20,4 +24,4 @@ if command -v ccache >/dev/null; then
   options+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B "$directory" "${options[@]}" >/dev/null
-cmake --build "$directory" -j"$(nproc)"
+cmake --build "$directory" -j"$(nproc)" "${targets[@]}"

@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "src/app/exit_codes.hpp"
 #include "src/sim/fleet_run.hpp"
@@ -70,26 +72,54 @@ int run_one(const sim_options& options, const fleet_scenario& scenario, std::uin
   return 1;
 }
 
+// One line per seed: a short text line, or with --report json the seed's whole report as
+// one JSON object; then a summary line (JSON too with --report json).
+void print_seed(const sim_options& options, const fleet_report& report) {
+  if (options.report == "json") {
+    std::cout << report_json_line(report);
+    return;
+  }
+  std::uint64_t killed = 0;
+  for (const auto& [why, count] : report.jobs_killed) killed += count;
+  std::cout << fmt::format("seed {}: {} jobs finished, {} killed, {} drains, {} completions, {}\n",
+                           report.seed, report.jobs_finished, killed, report.drains_gone,
+                           report.lifecycle_completed,
+                           report.violations.empty() ? "ok" : "VIOLATION");
+  if (report.violations.empty()) return;
+  for (const auto& v : report.violations)
+    std::cout << fmt::format("  {} at {:.0f}s: {}\n", v.invariant, v.at, v.detail);
+  std::cout << "  repeat with: " << repro(options, report.seed) << '\n';
+}
+
+void print_summary(const sim_options& options, std::uint64_t first, std::uint64_t last,
+                   const std::vector<std::uint64_t>& broken) {
+  if (options.report == "json") {
+    const nlohmann::ordered_json summary{
+        {"summary", {{"scenario", options.scenario}, {"first_seed", first}, {"last_seed", last},
+                     {"seeds", last - first + 1}, {"broken", broken.size()},
+                     {"broken_seeds", broken}}}};
+    std::cout << summary.dump() << '\n';
+    return;
+  }
+  std::cout << fmt::format("{} seeds, {} with a broken invariant\n", last - first + 1,
+                           broken.size());
+}
+
 int run_range(const sim_options& options, const fleet_scenario& scenario, std::uint64_t first,
               std::uint64_t last) {
-  std::uint64_t broken = 0;
+  std::vector<std::uint64_t> broken;
   for (auto seed = first; seed <= last; ++seed) {
     const auto result = run_fleet(scenario, {.seed = seed});
-    const auto& report = result.report;
-    std::uint64_t killed = 0;
-    for (const auto& [why, count] : report.jobs_killed) killed += count;
-    std::cout << fmt::format("seed {}: {} jobs finished, {} killed, {} drains, {} completions, {}\n",
-                             seed, report.jobs_finished, killed, report.drains_gone,
-                             report.lifecycle_completed,
-                             report.violations.empty() ? "ok" : "VIOLATION");
-    if (report.violations.empty()) continue;
-    ++broken;
-    for (const auto& v : report.violations)
-      std::cout << fmt::format("  {} at {:.0f}s: {}\n", v.invariant, v.at, v.detail);
-    std::cout << "  repeat with: " << repro(options, seed) << '\n';
+    print_seed(options, result.report);
+    if (!result.report.violations.empty()) {
+      broken.push_back(seed);
+      if (options.report == "json")
+        std::cerr << "runwarden sim: invariant broken; repeat with: " << repro(options, seed)
+                  << '\n';
+    }
   }
-  std::cout << fmt::format("{} seeds, {} with a broken invariant\n", last - first + 1, broken);
-  return broken == 0 ? 0 : 1;
+  print_summary(options, first, last, broken);
+  return broken.empty() ? 0 : 1;
 }
 
 int run_sim(const sim_options& options) {

@@ -60,7 +60,8 @@ warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t
       .drain_deadline = state.drain_deadline,
       .trigger = state.drain_trigger,
       .reason = state.drain_reason,
-      .jobs_running = state.jobs_running,
+      // A count is the running runner's own; once it has ended, the last count is stale.
+      .jobs_running = state.runner == runner_state::alive ? state.jobs_running : std::nullopt,
       .lifecycle_hook = state.lifecycle ? std::optional{state.lifecycle->hook_name} : std::nullopt,
       .unregistration = state.unregistration_result,
       .exit_code = state.exit_code,

@@ -94,11 +94,13 @@ std::string report_text(const fleet_report& r) {
   return text;
 }
 
-std::string report_json(const fleet_report& r) {
+namespace {
+
+nlohmann::ordered_json report_document(const fleet_report& r) {
   nlohmann::ordered_json violations = nlohmann::ordered_json::array();
   for (const auto& v : r.violations)
     violations.push_back({{"at", v.at}, {"invariant", v.invariant}, {"detail", v.detail}});
-  const nlohmann::ordered_json json{
+  nlohmann::ordered_json json{
       {"scenario", r.scenario},
       {"seed", r.seed},
       {"jobs", {{"arrived", r.jobs_arrived}, {"finished", r.jobs_finished},
@@ -118,7 +120,17 @@ std::string report_json(const fleet_report& r) {
       {"faults", r.faults},
       {"violations", violations},
   };
-  return json.dump(2) + "\n";
+  return json;
+}
+
+}  // namespace
+
+std::string report_json(const fleet_report& report) {
+  return report_document(report).dump(2) + "\n";
+}
+
+std::string report_json_line(const fleet_report& report) {
+  return report_document(report).dump() + "\n";
 }
 
 }  // namespace runwarden

@@ -48,5 +48,7 @@ fleet_report make_report(const fleet_world& world, std::uint64_t seed,
 
 std::string report_text(const fleet_report& report);
 std::string report_json(const fleet_report& report);
+// The same document on one line, for one line per seed of a range.
+std::string report_json_line(const fleet_report& report);
 
 }  // namespace runwarden

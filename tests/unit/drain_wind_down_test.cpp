@@ -189,6 +189,19 @@ TEST_CASE("the runner's job count is kept, and the last job's end is noticed in 
   CHECK_FALSE(m.state().jobs_running.has_value());
 }
 
+TEST_CASE("status shows no job count once the runner is gone, however it last reported") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  m.at(1s, runner_load_observed{3u});
+  CHECK(snapshot_of(m.state(), 1s, 1).jobs_running == 3u);
+  m.at(5s, sigterm());
+  m.at(9s, exited(100, 0));  // the runner ended before a scrape saw its count fall
+  CHECK_FALSE(snapshot_of(m.state(), 9s, 2).jobs_running.has_value());
+  m.at(10s, unregistration_finished{true, "runner a unregistered"});
+  CHECK(m.state().status == warden_status::gone);
+  CHECK_FALSE(snapshot_of(m.state(), 10s, 3).jobs_running.has_value());
+}
+
 TEST_CASE("a drain between restarts still winds down: unregistered, then gone") {
   machine_under_test m{unregistering_config()};
   m.start_running();
