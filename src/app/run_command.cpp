@@ -216,7 +216,8 @@ int run_warden(const settings& config) {
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
                                              control);
-  auto service_manager = service_manager_link::start(system, warden, config, !control_failure);
+  auto service_manager = service_manager_link::start(
+      system, warden, awareness.awareness->unregister_url(), !control_failure);
 
   int exit_code = 1;
   bool waiting = true;

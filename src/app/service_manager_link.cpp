@@ -13,12 +13,9 @@ namespace runwarden {
 
 namespace {
 
-// The host of the CI server a drain unregisters from, for the status line; empty when it
-// is only learnt later (runners discovered in gitlab-runner's config.toml).
-std::string unregister_host(const unregister_settings& unregister) {
-  const auto& url = unregister.kind == unregister_kind::github ? unregister.github.api_url
-                                                               : unregister.gitlab.url;
-  if (unregister.kind == unregister_kind::none || url.empty()) return {};
+// The host of the CI server for the status line ("gitlab.example.com"); empty when none.
+std::string host_of(const std::string& url) {
+  if (url.empty()) return {};
   std::unique_ptr<CURLU, decltype(&curl_url_cleanup)> handle{curl_url(), curl_url_cleanup};
   char* host = nullptr;
   if (!handle || curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK ||
@@ -33,7 +30,7 @@ std::string unregister_host(const unregister_settings& unregister) {
 
 std::optional<service_manager_link> service_manager_link::start(caf::actor_system& system,
                                                                 const caf::actor& warden,
-                                                                const settings& config,
+                                                                const std::string& unregister_url,
                                                                 bool listening) {
   auto notify = systemd_notify::from_environment();
   if (!notify) return std::nullopt;
@@ -45,7 +42,7 @@ std::optional<service_manager_link> service_manager_link::start(caf::actor_syste
       service_manager_actor,
       service_manager_wiring{
           .warden = warden,
-          .facts = {.unregister_host = unregister_host(config.unregister)},
+          .facts = {.unregister_host = host_of(unregister_url)},
           .watchdog_interval = notify->watchdog_interval(),
           .send = [notify = *notify](const std::vector<std::string>& lines) {
             if (auto problem = notify.send(lines)) warden_logger()->warn("{}", *problem);

@@ -5,19 +5,21 @@
 // nothing costs.
 
 #include <optional>
+#include <string>
 
 #include "caf/all.hpp"
-#include "src/app/settings.hpp"
 
 namespace runwarden {
 
 class service_manager_link {
 public:
-  // nullopt outside systemd. `listening`: the control API is up (or none was asked for),
+  // nullopt outside systemd. `unregister_url`: the CI server a drain unregisters from, if
+  // any, named in the status. `listening`: the control API is up (or none was asked for),
   // so READY=1 goes as soon as the runner has started.
   static std::optional<service_manager_link> start(caf::actor_system& system,
                                                    const caf::actor& warden,
-                                                   const settings& config, bool listening);
+                                                   const std::string& unregister_url,
+                                                   bool listening);
   void stop();
 
 private:
