@@ -41,16 +41,18 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME runwarden)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "runwarden maintainers <maintainers@users.noreply.a-seed-63ad29b6.example>")
+set(CPACK_PACKAGE_CONTACT
+    "runwarden maintainers <maintainers@users.noreply.a-seed-63ad29b6.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "supervises a CI runner and drains it without killing a job")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION [=[supervises a CI runner and drains it without killing a job
- runwarden keeps a CI runner (GitLab Runner, the GitHub Actions runner, or any
- long-lived worker) alive while it is wanted, and lets it go without killing a
- job when it is not: on a cloud scale-in, a spot interruption or a service
- stop it drains the runner, keeps the lifecycle hook alive, unregisters the
- runner from its CI server and completes the hook. It journals every input,
- so a restarted runwarden carries a drain on, and tells systemd what it is
- doing (Type=notify, watchdog).]=])
+# CPack puts the summary first and indents these lines as the extended description.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    [=[runwarden keeps a CI runner (GitLab Runner, the GitHub Actions runner, or any
+long-lived worker) alive while it is wanted, and lets it go without killing a
+job when it is not: on a cloud scale-in, a spot interruption or a service
+stop it drains the runner, keeps the lifecycle hook alive, unregisters the
+runner from its CI server and completes the hook. It journals every input,
+so a restarted runwarden carries a drain on, and tells systemd what it is
+doing (Type=notify, watchdog).]=])
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)

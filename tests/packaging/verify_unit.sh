@@ -17,7 +17,8 @@ grep -q '^ExecStart=/usr/bin/runwarden ' "$unit" || {
 }
 sed "s#^ExecStart=/usr/bin/runwarden #ExecStart=$binary #" "$unit" > "$directory/runwarden.service"
 # verify prints its findings on stderr and may still exit 0 for some; any output fails.
-output=$(systemd-analyze verify --man=no "$directory/runwarden.service" 2>&1) && status=0 || status=$?
+status=0
+output=$(systemd-analyze verify --man=no "$directory/runwarden.service" 2>&1) || status=$?
 if [ "$status" -ne 0 ] || [ -n "$output" ]; then
   echo "systemd-analyze verify failed ($status):" >&2
   echo "$output" >&2
