@@ -26,6 +26,18 @@ std::string clock_text(std::chrono::system_clock::time_point at,
   return fmt::format("{:%Y-%m-%d %H:%M} UTC", seconds);
 }
 
+// "running, 3 jobs", and the restarts since runwarden started, the last exit with them.
+std::string running_text(const warden_snapshot& snapshot) {
+  std::string text = "running";
+  if (snapshot.jobs_running) text += ", " + jobs_text(*snapshot.jobs_running);
+  if (snapshot.restarts_total > 0) {
+    text += fmt::format(", {} {}", snapshot.restarts_total,
+                        snapshot.restarts_total == 1 ? "restart" : "restarts");
+    if (snapshot.last_exit) text += " (last: " + to_string(*snapshot.last_exit) + ")";
+  }
+  return text;
+}
+
 std::chrono::system_clock::time_point wall_of(instant at, const warden_snapshot& snapshot,
                                               std::chrono::system_clock::time_point wall_now) {
   return wall_now + std::chrono::duration_cast<std::chrono::system_clock::duration>(
@@ -35,8 +47,12 @@ std::chrono::system_clock::time_point wall_of(instant at, const warden_snapshot&
 std::string draining_text(const warden_snapshot& snapshot,
                           std::chrono::system_clock::time_point wall_now) {
   std::string text = "draining: ";
-  text += snapshot.jobs_running ? jobs_text(*snapshot.jobs_running) + " left"
-                                : std::string{"waiting for the runner's jobs to finish"};
+  if (!snapshot.jobs_running)
+    text += "waiting for the runner to finish its jobs and exit";
+  else if (*snapshot.jobs_running == 0)
+    text += "no jobs left, waiting for the runner to exit";
+  else
+    text += jobs_text(*snapshot.jobs_running) + " left";
   if (snapshot.drain_deadline)
     text += ", deadline " + clock_text(wall_of(*snapshot.drain_deadline, snapshot, wall_now),
                                        wall_now);
@@ -89,12 +105,8 @@ std::chrono::microseconds extension_for(const warden_snapshot& snapshot) {
 std::string status_text(const service_notice_facts& facts, const warden_snapshot& snapshot,
                         std::chrono::system_clock::time_point wall_now) {
   switch (snapshot.status) {
-    case warden_status::starting:
-      if (snapshot.restarts_total == 0) return "starting the runner";
-      return fmt::format("restarting the runner (restarts so far: {})", snapshot.restarts_total);
-    case warden_status::running:
-      if (!snapshot.jobs_running) return "running";
-      return "running, " + jobs_text(*snapshot.jobs_running);
+    case warden_status::starting: return "starting the runner";
+    case warden_status::running: return running_text(snapshot);
     case warden_status::shutting_down: return shutting_down_text(facts, snapshot, wall_now);
     case warden_status::gone:
       if (!snapshot.exit_code) return "gone";

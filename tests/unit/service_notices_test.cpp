@@ -76,6 +76,9 @@ TEST_CASE("a whole drain: ready once up and listening, stopping, progress, gone"
   CHECK(systemd.at(80s, runner_load_observed{2}).empty());
   CHECK(systemd.at(90s, runner_load_observed{1}) ==
         lines{"STATUS=draining: 1 job left, deadline 14:01 UTC", extend_by(3570s + 600s)});
+  CHECK(systemd.at(95s, runner_load_observed{0}) ==
+        lines{"STATUS=draining: no jobs left, waiting for the runner to exit, deadline 14:01 UTC",
+              extend_by(3565s + 600s)});
   CHECK(systemd.at(100s, exited(100, 0)) ==
         lines{"STATUS=unregistering from gitlab.example.com", extend_by(3560s + 600s)});
   const auto gone = systemd.at(130s, unregistration_finished{});
@@ -99,7 +102,7 @@ TEST_CASE("without a deadline the stop timeout is extended again once half of it
   systemd.at(0s, warden_started{});
   systemd.at(0s, runner_spawned{100});
   CHECK(systemd.at(10s, sigterm()) ==
-        lines{"STOPPING=1", "STATUS=draining: waiting for the runner's jobs to finish",
+        lines{"STOPPING=1", "STATUS=draining: waiting for the runner to finish its jobs and exit",
               extend_by(600s)});
   // Extended until 610 s: renewed only once at most 300 s of it are left.
   CHECK(systemd.refresh(309s).empty());
@@ -122,13 +125,18 @@ TEST_CASE("more jobs during a drain are no progress; the forceful stages say wha
         lines{"STATUS=draining: runner did not stop, SIGKILL sent", extend_by(600s)});
 }
 
-TEST_CASE("a runner that failed is being restarted, and says how often") {
+TEST_CASE("restarts of a failed runner are counted in the running status, with the last exit") {
   told_systemd systemd;
   systemd.told.control_listening = true;
   systemd.at(0s, warden_started{});
   systemd.at(0s, runner_spawned{100});
+  systemd.at(1s, runner_load_observed{1});
   CHECK(systemd.at(10s, killed(100, SIGSEGV)) ==
-        lines{"STATUS=restarting the runner (restarts so far: 1)"});
+        lines{"STATUS=running, 1 job, 1 restart (last: killed by SIGSEGV)"});
+  CHECK(systemd.at(11s, timer_fired{timer_kind::restart_backoff, 1}).empty());
+  CHECK(systemd.at(11s, runner_spawned{101}).empty());
+  CHECK(systemd.at(20s, exited(101, 3)) ==
+        lines{"STATUS=running, 1 job, 2 restarts (last: exit code 3)"});
 }
 
 TEST_CASE("status texts: a deadline on another day shows its date, an unknown host is named "
