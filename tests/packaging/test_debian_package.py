@@ -116,7 +116,7 @@ class DebianPackageTest(unittest.TestCase):
         warden = subprocess.Popen(
             ["/usr/bin/runwarden", "run", "--config", "/etc/runwarden/runwarden.toml",
              "--state-dir", os.path.join(self.dir, "state"), "--grpc-listen",
-             "unix://" + socket_path, "--http-listen", "none", "--",
+             "unix://" + socket_path, "--http-listen", "none", "--kind", "gitlab", "--",
              DEMO_RUNNER, "--concurrency", "1", "--job-interval", "0", "--job-seconds", "2",
              "--report", report],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -134,6 +134,7 @@ class DebianPackageTest(unittest.TestCase):
                 warden.kill()
                 warden.wait()
             listener.close()
+            warden.stdout.close()
         self.assertIn("STOPPING=1", listener.lines())
         self.assertTrue(listener.lines()[-1].startswith("STATUS=gone, exit code 0"),
                         listener.lines())
