@@ -60,7 +60,7 @@ runner_awareness::start_result runner_awareness::plan(const settings& config) {
   }
   auto planned = plan_unregistration(config.unregister, discovered);
   if (!planned.error.empty()) return {nullptr, planned.error};
-  if (!planned.plan.targets.empty())
+  if (!planned.plan.targets.empty()) {
     awareness->unregister_url_ = std::visit(
         [](const auto& target) -> std::string {
           if constexpr (std::is_same_v<std::decay_t<decltype(target)>, github_runner>)
@@ -69,8 +69,8 @@ runner_awareness::start_result runner_awareness::plan(const settings& config) {
             return target.url;
         },
         planned.plan.targets.front());
-  if (!planned.plan.targets.empty())
     awareness->unregistration_plan_ = std::make_unique<unregistration_plan>(std::move(planned.plan));
+  }
   if (awareness->metrics_url_.empty())
     warden_logger()->info("no runner metrics configured: the runner's jobs stay unknown");
   return {std::move(awareness), {}};
