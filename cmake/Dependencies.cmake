@@ -46,3 +46,7 @@ find_package(Boost 1.74 REQUIRED)
 
 # AWS Query protocol answers (Auto Scaling) are XML, read with pugixml.
 find_package(pugixml 1.13 REQUIRED CONFIG)
+
+# sd_notify(3) for Type=notify, STATUS= lines and the watchdog (libsystemd-dev).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(libsystemd REQUIRED IMPORTED_TARGET libsystemd)

@@ -14,6 +14,8 @@ packages=(
   libpugixml-dev python3-botocore  # AWS XML answers; botocore cross-checks our SigV4 signer
   libboost-dev prometheus  # Boost.Beast for the HTTP endpoints; promtool for their tests
   clang python3-prometheus-client  # the metrics parser's fuzzer; its Python comparison bench
+  libsystemd-dev systemd  # sd_notify for Type=notify; systemd-analyze verifies the unit
+  dpkg-dev lintian man-db groff-base  # the Debian package: dpkg-shlibdeps, its checks
 )
 
 missing=()

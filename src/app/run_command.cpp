@@ -21,6 +21,7 @@
 #include "src/app/run_journal.hpp"
 #include "src/app/runner_awareness.hpp"
 #include "src/app/scaling_plan.hpp"
+#include "src/app/service_manager_link.hpp"
 #include "runwarden_version.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
@@ -215,6 +216,8 @@ int run_warden(const settings& config) {
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
                                              control);
+  auto service_manager = service_manager_link::start(
+      system, warden, awareness.awareness->unregister_url(), !control_failure);
 
   int exit_code = 1;
   bool waiting = true;
@@ -240,6 +243,7 @@ int run_warden(const settings& config) {
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
                           notifier_flush_wait_max.count());
   if (control) control->stop(control_stop_grace);
+  if (service_manager) service_manager->stop();
   notifier.notifier->stop();
   awareness.awareness->stop();
   if (lifecycle.watcher) lifecycle.watcher->stop();

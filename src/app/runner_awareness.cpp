@@ -1,6 +1,9 @@
 // See runner_awareness.hpp.
 #include "src/app/runner_awareness.hpp"
 
+#include <type_traits>
+#include <variant>
+
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
@@ -57,8 +60,17 @@ runner_awareness::start_result runner_awareness::plan(const settings& config) {
   }
   auto planned = plan_unregistration(config.unregister, discovered);
   if (!planned.error.empty()) return {nullptr, planned.error};
-  if (!planned.plan.targets.empty())
+  if (!planned.plan.targets.empty()) {
+    awareness->unregister_url_ = std::visit(
+        [](const auto& target) -> std::string {
+          if constexpr (std::is_same_v<std::decay_t<decltype(target)>, github_runner>)
+            return target.api_url;
+          else
+            return target.url;
+        },
+        planned.plan.targets.front());
     awareness->unregistration_plan_ = std::make_unique<unregistration_plan>(std::move(planned.plan));
+  }
   if (awareness->metrics_url_.empty())
     warden_logger()->info("no runner metrics configured: the runner's jobs stay unknown");
   return {std::move(awareness), {}};

@@ -32,6 +32,8 @@ public:
   void start_metrics(caf::actor_system& system, const caf::actor& warden);
   bool unregisters() const { return static_cast<bool>(unregistration_plan_); }
   bool reads_metrics() const { return !metrics_url_.empty(); }
+  // The CI server's URL a drain unregisters from (the first, if several); empty if none.
+  const std::string& unregister_url() const { return unregister_url_; }
   // Its first incarnation; the warden hears of later ones from its supervisor.
   const caf::actor& unregistration() const { return unregistration_; }
   // The supervisors of the poller and the unregistration step, for the warden to listen to
@@ -46,6 +48,7 @@ private:
   runner_awareness();
 
   std::string metrics_url_;
+  std::string unregister_url_;
   std::chrono::milliseconds metrics_interval_{0};
   std::unique_ptr<unregistration_plan> unregistration_plan_;
   std::shared_ptr<http_worker> metrics_worker_;

@@ -1,0 +1,30 @@
+#pragma once
+// The systemd side of `runwarden run`: when systemd started runwarden as a Type=notify
+// service (NOTIFY_SOCKET set), the service manager actor follows the warden and tells
+// systemd through sd_notify; outside systemd nothing is spawned, so nothing is sent and
+// nothing costs.
+
+#include <optional>
+#include <string>
+
+#include "caf/all.hpp"
+
+namespace runwarden {
+
+class service_manager_link {
+public:
+  // nullopt outside systemd. `unregister_url`: the CI server a drain unregisters from, if
+  // any, named in the status. `listening`: the control API is up (or none was asked for),
+  // so READY=1 goes as soon as the runner has started.
+  static std::optional<service_manager_link> start(caf::actor_system& system,
+                                                   const caf::actor& warden,
+                                                   const std::string& unregister_url,
+                                                   bool listening);
+  void stop();
+
+private:
+  explicit service_manager_link(caf::actor actor) : actor_(std::move(actor)) {}
+  caf::actor actor_;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,34 @@
+// See systemd_notify.hpp. libsystemd reads NOTIFY_SOCKET and WATCHDOG_USEC itself (and
+// checks WATCHDOG_PID against this process), so a child that inherited them is not fooled.
+#include "src/ports/os/systemd_notify.hpp"
+
+#include <systemd/sd-daemon.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace runwarden {
+
+std::optional<systemd_notify> systemd_notify::from_environment() {
+  const char* socket = std::getenv("NOTIFY_SOCKET");
+  if (socket == nullptr || *socket == '\0') return std::nullopt;
+  std::uint64_t usec = 0;
+  std::optional<std::chrono::microseconds> watchdog;
+  if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) watchdog = std::chrono::microseconds(usec);
+  return systemd_notify{watchdog};
+}
+
+std::optional<std::string> systemd_notify::send(const std::vector<std::string>& lines) const {
+  if (lines.empty()) return std::nullopt;
+  std::string datagram;
+  for (const auto& line : lines) {
+    if (!datagram.empty()) datagram += '\n';
+    datagram += line;
+  }
+  const int result = sd_notify(0, datagram.c_str());
+  if (result < 0) return std::string{"sd_notify failed: "} + std::strerror(-result);
+  return std::nullopt;
+}
+
+}  // namespace runwarden

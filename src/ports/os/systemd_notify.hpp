@@ -1,0 +1,34 @@
+#pragma once
+// The service manager's notification socket (sd_notify(3), libsystemd): the port through
+// which runwarden tells systemd it is ready, what it is doing and that it is alive. Only
+// exists when systemd started runwarden with NOTIFY_SOCKET set (Type=notify); otherwise
+// nothing is spawned and nothing is sent.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace runwarden {
+
+class systemd_notify {
+public:
+  // The socket systemd named in NOTIFY_SOCKET, or nullopt outside systemd.
+  static std::optional<systemd_notify> from_environment();
+
+  // The unit's WatchdogSec= as systemd passed it (WATCHDOG_USEC for this process), if set.
+  std::optional<std::chrono::microseconds> watchdog_interval() const {
+    return watchdog_interval_;
+  }
+
+  // Sends the lines as one datagram ("READY=1\nSTATUS=running"). A failure is returned as
+  // text for the log; systemd going away is no reason to stop supervising.
+  std::optional<std::string> send(const std::vector<std::string>& lines) const;
+
+private:
+  explicit systemd_notify(std::optional<std::chrono::microseconds> watchdog_interval)
+      : watchdog_interval_(watchdog_interval) {}
+  std::optional<std::chrono::microseconds> watchdog_interval_;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""The Debian package from build to purge, on this machine, as CI (root) runs it.
+
+Builds the .deb with cpack from a release build directory, runs lintian on it (no error;
+each warning must be listed, with its reason, in packaging/debian/lintian-kept-warnings),
+checks what dpkg-deb reads from it (computed dependencies, the conffile, a stripped
+binary), installs it with dpkg -i, verifies the installed unit with systemd-analyze, runs
+/usr/bin/runwarden version, and drains the installed demo runner once under the installed
+runwarden and config: readiness and the end are read from NOTIFY_SOCKET as systemd would,
+a job is running when the drain starts (runwarden's log says so), and every job finished.
+Then dpkg --purge, and nothing of the package may be left: only directories that other
+packages own or that hold other files stay, as dpkg's rules keep them.
+
+Needs root, and a machine where runwarden is not installed already (it is never replaced);
+otherwise it exits 77, which CTest reports as skipped.
+  /usr/bin/python3 tests/packaging/test_debian_package.py BUILD_DIR SOURCE_DIR
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+BUILD_DIR, SOURCE_DIR = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "e2e"))
+from notify_listener import NotifyListener  # noqa: E402
+
+PACKAGE = "runwarden"
+WAIT_S = 60
+KEPT_WARNINGS = os.path.join(SOURCE_DIR, "packaging", "debian", "lintian-kept-warnings")
+DEMO_RUNNER = "/usr/libexec/runwarden/runwarden-demo-runner"
+
+
+def run(*command, **options):
+    return subprocess.run(command, capture_output=True, text=True, **options)
+
+
+def installed_state():
+    """dpkg's word for the package ("installed", "config-files", ...), or None."""
+    query = run("dpkg-query", "-W", "-f=${db:Status-Status}", PACKAGE)
+    return query.stdout if query.returncode == 0 and query.stdout else None
+
+
+def kept_warnings():
+    tags = set()
+    with open(KEPT_WARNINGS) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                tags.add(line.split()[0])
+    return tags
+
+
+class LogWatch:
+    """Reads a process's output in a thread; a test waits for a line to contain a text."""
+
+    def __init__(self, stream):
+        self.lines, self.changed = [], threading.Condition()
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream):
+        for line in stream:
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
+
+    def wait_for(self, text):
+        with self.changed:
+            return self.changed.wait_for(lambda: any(text in l for l in self.lines), WAIT_S)
+
+
+class DebianPackageTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="runwarden-package-")
+        built = run("cpack", "-G", "DEB", "-B", self.dir, cwd=BUILD_DIR)
+        self.assertEqual(0, built.returncode, built.stdout + built.stderr)
+        debs = glob.glob(os.path.join(self.dir, "*.deb"))
+        self.assertEqual(1, len(debs), debs)
+        self.deb = debs[0]
+
+    def tearDown(self):
+        if installed_state() is not None:
+            run("dpkg", "--purge", PACKAGE)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def check_lintian(self):
+        lintian = run("lintian", "--fail-on", "error", "--display-info", self.deb)
+        print(lintian.stdout, end="")
+        self.assertEqual(0, lintian.returncode, lintian.stdout + lintian.stderr)
+        warnings = {line.split()[2] for line in lintian.stdout.splitlines()
+                    if line.startswith("W: ")}
+        self.assertEqual(set(), warnings - kept_warnings(),
+                         "lintian warnings not listed in " + KEPT_WARNINGS)
+
+    def check_contents(self):
+        depends = run("dpkg-deb", "-f", self.deb, "Depends").stdout
+        self.assertIn("libc6 (>=", depends, "dependencies not computed by dpkg-shlibdeps")
+        self.assertIn("libsystemd0", depends)
+        conffiles = run("dpkg-deb", "--info", self.deb, "conffiles").stdout.split()
+        self.assertEqual(["/etc/runwarden/runwarden.toml"], conffiles)
+        root = os.path.join(self.dir, "root")
+        subprocess.run(["dpkg-deb", "-x", self.deb, root], check=True)
+        for program in ["usr/bin/runwarden", DEMO_RUNNER.lstrip("/")]:
+            sections = run("readelf", "-S", "-W", os.path.join(root, program)).stdout
+            self.assertNotIn(".debug_info", sections, program + " is not stripped")
+            self.assertNotIn(".symtab", sections, program + " is not stripped")
+
+    def drain_installed_demo(self):
+        listener = NotifyListener(self.dir, WAIT_S)
+        socket_path = os.path.join(self.dir, "control.sock")
+        report = os.path.join(self.dir, "demo-report")
+        warden = subprocess.Popen(
+            ["/usr/bin/runwarden", "run", "--config", "/etc/runwarden/runwarden.toml",
+             "--state-dir", os.path.join(self.dir, "state"), "--grpc-listen",
+             "unix://" + socket_path, "--http-listen", "none", "--kind", "gitlab", "--",
+             DEMO_RUNNER, "--concurrency", "1", "--job-interval", "0", "--job-seconds", "2",
+             "--report", report],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env=dict(os.environ, NOTIFY_SOCKET=listener.path))
+        log = LogWatch(warden.stdout)
+        try:
+            listener.wait_for_line("READY=1")
+            self.assertTrue(log.wait_for("job 1 started"), "".join(log.lines))
+            drained = run("/usr/bin/runwarden", "ctl", "--socket", socket_path, "shutdown",
+                          "--reason", "package test", "--wait", timeout=WAIT_S)
+            self.assertEqual(0, drained.returncode, drained.stdout + drained.stderr)
+            self.assertEqual(0, warden.wait(timeout=WAIT_S), "".join(log.lines))
+        finally:
+            if warden.poll() is None:
+                warden.kill()
+                warden.wait()
+            listener.close()
+            warden.stdout.close()
+        self.assertIn("STOPPING=1", listener.lines())
+        self.assertTrue(listener.lines()[-1].startswith("STATUS=gone, exit code 0"),
+                        listener.lines())
+        with open(report) as f:
+            events = f.read().split()
+        started = events.count("job_started")
+        self.assertGreaterEqual(started, 1)
+        self.assertEqual(started, events.count("job_finished"), events)
+        self.assertNotIn("job_aborted", events)
+
+    def check_purged(self, files):
+        purge = run("dpkg", "--purge", PACKAGE)
+        self.assertEqual(0, purge.returncode, purge.stdout + purge.stderr)
+        self.assertIsNone(installed_state(), "dpkg still knows the package after --purge")
+        left = []
+        for path in files:
+            if not os.path.lexists(path):
+                continue
+            shared = os.path.isdir(path) and (run("dpkg", "-S", path).returncode == 0
+                                              or os.listdir(path))
+            if not shared:
+                left.append(path)
+        self.assertEqual([], left, "left behind after dpkg --purge")
+        for path in ["/etc/runwarden", "/var/lib/runwarden", "/usr/libexec/runwarden",
+                     "/usr/share/doc/runwarden"]:
+            self.assertFalse(os.path.lexists(path), path + " left behind")
+
+    def test_package_builds_installs_runs_and_purges_cleanly(self):
+        self.check_lintian()
+        self.check_contents()
+        installed = run("dpkg", "-i", self.deb)
+        self.assertEqual(0, installed.returncode, installed.stdout + installed.stderr)
+        files = run("dpkg", "-L", PACKAGE).stdout.split("\n")
+        files = [path for path in files if path.startswith("/")]
+        version = run("dpkg-deb", "-f", self.deb, "Version").stdout.strip()
+        self.assertEqual("runwarden %s\n" % version, run("/usr/bin/runwarden", "version").stdout)
+        verify = run("systemd-analyze", "verify", "/lib/systemd/system/runwarden.service")
+        self.assertEqual((0, ""), (verify.returncode, verify.stdout + verify.stderr))
+        self.drain_installed_demo()
+        self.check_purged(files)
+
+
+if __name__ == "__main__":
+    if os.geteuid() != 0:
+        print("SKIPPED: the package test installs with dpkg -i, which needs root")
+        sys.exit(77)
+    if installed_state() is not None:
+        print("SKIPPED: runwarden is installed on this machine (%s); the test never replaces "
+              "or removes a package it did not install" % installed_state())
+        sys.exit(77)
+    unittest.main(argv=[sys.argv[0]], verbosity=2)
