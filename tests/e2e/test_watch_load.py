@@ -55,8 +55,8 @@ def resident_kb(pid):
 class Load:
     """The Watch streams and the Status flood, on one asyncio loop."""
 
-    def __init__(self, target, warden_pid):
-        self.target, self.pid = target, warden_pid
+    def __init__(self, target, warden_pid, runner_exited):
+        self.target, self.pid, self.runner_exited = target, warden_pid, runner_exited
         self.channels = [grpc.aio.insecure_channel(target) for _ in range(CHANNELS)]
         v1_grpc = control_api.pb["warden_grpc"]
         self.stubs = [v1_grpc.WardenStub(channel) for channel in self.channels]
@@ -99,9 +99,11 @@ class Load:
             try:
                 await stub.Status(self.v1.StatusRequest(), timeout=CALL_S)
             except grpc.aio.AioRpcError as error:
-                # runwarden exiting at gone ends calls under way; nothing before it may.
-                if not self.gone.is_set():
-                    self.status_errors.append(error.code())
+                # runwarden closing its server once gone may end calls under way, but only
+                # after the runner exited (its record says so); any other failure counts.
+                if error.code() == grpc.StatusCode.UNAVAILABLE and self.runner_exited():
+                    return
+                self.status_errors.append(error.code())
             self.rss_peak_kb = max(self.rss_peak_kb, resident_kb(self.pid))
 
     async def close(self):
@@ -123,7 +125,9 @@ class WatchLoadTest(unittest.TestCase):
         self.aws.close()
 
     async def drive(self):
-        load = Load("unix:" + self.world.socket, self.warden.pid)
+        load = Load("unix:" + self.world.socket, self.warden.pid,
+                    lambda: os.path.exists(self.world.record)
+                    and "exit 0" in self.world.runner_record())
         rss_before_kb = resident_kb(self.warden.pid)
         watches = [asyncio.ensure_future(load.watch(i)) for i in range(WATCH_STREAMS)]
         await asyncio.wait_for(load.all_subscribed.wait(), WAIT_S)
