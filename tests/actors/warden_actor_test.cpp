@@ -245,7 +245,8 @@ TEST_CASE_METHOD(warden_fixture, "subscribers see the status now and then every 
 // Watch clients are outside input: the warden keeps status_subscribers_max of them and
 // refuses the next one outright (it is told so and sent nothing), while those it keeps go on
 // hearing every change; once one leaves, a new one is kept again.
-TEST_CASE_METHOD(warden_fixture, "past status_subscribers_max a subscription is refused") {
+TEST_CASE_METHOD(warden_fixture, "past status_subscribers_max a subscription is refused",
+                 "[warden][bounds]") {
   start(config_for_test());
   std::vector<caf::actor> kept;
   for (std::size_t i = 0; i < status_subscribers_max; ++i) {
