@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <set>
 #include <string_view>
 
+#include "fuzz/fuzz_promise.hpp"
 #include "src/metrics/exposition_parser.hpp"
 #include "src/metrics/gitlab_runner_load.hpp"
 #include "src/metrics/utf8_validity.hpp"
@@ -17,10 +17,7 @@
 namespace {
 
 using namespace runwarden;
-
-void require(bool promise) {
-  if (!promise) std::abort();
-}
+using fuzz::require;
 
 void check_page(const scraped_page& page) {
   std::set<std::string_view> names;
@@ -42,7 +39,7 @@ void check_page(const scraped_page& page) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text{reinterpret_cast<const char*>(data), size};
+  const std::string_view text = fuzz::as_text(data, size);
   const exposition_result result = parse_exposition_text(text);
   if (result.page) {
     check_page(*result.page);

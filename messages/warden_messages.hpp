@@ -6,6 +6,7 @@
 // records), so they are allowed as unsafe local types instead of being given inspect()
 // overloads that CAF 0.17 could not apply to std::optional anyway.
 
+#include <cstddef>
 #include <cstdint>
 
 #include <string_view>
@@ -26,6 +27,15 @@ using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 using unregister_atom = caf::atom_constant<caf::atom("unregister")>;
 using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
 using complete_atom = caf::atom_constant<caf::atom("complete")>;
+using refused_atom = caf::atom_constant<caf::atom("refused")>;
+
+// Status subscribers the warden keeps at once (every Watch call is one, and a few of
+// runwarden's own actors). Past it a subscription is refused with (refused_atom) and the
+// subscriber is neither kept nor sent snapshots; those already subscribed are unaffected.
+inline constexpr std::size_t status_subscribers_max = 1024;
+// Of those, kept free for runwarden's own actors (the lifecycle client subscribes after
+// every restart): outside callers (Watch) are refused before they could take these.
+inline constexpr std::size_t internal_subscribers_max = 16;
 
 // The unregistration step runs under a supervisor as this child; the warden listens to that
 // supervisor and asks each new incarnation again while an unregistration is under way.
@@ -45,7 +55,8 @@ struct warden_exited {
 // The warden's questions and subscriptions (the control API and its tests use them):
 //   (get_atom)                      -> warden_snapshot
 //   (subscribe_atom, actor)         the actor receives a warden_snapshot now and on every
-//                                   change, until it goes down or unsubscribes
+//                                   change, until it goes down or unsubscribes; or, past
+//                                   status_subscribers_max, one (refused_atom) and nothing more
 //   (unsubscribe_atom, actor)
 //   shutdown_requested              -> warden_snapshot (after the request took effect)
 //   forceful_shutdown_requested     -> warden_snapshot

@@ -39,9 +39,17 @@ caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring 
   self->set_down_handler([=](const caf::down_msg& down) {
     auto& state = self->state;
     if (down.source != state.unregistrar.address() || state.finished) return;
+    if (state.restarts >= unregistrar_restarts_max) {
+      warden_logger()->error("the unregistrar stopped ({}) after {} restarts; the "
+                             "unregistration step gives up and leaves it to its supervisor",
+                             self->system().render(down.reason), unregistrar_restarts_max);
+      self->quit(caf::make_error(caf::sec::runtime_error, "unregistrar restarts exhausted"));
+      return;
+    }
     ++state.restarts;
-    warden_logger()->error("the unregistrar stopped ({}); starting it again",
-                  self->system().render(down.reason));
+    warden_logger()->error("the unregistrar stopped ({}); starting it again ({} of {})",
+                           self->system().render(down.reason), state.restarts,
+                           unregistrar_restarts_max);
     start_unregistrar(self);
   });
   return {

@@ -184,6 +184,12 @@ void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
 void subscribe(warden_pointer self, const caf::actor& subscriber) {
   auto& subscribers = self->state.subscribers;
   if (std::find(subscribers.begin(), subscribers.end(), subscriber) != subscribers.end()) return;
+  if (subscribers.size() >= status_subscribers_max) {
+    warden_logger()->warn("status subscription refused: {} subscribers already",
+                          status_subscribers_max);
+    self->send(subscriber, refused_atom::value);
+    return;
+  }
   subscribers.push_back(subscriber);
   self->monitor(subscriber);
   self->send(subscriber, current_snapshot(self));

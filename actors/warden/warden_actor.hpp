@@ -49,7 +49,7 @@ struct warden_state {
   effect_observer observer;
   journal_sink journal;
   bool journal_failed = false;  // logged once; the drain goes on unrecorded
-  std::vector<caf::actor> subscribers;
+  std::vector<caf::actor> subscribers;  // at most status_subscribers_max
   std::uint64_t version = 0;
   warden_snapshot last_published;
   std::function<std::chrono::system_clock::time_point()> wall_clock;

@@ -7,9 +7,11 @@
 
 namespace runwarden {
 
-void open_watches::opened() {
+bool open_watches::try_open() {
   std::lock_guard lock{mutex_};
+  if (open_ >= watch_streams_max) return false;
   ++open_;
+  return true;
 }
 
 void open_watches::closed() {

@@ -2,6 +2,7 @@
 #include "src/control/warden_service.hpp"
 
 #include "src/control/bearer_token.hpp"
+#include "src/control/shutdown_call_check.hpp"
 #include "src/control/shutdown_request_check.hpp"
 #include "src/control/snapshot_wire.hpp"
 #include "src/control/watch_stream.hpp"
@@ -10,30 +11,8 @@ namespace runwarden {
 
 namespace {
 
-struct checked_shutdown {
-  std::optional<shutdown_requested> event;  // set exactly when error is empty
-  std::string error;
-};
-
 instant now_on_actor_clock(caf::actor_system& system) {
   return std::chrono::duration_cast<instant>(system.clock().now().time_since_epoch());
-}
-
-checked_shutdown check_shutdown(const v1::ShutdownRequest& request, instant now) {
-  if (auto problem = reason_problem(request.reason())) return {std::nullopt, *problem};
-  shutdown_requested event{.source = trigger_source::control_api, .reason = request.reason()};
-  if (request.has_callback()) {
-    event.callback = callback_from_wire(request.callback());
-    if (event.callback) {
-      if (auto problem = callback_problem(*event.callback)) return {std::nullopt, *problem};
-    }
-  }
-  if (request.has_deadline()) {
-    const auto deadline = deadline_from_wire(request.deadline());
-    if (!deadline.relative) return {std::nullopt, deadline.error};
-    event.deadline = now + *deadline.relative;
-  }
-  return {std::move(event), {}};
 }
 
 void fill_status(const warden_snapshot& snapshot, std::chrono::system_clock::time_point wall_now,
@@ -47,7 +26,7 @@ grpc::ServerUnaryReactor* warden_service::Shutdown(grpc::CallbackServerContext* 
                                                    const v1::ShutdownRequest* request,
                                                    v1::StatusResponse* response) {
   if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
-  auto checked = check_shutdown(*request, now_on_actor_clock(context_.system));
+  auto checked = check_shutdown_request(*request, now_on_actor_clock(context_.system));
   if (!checked.event)
     return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, checked.error});
   return answer_from_warden(context_, call, response, &fill_status, std::move(*checked.event));

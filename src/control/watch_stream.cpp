@@ -110,6 +110,11 @@ caf::behavior watch_subscriber(caf::event_based_actor* self, caf::actor warden,
         if (snapshot.status == warden_status::gone) leave();
       },
       [=](unsubscribe_atom) { leave(); },
+      [=](refused_atom) {
+        outbox->end(grpc::Status{grpc::StatusCode::RESOURCE_EXHAUSTED,
+                                 "runwarden's warden has too many status subscribers"});
+        self->quit();
+      },
   };
 }
 
@@ -119,9 +124,7 @@ class watch_reactor final : public status_writer {
       : watches_(context.watches),
         outbox_(std::make_shared<watch_outbox>(this)),
         subscriber_(context.system.spawn(watch_subscriber, context.warden, context.wall_clock,
-                                         outbox_)) {
-    watches_->opened();
-  }
+                                         outbox_)) {}
 
   void OnWriteDone(bool ok) override { outbox_->write_done(ok); }
 
@@ -150,7 +153,14 @@ class refused_reactor final : public status_writer {
 
 }  // namespace
 
-status_writer* start_watch(const control_context& context) { return new watch_reactor{context}; }
+// The stream is counted before its subscriber exists, so that a refused call costs nothing.
+status_writer* start_watch(const control_context& context) {
+  if (!context.watches->try_open())
+    return refuse_watch({grpc::StatusCode::RESOURCE_EXHAUSTED,
+                         "too many Watch streams open (" + std::to_string(watch_streams_max) +
+                             "); try again once one ends"});
+  return new watch_reactor{context};
+}
 
 status_writer* refuse_watch(grpc::Status status) { return new refused_reactor{std::move(status)}; }
 

@@ -4,7 +4,9 @@
 // and keeps only the latest one waiting, so a slow reader costs one message of memory and
 // sees the newest status next, never a backlog. The stream ends with OK right after the
 // status that says gone, with UNAVAILABLE if the warden stops, and with CANCELLED when the
-// client goes away; in every case the subscriber unsubscribes and ends.
+// client goes away; in every case the subscriber unsubscribes and ends. Past
+// watch_streams_max open streams (open_watches.hpp) a call ends at once with
+// RESOURCE_EXHAUSTED, and so does one the warden refuses (status_subscribers_max).
 
 #include <grpcpp/support/server_callback.h>
 

@@ -1,4 +1,7 @@
-// See rfc3339_time.hpp. gmtime_r does the calendar; times before 1970 cannot occur here.
+// See rfc3339_time.hpp. gmtime_r does the calendar. A time is read in whole seconds first,
+// which 64 bits hold for any four-digit year, and checked against the range system_clock's
+// 64-bit nanoseconds hold before it is converted (the conversion of a later year overflowed:
+// found by fuzz/imds_spot_action_fuzz.cpp).
 #include "src/util/rfc3339_time.hpp"
 
 #include <cctype>
@@ -37,6 +40,11 @@ std::optional<std::chrono::minutes> zone_offset(std::string_view zone) {
   return zone[0] == '+' ? offset : -offset;
 }
 
+// The last whole second system_clock can hold with a fraction added (2262-04-11).
+constexpr std::chrono::sys_seconds latest_second =
+    std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::time_point::max()) -
+    std::chrono::seconds{1};
+
 }  // namespace
 
 std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_view text) {
@@ -64,9 +72,11 @@ std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_v
   }
   const auto offset = zone_offset(text.substr(at));
   if (!offset) return std::nullopt;
-  const auto local = std::chrono::sys_days{date} + std::chrono::hours{*hour} +
-                     std::chrono::minutes{*minute} + std::chrono::seconds{*second} + fraction;
-  return std::chrono::time_point_cast<std::chrono::system_clock::duration>(local - *offset);
+  const std::chrono::sys_seconds utc = std::chrono::sys_days{date} + std::chrono::hours{*hour} +
+                                       std::chrono::minutes{*minute} +
+                                       std::chrono::seconds{*second} - *offset;
+  if (utc < std::chrono::sys_seconds{} || utc > latest_second) return std::nullopt;
+  return std::chrono::time_point_cast<std::chrono::system_clock::duration>(utc) + fraction;
 }
 
 std::string format_rfc3339_utc(std::chrono::system_clock::time_point time) {

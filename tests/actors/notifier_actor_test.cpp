@@ -6,6 +6,7 @@
 // the budget, a refused address), and that flush answers only once nothing is pending.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -393,4 +394,38 @@ TEST_CASE_METHOD(notifier_fixture, "a notify with nothing to deliver settles at 
   run();
   REQUIRE(state_of<requester_state>(requester).settled.size() == 1);
   CHECK(state_of<notifier_state>(notifier_).notifications.empty());
+}
+
+// A notifier is told of each drain event once and of at most shutdown_callbacks_max
+// callbacks, but it bounds what it holds by itself too: past pending_deliveries_max open
+// deliveries (here all waiting to retry a 503) a new one is dropped at once, said in the log
+// and reported to the observer as not delivered after no attempt, and the ones held go on.
+TEST_CASE_METHOD(notifier_fixture, "past pending_deliveries_max a delivery is dropped",
+                 "[notifier][bounds]") {
+  start("");
+  constexpr std::size_t batches = 3;
+  for (std::size_t batch = 0; batch < batches; ++batch) {
+    std::vector<shutdown_callback> callbacks;
+    for (std::size_t i = 0; i < shutdown_callbacks_max; ++i) {
+      const auto url = "http://203.0.113.5/b" + std::to_string(batch) + "/" + std::to_string(i);
+      script_->statuses[url] = {503, 503, 503, 503};
+      callbacks.push_back({url, "POST", {}});
+    }
+    notify(notification_kind::gone, std::move(callbacks));
+  }
+  CHECK(state_of<notifier_state>(notifier_).deliveries.size() == pending_deliveries_max);
+  const std::size_t offered = batches * shutdown_callbacks_max;
+  CHECK(script_->requests.size() == pending_deliveries_max);
+  CHECK(static_cast<std::size_t>(std::count(outcomes_->begin(), outcomes_->end(),
+                                            outcome{notification_kind::gone, false, 0})) ==
+        offered - pending_deliveries_max);
+  for (std::size_t i = 0; i < shutdown_callbacks_max; ++i)
+    CHECK(script_->statuses["http://203.0.113.5/b2/" + std::to_string(i)].size() == 4);
+
+  // The ones held keep their retries; the budget (attempts_max) still ends every one.
+  for (int step = 0; step < 100 && !state_of<notifier_state>(notifier_).deliveries.empty();
+       ++step)
+    advance(30s);
+  CHECK(state_of<notifier_state>(notifier_).deliveries.empty());
+  CHECK(script_->requests.size() == pending_deliveries_max * limits.attempts_max);
 }

@@ -65,6 +65,7 @@ caf::behavior exit_listener(caf::stateful_actor<exit_listener_state>* self,
 struct observer_state {
   std::vector<warden_snapshot> snapshots;
   std::vector<std::pair<notification_kind, std::vector<shutdown_callback>>> notifications;
+  int refusals = 0;
 };
 
 caf::behavior recording_observer(caf::stateful_actor<observer_state>* self, int /*unused*/) {
@@ -72,6 +73,7 @@ caf::behavior recording_observer(caf::stateful_actor<observer_state>* self, int 
       [=](const warden_snapshot& snapshot) { self->state.snapshots.push_back(snapshot); },
       [=](notify_atom, notification_kind kind, const std::vector<shutdown_callback>& callbacks,
           const warden_snapshot&) { self->state.notifications.emplace_back(kind, callbacks); },
+      [=](refused_atom) { ++self->state.refusals; },
   };
 }
 
@@ -238,6 +240,40 @@ TEST_CASE_METHOD(warden_fixture, "subscribers see the status now and then every 
   CHECK(snapshots[2].exit_code == 0);
   CHECK(snapshots[0].version < snapshots[1].version);
   CHECK(snapshots[1].version < snapshots[2].version);
+}
+
+// Watch clients are outside input: the warden keeps status_subscribers_max of them and
+// refuses the next one outright (it is told so and sent nothing), while those it keeps go on
+// hearing every change; once one leaves, a new one is kept again.
+TEST_CASE_METHOD(warden_fixture, "past status_subscribers_max a subscription is refused",
+                 "[warden][bounds]") {
+  start(config_for_test());
+  std::vector<caf::actor> kept;
+  for (std::size_t i = 0; i < status_subscribers_max; ++i) {
+    kept.push_back(spawn(recording_observer, 0));
+    caf::anon_send(warden(), subscribe_atom::value, kept.back());
+  }
+  const auto refused = spawn(recording_observer, 0);
+  caf::anon_send(warden(), subscribe_atom::value, refused);
+  run();
+  CHECK(state_of<observer_state>(refused).refusals == 1);
+  CHECK(state_of<observer_state>(refused).snapshots.empty());
+
+  send(shutdown_requested{.source = trigger_source::control_api, .reason = "scale in"});
+  for (const auto& subscriber : {kept.front(), kept.back()}) {
+    CHECK(state_of<observer_state>(subscriber).refusals == 0);
+    REQUIRE(state_of<observer_state>(subscriber).snapshots.size() == 2);
+    CHECK(state_of<observer_state>(subscriber).snapshots[1].status ==
+          warden_status::shutting_down);
+  }
+  CHECK(state_of<observer_state>(refused).snapshots.empty());
+
+  caf::anon_send(warden(), unsubscribe_atom::value, kept.front());
+  caf::anon_send(warden(), subscribe_atom::value, refused);
+  run();
+  CHECK(state_of<observer_state>(refused).refusals == 1);
+  REQUIRE(state_of<observer_state>(refused).snapshots.size() == 1);
+  CHECK(state_of<observer_state>(refused).snapshots[0].status == warden_status::shutting_down);
 }
 
 TEST_CASE_METHOD(warden_fixture, "the notifier hears the drain start and, with callbacks, gone") {

@@ -93,9 +93,15 @@ TEST_CASE("RFC 3339 times with zones and fractions", "[imds]") {
   CHECK(parse_rfc3339("2017-09-18T08:22:00.250Z") == utc(day_2017_09_18, 8h + 22min + 250ms));
   CHECK(parse_rfc3339("2017-09-18T10:22:00+02:00") == utc(day_2017_09_18, 8h + 22min));
   CHECK(parse_rfc3339("2017-09-18T07:52:00-00:30") == utc(day_2017_09_18, 8h + 22min));
+  CHECK(parse_rfc3339("2262-04-10T23:59:59.999999999Z"));
+  CHECK(parse_rfc3339("1970-01-01T00:00:00Z") == std::chrono::system_clock::time_point{});
   for (const char* text : {"", "2017-09-18", "2017-09-18T08:22:00", "2017-02-30T00:00:00Z",
                            "2017-09-18T24:00:00Z", "2017-09-18 08:22:00Z", "2017-09-18T08:22:00.Z",
-                           "2017-09-18T08:22:00+0200", "x017-09-18T08:22:00Z"}) {
+                           "2017-09-18T08:22:00+0200", "x017-09-18T08:22:00Z",
+                           // Outside what system_clock holds (found by fuzzing).
+                           "4048-02-26T23:59:59.123Z", "2262-04-12T00:00:00Z",
+                           "9999-12-31T23:59:59Z", "1969-12-31T23:59:59Z",
+                           "1970-01-01T00:30:00+01:00"}) {
     CAPTURE(text);
     CHECK_FALSE(parse_rfc3339(text));
   }

@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""A draining runwarden under control-API load, with real processes and loopback sockets.
+
+runwarden drains fake_gitlab_runner.py (one job lasting several heartbeat timeouts of an
+Auto Scaling terminate hook, as in test_lifecycle_hook_drain.py) while Python's grpc.aio
+holds as many Watch streams open as runwarden allows (watch_streams_max) and floods it with
+Status calls. The load must change nothing the cloud sees: fake_autoscaling.py's own record
+shows the hook never timed out, was kept alive by heartbeats through the whole job and was
+completed exactly once, and the runner finished its job. Every Watch stream follows the
+drain to STATE_GONE and ends OK; one stream past the limit is refused with
+RESOURCE_EXHAUSTED at once, since the limit is what keeps the warden's subscriber list
+bounded. runwarden's resident memory under the load stays within a generous bound of what
+it was before.
+
+Bounded in count and in time: WATCH_STREAMS streams, at most STATUS_CALLS_MAX Status calls
+from STATUS_CALLERS concurrent callers, every call with a deadline, every wait with WAIT_S.
+  RUNWARDEN_BINARY=build/runwarden RUNWARDEN_PROTO_DIR=messages \\
+  /usr/bin/python3 tests/e2e/test_watch_load.py
+"""
+
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+import grpc
+
+from aws_world import INSTANCE_ID, AwsWorld
+from drain_world import RUNWARDEN, WAIT_S, DrainWorld
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import test_control_api as control_api  # noqa: E402  (its stub generation, not its tests)
+
+HEARTBEAT_TIMEOUT = 2.0
+JOB_SECONDS = 8.0  # four heartbeat timeouts: the load runs through several heartbeats
+# status_subscribers_max - internal_subscribers_max (messages/warden_messages.hpp)
+WATCH_STREAMS = 1024 - 16
+CHANNELS = 16  # the streams spread over several connections, as many clients would
+STATUS_CALLERS = 32
+STATUS_CALLS_MAX = 20000
+CALL_S = 10
+RSS_GROWTH_MAX_KB = 256 * 1024  # generous: the point is "bounded", not "small"
+
+
+def resident_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS for pid %d" % pid)
+
+
+class Load:
+    """The Watch streams and the Status flood, on one asyncio loop."""
+
+    def __init__(self, target, warden_pid, runner_exited):
+        self.target, self.pid, self.runner_exited = target, warden_pid, runner_exited
+        self.channels = [grpc.aio.insecure_channel(target) for _ in range(CHANNELS)]
+        v1_grpc = control_api.pb["warden_grpc"]
+        self.stubs = [v1_grpc.WardenStub(channel) for channel in self.channels]
+        self.v1 = control_api.pb["warden"]
+        self.subscribed = 0
+        self.all_subscribed = asyncio.Event()
+        self.gone = asyncio.Event()
+        self.status_calls = 0
+        self.status_errors = []
+        self.rss_peak_kb = 0
+
+    async def watch(self, index):
+        """The states one stream saw and how it ended."""
+        call = self.stubs[index % CHANNELS].Watch(self.v1.WatchRequest(),
+                                                   timeout=WAIT_S + 4 * JOB_SECONDS)
+        states = []
+        async for response in call:
+            if not states:
+                self.subscribed += 1
+                if self.subscribed == WATCH_STREAMS:
+                    self.all_subscribed.set()
+            states.append(response.state)
+            if response.state == self.v1.STATE_GONE:
+                self.gone.set()
+        return states, await call.code()
+
+    async def one_past_the_limit(self):
+        call = self.stubs[0].Watch(self.v1.WatchRequest(), timeout=CALL_S)
+        try:
+            async for _ in call:
+                pass
+        except grpc.aio.AioRpcError as error:
+            return error.code(), error.details()
+        return await call.code(), ""
+
+    async def flood(self, index):
+        stub = self.stubs[index % CHANNELS]
+        while not self.gone.is_set() and self.status_calls < STATUS_CALLS_MAX:
+            self.status_calls += 1
+            try:
+                await stub.Status(self.v1.StatusRequest(), timeout=CALL_S)
+            except grpc.aio.AioRpcError as error:
+                # runwarden closing its server once gone may end calls under way, but only
+                # after the runner exited (its record says so); any other failure counts.
+                if error.code() == grpc.StatusCode.UNAVAILABLE and self.runner_exited():
+                    return
+                self.status_errors.append(error.code())
+            self.rss_peak_kb = max(self.rss_peak_kb, resident_kb(self.pid))
+
+    async def close(self):
+        for channel in self.channels:
+            await channel.close()
+
+
+class WatchLoadTest(unittest.TestCase):
+    def setUp(self):
+        self.aws = AwsWorld(HEARTBEAT_TIMEOUT)
+        self.world = DrainWorld([], jobs=1, job_seconds=JOB_SECONDS,
+                                extra_config=self.aws.config())
+        self.warden = self.world.start_warden(env=self.aws.environment())
+        self.assertIsNotNone(self.world.wait_for(lambda s: s.get("jobs_running") == 1),
+                             "the runner's job never showed in status")
+
+    def tearDown(self):
+        self.world.close()
+        self.aws.close()
+
+    async def drive(self):
+        load = Load("unix:" + self.world.socket, self.warden.pid,
+                    lambda: os.path.exists(self.world.record)
+                    and "exit 0" in self.world.runner_record())
+        rss_before_kb = resident_kb(self.warden.pid)
+        watches = [asyncio.ensure_future(load.watch(i)) for i in range(WATCH_STREAMS)]
+        await asyncio.wait_for(load.all_subscribed.wait(), WAIT_S)
+        refused = await load.one_past_the_limit()
+
+        floods = [asyncio.ensure_future(load.flood(i)) for i in range(STATUS_CALLERS)]
+        self.aws.autoscaling.command(terminate=INSTANCE_ID)
+        self.aws.imds.command(lifecycle_state="Terminated")
+        results = await asyncio.wait_for(asyncio.gather(*watches), WAIT_S + 4 * JOB_SECONDS)
+        await asyncio.wait_for(asyncio.gather(*floods), WAIT_S)
+        await load.close()
+        return load, rss_before_kb, refused, results
+
+    def test_heartbeats_and_completion_hold_under_watch_and_status_load(self):
+        load, rss_before_kb, refused, results = asyncio.run(self.drive())
+        self.assertEqual(0, self.warden.wait(timeout=WAIT_S))
+
+        self.assertEqual(grpc.StatusCode.RESOURCE_EXHAUSTED, refused[0], refused)
+        v1 = control_api.pb["warden"]
+        for states, code in results:
+            self.assertEqual(grpc.StatusCode.OK, code)
+            self.assertEqual(v1.STATE_GONE, states[-1])
+            self.assertIn(v1.STATE_SHUTTING_DOWN, states)
+        self.assertEqual([], load.status_errors)
+        self.assertGreater(load.status_calls, STATUS_CALLERS, "the Status flood never ran")
+
+        state = self.aws.autoscaling_state()
+        self.assertEqual([], state["timeouts"], "the hook timed out under load")
+        self.assertEqual([{"instance": INSTANCE_ID, "hook": "drain-runner", "result": "CONTINUE",
+                           "accepted": True}], state["completions"])
+        beats = [b for b in state["heartbeats"] if b["hook"] == "drain-runner"]
+        self.assertGreaterEqual(beats[0]["accepted"], int(JOB_SECONDS / HEARTBEAT_TIMEOUT))
+        self.assertEqual(0, beats[0]["refused"])
+        self.assertEqual(["exit 0"], self.world.runner_record()[1:])
+
+        growth_kb = load.rss_peak_kb - rss_before_kb
+        print("rss before %d kB, peak under load %d kB, %d Status calls"
+              % (rss_before_kb, load.rss_peak_kb, load.status_calls))
+        self.assertLess(growth_kb, RSS_GROWTH_MAX_KB)
+
+
+if __name__ == "__main__":
+    if not RUNWARDEN or not control_api.PROTO_DIR:
+        sys.exit("set RUNWARDEN_BINARY and RUNWARDEN_PROTO_DIR")
+    stub_dir = tempfile.mkdtemp(prefix="runwarden-load-stubs-")
+    try:
+        control_api.generate_stubs(stub_dir)
+        outcome = unittest.main(verbosity=2, exit=False).result
+    finally:
+        shutil.rmtree(stub_dir, ignore_errors=True)
+    sys.exit(0 if outcome.wasSuccessful() else 1)
