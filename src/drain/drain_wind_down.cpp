@@ -15,6 +15,11 @@ constexpr int heartbeat_divisor = 2;
 
 void drain_wind_down::operator()(const runner_load_observed& event) {
   const auto before = state_.jobs_running;
+  // A runner told to drain takes no new job: once it said it ran none, a scrape that fails
+  // as it shuts down (its metrics server goes first) does not make that unknown again. It
+  // is what proves an end nobody could read lost no job (continue_wind_down).
+  const bool drained_idle = before == 0u && state_.stage != escalation::none;
+  if (!event.jobs_running && drained_idle) return;
   state_.jobs_running = event.jobs_running;
   const bool last_job_finished = event.jobs_running == 0u && before != 0u;
   if (last_job_finished && state_.status == warden_status::shutting_down &&

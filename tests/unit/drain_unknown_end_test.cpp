@@ -45,3 +45,21 @@ TEST_CASE("an unknown end with no metrics at all stays unknown") {
   m.at(5s, sigterm());
   CHECK(m.at(9s, ended_unknown(100)).back() == "exit_warden code=75");
 }
+
+TEST_CASE("a failed scrape as a drained runner shuts down does not unprove its idleness") {
+  machine_under_test m;
+  m.start_running();
+  m.at(1s, runner_load_observed{1u});
+  m.at(5s, sigterm());
+  m.at(8s, runner_load_observed{0u});
+  m.at(8500ms, runner_load_observed{std::nullopt});  // its metrics server closed first
+  CHECK(m.state().jobs_running == 0u);
+  CHECK(m.at(9s, ended_unknown(100)).back() == "exit_warden code=0");
+
+  // Before the drain's signal an unanswered scrape is unknown, as always.
+  machine_under_test running;
+  running.start_running();
+  running.at(1s, runner_load_observed{0u});
+  running.at(2s, runner_load_observed{std::nullopt});
+  CHECK(running.state().jobs_running == std::nullopt);
+}
