@@ -58,7 +58,7 @@ struct drain_config {
   // A runner just started has not installed its signal handlers yet: a drain that comes
   // this soon holds the graceful signal until the runner shows it is ready (its metrics
   // answer) or this long after its start, whichever is first.
-  duration runner_start_grace = std::chrono::seconds{5};
+  duration runner_start_grace = std::chrono::seconds{1};
   friend bool operator==(const drain_config&, const drain_config&) = default;
 };
 
