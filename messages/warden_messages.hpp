@@ -72,7 +72,8 @@ struct warden_exited {
 
 // The process port owns the runner's process. `spawn` starts the configured command; the
 // port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
-// `signal` sends a signal to the process group of the given runner pid. `adopt` watches a
+// `signal` sends a signal to the process group of the given runner pid and, once kill()
+// returned, answers the sender with runner_signal_delivered. `adopt` watches a
 // runner an earlier runwarden started (recovery) and answers runner_exited when it ends.
 using process_port_actor =
     caf::typed_actor<caf::reacts_to<spawn_atom>,
@@ -99,4 +100,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::unregistration_finished)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_pending)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_completed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_lookup_ended)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_signal_delivered)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_client_unavailable)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_result)

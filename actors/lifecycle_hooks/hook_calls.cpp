@@ -138,16 +138,39 @@ void complete_hook(hooks_pointer self, const std::string& hook_name,
        });
 }
 
-void record_heartbeat(hooks_pointer self, const std::string& hook_name) {
-  if (!self->state.instance_id || !self->state.group_name) return;  // none is known yet
+namespace {
+
+// A heartbeat that meets throttling, a 5xx or a lost answer is asked again a few times with
+// backoff (well inside the half heartbeat timeout before the next one is due): under heavy
+// throttling, two heartbeats lost in a row would let the hook time out while the drain goes
+// on. A refusal or "no active lifecycle action" is not asked again.
+constexpr std::uint32_t heartbeat_attempts_max = 5;
+
+void record_heartbeat_attempt(hooks_pointer self, const std::string& hook_name,
+                              std::uint32_t attempt) {
   call(self, record_lifecycle_action_heartbeat(target_of(self, hook_name)),
        [=](const autoscaling_outcome& outcome) {
          if (outcome.succeeded)
-           warden_logger()->debug("lifecycle hooks: heartbeat recorded for {}", hook_name);
-         else
-           warden_logger()->warn("lifecycle hooks: heartbeat for {}: {}", hook_name,
-                                 outcome.failure.description);
+           return warden_logger()->debug("lifecycle hooks: heartbeat recorded for {}",
+                                         hook_name);
+         const auto kind = outcome.failure.kind;
+         const bool final = kind == autoscaling_failure_kind::already_done ||
+                            kind == autoscaling_failure_kind::access_denied ||
+                            kind == autoscaling_failure_kind::failed ||
+                            attempt >= heartbeat_attempts_max;
+         warden_logger()->warn("lifecycle hooks: heartbeat for {}: {}{}", hook_name,
+                               outcome.failure.description, final ? "" : "; asking again");
+         if (!final)
+           run_later(self, backoff(self, attempt),
+                     [=] { record_heartbeat_attempt(self, hook_name, attempt + 1); });
        });
+}
+
+}  // namespace
+
+void record_heartbeat(hooks_pointer self, const std::string& hook_name) {
+  if (!self->state.instance_id || !self->state.group_name) return;  // none is known yet
+  record_heartbeat_attempt(self, hook_name, 1);
 }
 
 }  // namespace runwarden

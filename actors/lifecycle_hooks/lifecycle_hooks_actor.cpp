@@ -13,8 +13,9 @@ namespace runwarden {
 
 namespace {
 
-// The API may show InService or Terminating for a moment after the metadata said
-// Terminated; past this many looks the instance is taken to have no hook waiting.
+// The API may show InService or Terminating for a while after the metadata said
+// Terminated. The first this many looks come quickly; later ones back off, and last as long
+// as the group's terminate hook could still wait (its heartbeat timeout since the first).
 constexpr std::uint32_t not_yet_looks_max = 20;
 
 void look_up(hooks_pointer self);
@@ -56,6 +57,28 @@ void hand_over(hooks_pointer self, const lifecycle_hook& hook) {
   self->send(state.wiring.warden, lifecycle_action_pending{action});
 }
 
+// The API still lags after the quick looks: a terminate hook, if the group has one, waits
+// for this instance from the moment the metadata said so, and gives up its heartbeat
+// timeout later. Until then the instance may still turn up in Terminating:Wait.
+void look_past_the_lag(hooks_pointer self, const std::string& lifecycle_state,
+                       const failure_handler& failed) {
+  read_hook(self, terminating_transition, self->state.wiring.hook_name, "aws.lifecycle_hook",
+            [=](const hook_choice& choice) {
+              auto& state = self->state;
+              if (!choice.problem.empty()) return settle(self, choice.problem, true);
+              if (!choice.hook)
+                return settle(self, "group " + *state.group_name +
+                                        " has no terminate hook to answer");
+              const auto waited = now_of(self) - state.not_yet_since.value_or(now_of(self));
+              if (waited >= choice.hook->heartbeat_timeout)
+                return settle(self, "the instance stays " + lifecycle_state +
+                                        " past hook " + choice.hook->hook_name +
+                                        "'s heartbeat timeout: no hook waits");
+              run_later(self, backoff(self, state.lookups_failed - not_yet_looks_max),
+                        [=] { look_up(self); });
+            }, failed);
+}
+
 void look_up(hooks_pointer self) {
   const failure_handler failed = [=](const autoscaling_failure& f) { lookup_failed(self, f); };
   read_instance(self, [=](const std::string& lifecycle_state) {
@@ -70,9 +93,10 @@ void look_up(hooks_pointer self) {
                                             " has no terminate hook to answer");
                          }, failed);
       case terminate_wait::not_yet:
+        if (!state.not_yet_since) state.not_yet_since = now_of(self);
         if (++state.lookups_failed <= not_yet_looks_max)
           return run_later(self, state.wiring.retry_initial, [=] { look_up(self); });
-        return settle(self, "the instance stays " + lifecycle_state + ": no hook waits");
+        return look_past_the_lag(self, lifecycle_state, failed);
       case terminate_wait::past:
         return settle(self, "the instance is " + lifecycle_state +
                                 ": its terminate hooks are answered or timed out");

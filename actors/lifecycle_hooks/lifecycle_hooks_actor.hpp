@@ -69,6 +69,7 @@ struct lifecycle_hooks_state {
   bool looking = false;          // a lookup is under way or waiting to retry
   bool settled = false;          // the lookup ended: a hook was handed over, or none applies
   std::uint32_t lookups_failed = 0;
+  std::optional<instant> not_yet_since;  // the first look that found the API behind
   std::uint32_t completions_failed = 0;
   std::uint64_t random_state = 0;
   std::optional<warden_snapshot> last_snapshot;

@@ -41,16 +41,22 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
                                                     sim_now(self->clock().now(), wiring.start));
         caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()), runner_spawned{pid});
       },
-      [=](signal_atom, std::int64_t, std::int32_t signal_number) {
+      // kill() succeeds on a live process: the delivery is reported as the production port
+      // reports it.
+      [=](signal_atom, std::int64_t pid, std::int32_t signal_number) {
+        const bool alive = wiring.world->runner_alive(wiring.instance, pid);
         wiring.world->signal_runner(wiring.instance, signal_number,
                                     sim_now(self->clock().now(), wiring.start));
+        if (alive)
+          caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
+                         runner_signal_delivered{pid, signal_number});
       },
       // A runwarden back from a crash watches its runner again; one that ended meanwhile is
       // reported at once with its status unknown, as the production port does.
       [=](adopt_atom, std::int64_t pid) {
         if (!wiring.world->runner_alive(wiring.instance, pid))
           caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
-                         runner_exited{pid, exit_status{}});
+                         runner_exited{pid, exit_status{.unknown = true}});
       },
   };
 }

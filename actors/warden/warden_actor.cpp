@@ -8,6 +8,7 @@
 #include "messages/lifecycle_messages.hpp"
 #include "src/app/logging.hpp"
 #include "src/aws/imds/lifecycle_trigger_request.hpp"
+#include "src/util/duration_text.hpp"
 
 namespace runwarden {
 
@@ -94,10 +95,11 @@ void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
           if (state.lifecycle_client)
             self->send(state.lifecycle_client, heartbeat_atom::value, e.hook_name);
         } else if constexpr (std::is_same_v<effect_type, complete_lifecycle_action>) {
+          // Whether to wait for a client or give up is the machine's to decide.
           if (state.lifecycle_client) {
             self->send(state.lifecycle_client, complete_atom::value, e.hook_name, e.result);
           } else {
-            self->send(self, lifecycle_action_completed{false, "no lifecycle client is wired"});
+            self->send(self, lifecycle_client_unavailable{});
           }
         }
         // change_status and report only inform: the observer logs them.
@@ -154,12 +156,9 @@ void reconcile(warden_pointer self) {
   if (machine.runner == runner_state::alive && machine.runner_pid) {
     const auto pid = *machine.runner_pid;
     self->send(state.process_port, adopt_atom::value, pid);
-    const auto& config = state.machine->config();
-    std::optional<int> again;
-    if (machine.stage == escalation::graceful_sent) again = config.graceful_signal;
-    if (machine.stage == escalation::forceful_sent) again = config.forceful_signal;
-    if (machine.stage == escalation::kill_sent) again = SIGKILL;
-    if (again) self->send(state.process_port, signal_atom::value, pid, std::int32_t{*again});
+    // A signal is sent once: only one whose delivery the journal does not record goes again.
+    if (const auto again = state.machine->undelivered_signal())
+      self->send(state.process_port, signal_atom::value, pid, std::int32_t{*again});
   }
   if (machine.unregistration == step_progress::in_progress)
     carry_out(self, unregister_runner{}, now);
@@ -168,15 +167,27 @@ void reconcile(warden_pointer self) {
                                               lifecycle_result::proceed}, now);
 }
 
+// The deadline the recovered drain goes on with, for the log.
+std::string applied_deadline(const drain_state& machine, instant now) {
+  if (!machine.drain_deadline) return "no drain deadline";
+  if (*machine.drain_deadline <= now) return "drain deadline passed";
+  return "drain deadline in " + format_duration(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       *machine.drain_deadline - now));
+}
+
 void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
   auto& state = self->state;
   for (const auto& entry : entries) (void)state.machine->step(entry.event, entry.at);
+  // The status version goes on from the earlier run's, which counted one per entry: a Watch
+  // client ordering by it never sees it go back.
+  for (const auto& entry : entries) state.version = std::max(state.version, entry.sequence);
   ++state.version;
   const auto& machine = state.machine->state();
-  warden_logger()->warn("continuing from the journal ({} entries): status {}, runner {}",
+  warden_logger()->warn("continuing from the journal ({} entries): status {}, runner {}, {}",
                         entries.size(), to_string(machine.status),
                         machine.runner_pid ? "pid " + std::to_string(*machine.runner_pid)
-                                           : std::string{"not running"});
+                                           : std::string{"not running"},
+                        applied_deadline(machine, now_of(self)));
   reconcile(self);
   publish(self);
 }
@@ -242,6 +253,8 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const lifecycle_action_pending& e) { handle_event(self, e); },
       [=](const lifecycle_action_completed& e) { handle_event(self, e); },
       [=](const lifecycle_lookup_ended& e) { handle_event(self, e); },
+      [=](const runner_signal_delivered& e) { handle_event(self, e); },
+      [=](const lifecycle_client_unavailable& e) { handle_event(self, e); },
       // The watcher speaks wall-clock time (a spot notice names one); the machine counts
       // instants of the actor clock. This edge is where the two are put side by side.
       // The lifecycle client hears of a terminate transition or spot notice too: it finds

@@ -83,6 +83,10 @@ constexpr key_spec schema[] = {
                         "SIGKILL"),
                     value.config().drain.kill_timeout);
      }},
+    {"drain", "start_grace",
+     [](config_value& value) {
+       return store(value.expect_duration(), value.config().drain.start_grace);
+     }},
     {"control", "grpc_listen", read_grpc_listen},
     {"control", "token_file",
      [](config_value& value) {

@@ -92,6 +92,7 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
       .drain_timeout = std::nullopt,
       .kill_timeout = config.drain.kill_timeout,
       .random_seed = random_seed,
+      .runner_start_grace = config.drain.start_grace,
   };
   if (kind.signals_configurable) {
     result.graceful_signal = config.runner.graceful_signal.value_or(result.graceful_signal);

@@ -40,6 +40,9 @@ struct drain_settings {
   std::optional<std::chrono::milliseconds> timeout;
   // After the forceful signal, how long before SIGKILL.
   std::chrono::milliseconds kill_timeout{std::chrono::seconds{10}};
+  // A drain that comes this soon after the runner started holds its graceful signal until
+  // the runner's metrics answer or this passes: its signal handlers may not be in place.
+  std::chrono::milliseconds start_grace{std::chrono::seconds{1}};
 };
 
 // The control plane (issue 3): gRPC server, HTTP endpoints.

@@ -70,6 +70,7 @@ void set_exit(const warden_snapshot& snapshot, v1::StatusResponse& response) {
     auto& last_exit = *response.mutable_last_exit();
     last_exit.set_signaled(snapshot.last_exit->signaled);
     last_exit.set_value(snapshot.last_exit->value);
+    last_exit.set_unknown(snapshot.last_exit->unknown);
     last_exit.set_text(to_string(*snapshot.last_exit));
   }
   if (snapshot.exit_code) response.mutable_exit_code()->set_value(*snapshot.exit_code);

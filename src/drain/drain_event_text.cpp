@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "src/runner/signal_names.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -51,6 +53,12 @@ struct event_text {
   }
   std::string operator()(const lifecycle_lookup_ended& e) const {
     return fmt::format("lifecycle_lookup_ended {}", e.detail);
+  }
+  std::string operator()(const runner_signal_delivered& e) const {
+    return fmt::format("runner_signal_delivered {} pid={}", signal_name(e.signal_number), e.pid);
+  }
+  std::string operator()(const lifecycle_client_unavailable&) const {
+    return "lifecycle_client_unavailable";
   }
 };
 

@@ -16,6 +16,21 @@
 
 namespace runwarden {
 
+namespace {
+
+// The signal each stage of the escalation sends; none for no stage.
+int signal_of(const drain_config& config, escalation stage) {
+  switch (stage) {
+    case escalation::graceful_sent: return config.graceful_signal;
+    case escalation::forceful_sent: return config.forceful_signal;
+    case escalation::kill_sent: return SIGKILL;
+    case escalation::none: break;
+  }
+  return 0;
+}
+
+}  // namespace
+
 // One step: the runner and the drain's signals here, the wind-down in its base.
 class drain_machine::stepper : public drain_wind_down {
 public:
@@ -34,11 +49,14 @@ public:
     }
     state_.runner = runner_state::alive;
     state_.runner_pid = event.pid;
+    // Until it shows it is ready, a signal may find the runner without its handlers.
+    state_.runner_started_at = now_;
+    state_.runner_answered = false;
     say(report_level::info, "runner started, pid " + std::to_string(event.pid));
     if (state_.status == warden_status::starting) move_to(warden_status::running);
     // A drain requested while the runner was being spawned starts now that it can.
     if (state_.status == warden_status::shutting_down && !graceful_signal_waits_for_unregistration())
-      send_graceful_signal();
+      send_graceful_signal_once_ready();
   }
 
   void operator()(const runner_spawn_failed& event) {
@@ -127,6 +145,22 @@ public:
         return;
       case timer_kind::lifecycle_heartbeat: on_lifecycle_heartbeat(event.id); return;
       case timer_kind::lifecycle_expiry: on_lifecycle_expiry(event.id); return;
+      case timer_kind::runner_start_grace:
+        if (!take_timer(state_.timers.runner_start_grace, event.id)) return;
+        on_runner_ready();
+        return;
+    }
+  }
+
+  // kill() returned: the stage whose signal this is reached the runner. A reload's SIGHUP
+  // or a signal of a stage not (yet) sent records nothing.
+  void operator()(const runner_signal_delivered& event) {
+    if (state_.runner != runner_state::alive || state_.runner_pid != event.pid) return;
+    for (const auto stage : {escalation::kill_sent, escalation::forceful_sent,
+                             escalation::graceful_sent}) {
+      if (stage > state_.stage || signal_of(config_, stage) != event.signal_number) continue;
+      state_.delivered = std::max(state_.delivered, stage);
+      return;
     }
   }
 
@@ -170,7 +204,7 @@ private:
     }
     // While spawning, the graceful signal goes out once the spawn is confirmed.
     if (state_.runner == runner_state::alive && !graceful_signal_waits_for_unregistration())
-      send_graceful_signal();
+      send_graceful_signal_once_ready();
     std::optional<instant> deadline = event.deadline;
     if (config_.drain_timeout) deadline = earliest(deadline, now_ + *config_.drain_timeout);
     if (deadline) set_deadline(*deadline);
@@ -239,6 +273,11 @@ drain_machine::drain_machine(drain_config config) : config_(std::move(config)) {
   assert(config_.kill_timeout > duration::zero());
   assert(!config_.drain_timeout || *config_.drain_timeout > duration::zero());
   state_.random_state = config_.random_seed;
+}
+
+std::optional<int> drain_machine::undelivered_signal() const {
+  if (state_.runner != runner_state::alive || state_.delivered >= state_.stage) return std::nullopt;
+  return signal_of(config_, state_.stage);
 }
 
 std::vector<drain_effect> drain_machine::step(const drain_event& event, instant now) {

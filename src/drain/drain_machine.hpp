@@ -55,6 +55,10 @@ struct drain_config {
   // does not end before it has answered (lifecycle_action_pending or lifecycle_lookup_ended),
   // or a runner that stops quickly would leave the hook to time out.
   bool await_lifecycle_lookup = false;
+  // A runner just started has not installed its signal handlers yet: a drain that comes
+  // this soon holds the graceful signal until the runner shows it is ready (its metrics
+  // answer) or this long after its start, whichever is first.
+  duration runner_start_grace = std::chrono::seconds{1};
   friend bool operator==(const drain_config&, const drain_config&) = default;
 };
 
@@ -70,6 +74,7 @@ struct armed_timers {
   std::optional<timer_id> kill_timeout;
   std::optional<timer_id> lifecycle_heartbeat;
   std::optional<timer_id> lifecycle_expiry;
+  std::optional<timer_id> runner_start_grace;
 };
 
 // Where a step of the wind-down stands.
@@ -87,6 +92,10 @@ struct drain_state {
   warden_status status = warden_status::starting;
   runner_state runner = runner_state::spawning;
   std::optional<std::int64_t> runner_pid;
+  // When the runner last started, and whether its metrics have answered since: a runner
+  // that answers, or has run for the start grace, has its signal handlers in place.
+  std::optional<instant> runner_started_at;
+  bool runner_answered = false;
   std::optional<exit_status> last_exit;
   // The drain, once begun.
   std::optional<instant> drain_started_at;
@@ -96,6 +105,9 @@ struct drain_state {
   std::vector<shutdown_callback> callbacks;  // at most shutdown_callbacks_max
   bool force_requested = false;
   escalation stage = escalation::none;
+  // The last stage whose signal kill() is known to have delivered; recovery re-sends the
+  // signal of `stage` only when this lags behind it.
+  escalation delivered = escalation::none;
   std::uint32_t operator_signals_received = 0;
   // Restarts inside the budget window, oldest first; bounded by budget_restarts_max.
   std::vector<instant> recent_restarts;
@@ -190,11 +202,27 @@ struct lifecycle_lookup_ended {
   friend bool operator==(const lifecycle_lookup_ended&, const lifecycle_lookup_ended&) = default;
 };
 
+// kill() returned for a signal the machine asked for: it reached the runner.
+struct runner_signal_delivered {
+  std::int64_t pid;
+  int signal_number;
+  friend bool operator==(const runner_signal_delivered&,
+                         const runner_signal_delivered&) = default;
+};
+
+// A lifecycle completion was due while no lifecycle client was there to ask (one restarted
+// by its supervisor, or not yet started after recovery).
+struct lifecycle_client_unavailable {
+  friend bool operator==(const lifecycle_client_unavailable&,
+                         const lifecycle_client_unavailable&) = default;
+};
+
 using drain_event =
     std::variant<warden_started, runner_spawned, runner_spawn_failed, runner_exited,
                  shutdown_requested, forceful_shutdown_requested, reload_requested, timer_fired,
                  runner_load_observed, unregistration_finished, lifecycle_action_pending,
-                 lifecycle_action_completed, lifecycle_lookup_ended>;
+                 lifecycle_action_completed, lifecycle_lookup_ended, runner_signal_delivered,
+                 lifecycle_client_unavailable>;
 
 // Effects: what to do, in the imperative.
 struct spawn_runner {};
@@ -222,6 +250,10 @@ public:
   std::vector<drain_effect> step(const drain_event& event, instant now);
 
   const drain_state& state() const { return state_; }
+  // After recovery: the signal of the drain's last stage when its delivery is not recorded
+  // (runwarden died between deciding and kill()), to be sent once more; otherwise nothing,
+  // for a second graceful signal may mean "force" to a runner.
+  std::optional<int> undelivered_signal() const;
   const drain_config& config() const { return config_; }
 
 private:

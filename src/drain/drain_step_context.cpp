@@ -27,6 +27,27 @@ void drain_step_context::send_graceful_signal() {
   }
 }
 
+bool drain_step_context::runner_ready() const {
+  return state_.runner_answered || !state_.runner_started_at ||
+         now_ >= *state_.runner_started_at + config_.runner_start_grace;
+}
+
+void drain_step_context::send_graceful_signal_once_ready() {
+  assert(state_.runner == runner_state::alive && state_.stage == escalation::none);
+  if (!runner_ready() && !state_.force_requested) {
+    if (!state_.timers.runner_start_grace) {
+      say(report_level::info, "the runner started moments ago: the graceful signal waits "
+                              "until its metrics answer or " +
+                                  describe_duration(config_.runner_start_grace) +
+                                  " after its start");
+      arm(state_.timers.runner_start_grace, timer_kind::runner_start_grace,
+          *state_.runner_started_at + config_.runner_start_grace);
+    }
+    return;
+  }
+  send_graceful_signal();
+}
+
 void drain_step_context::escalate_to_forceful(const std::string& why) {
   assert(state_.runner == runner_state::alive);
   if (state_.stage == escalation::forceful_sent || state_.stage == escalation::kill_sent) {

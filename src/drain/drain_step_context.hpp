@@ -24,6 +24,12 @@ public:
 protected:
   // Signals the runner to finish its jobs; a force or deadline that already came follows.
   void send_graceful_signal();
+  // The same, unless the runner started moments ago and has not shown it is ready: then the
+  // signal waits for its readiness (on_runner_ready), which a runner that dies of a signal
+  // it has no handler for yet would never reach.
+  void send_graceful_signal_once_ready();
+  // The runner answered its metrics since it started, or has run for the start grace.
+  bool runner_ready() const;
   void escalate_to_forceful(const std::string& why);
   void set_deadline(instant deadline);
   // Ends runwarden: status gone, the notification with the callbacks, the exit.

@@ -52,6 +52,7 @@ std::string_view to_string(timer_kind kind) {
     case timer_kind::kill_timeout: return "kill_timeout";
     case timer_kind::lifecycle_heartbeat: return "lifecycle_heartbeat";
     case timer_kind::lifecycle_expiry: return "lifecycle_expiry";
+    case timer_kind::runner_start_grace: return "runner_start_grace";
   }
   return "unknown";
 }
@@ -83,6 +84,7 @@ std::string_view to_string(notification_kind kind) {
 }
 
 std::string to_string(const exit_status& status) {
+  if (status.unknown) return "exit status unknown";
   if (status.signaled) return "killed by " + signal_name(status.value);
   return "exit code " + std::to_string(status.value);
 }

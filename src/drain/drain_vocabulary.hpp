@@ -37,6 +37,7 @@ enum class timer_kind : std::uint8_t {
   kill_timeout,
   lifecycle_heartbeat,  // time to tell the cloud the drain still needs the instance
   lifecycle_expiry,     // the cloud gives up waiting for the lifecycle action
+  runner_start_grace,   // a runner just started has had time to install its signal handlers
 };
 // How a lifecycle action ends: CONTINUE lets the cloud go on (terminate, launch), ABANDON
 // tells it this instance failed (a launch that never became ready).
@@ -53,13 +54,22 @@ struct shutdown_callback {
   friend bool operator==(const shutdown_callback&, const shutdown_callback&) = default;
 };
 
-// How a process ended: exited with a code, or killed by a signal.
+// runwarden's exit code when its runner ended in a way nobody could read (see exit_status)
+// and nothing proves its jobs were done: EX_TEMPFAIL, documented in README.md.
+inline constexpr int runner_end_unknown_exit_code = 75;
+
+// How a process ended: exited with a code, killed by a signal, or, for a runner adopted by a
+// restarted runwarden (no child of it, so its status cannot be waited for), unknown.
 struct exit_status {
   bool signaled = false;
   int value = 0;  // the exit code, or the signal number when signaled
+  bool unknown = false;  // the end was seen, its status could not be read
   // The shell's convention, which tini and runwarden follow for their own exit code.
-  int as_exit_code() const { return signaled ? 128 + value : value; }
-  bool normal() const { return !signaled && value == 0; }
+  int as_exit_code() const {
+    if (unknown) return runner_end_unknown_exit_code;
+    return signaled ? 128 + value : value;
+  }
+  bool normal() const { return !unknown && !signaled && value == 0; }
   friend bool operator==(const exit_status&, const exit_status&) = default;
 };
 

@@ -15,11 +15,32 @@ constexpr int heartbeat_divisor = 2;
 
 void drain_wind_down::operator()(const runner_load_observed& event) {
   const auto before = state_.jobs_running;
+  // A runner told to drain takes no new job: once it said it ran none, a scrape that fails
+  // as it shuts down (its metrics server goes first) does not make that unknown again. It
+  // is what proves an end nobody could read lost no job (continue_wind_down).
+  const bool drained_idle = before == 0u && state_.stage != escalation::none;
+  if (!event.jobs_running && drained_idle) return;
   state_.jobs_running = event.jobs_running;
   const bool last_job_finished = event.jobs_running == 0u && before != 0u;
   if (last_job_finished && state_.status == warden_status::shutting_down &&
       state_.runner == runner_state::alive)
     say(report_level::info, "the runner's last job finished; waiting for the runner to exit");
+  // Metrics that answer come from a runner past its start, its signal handlers in place.
+  if (event.jobs_running && state_.runner == runner_state::alive) {
+    state_.runner_answered = true;
+    if (state_.timers.runner_start_grace) {
+      state_.timers.runner_start_grace.reset();
+      on_runner_ready();
+    }
+  }
+}
+
+void drain_wind_down::on_runner_ready() {
+  if (state_.status != warden_status::shutting_down || state_.runner != runner_state::alive ||
+      state_.stage != escalation::none || graceful_signal_waits_for_unregistration())
+    return;
+  say(report_level::info, "the runner is ready for its graceful signal");
+  send_graceful_signal();
 }
 
 void drain_wind_down::operator()(const unregistration_finished& event) {
@@ -35,7 +56,7 @@ void drain_wind_down::operator()(const unregistration_finished& event) {
           (event.detail.empty() ? "" : ": " + event.detail));
   if (state_.status != warden_status::shutting_down) return;
   if (state_.runner == runner_state::alive && state_.stage == escalation::none) {
-    send_graceful_signal();  // unregistered first: the runner is idle and gets no new job
+    send_graceful_signal_once_ready();  // unregistered first: idle, and gets no new job
   } else if (winding_down()) {
     continue_wind_down();
   }
@@ -62,6 +83,27 @@ void drain_wind_down::operator()(const lifecycle_lookup_ended& event) {
   state_.lifecycle_lookup = step_progress::done;
   say(report_level::info, "no lifecycle hook to answer" +
                               (event.detail.empty() ? "" : ": " + event.detail));
+  if (winding_down()) continue_wind_down();
+}
+
+// A completion is never given up because its worker is away: with a cloud provider on, the
+// lifecycle client comes back (its supervisor restarts it, or it starts after recovery) and
+// is asked again; the hook's own expiry (on_lifecycle_expiry) is the only end of the wait.
+void drain_wind_down::operator()(const lifecycle_client_unavailable&) {
+  if (state_.lifecycle_completion != step_progress::in_progress) {
+    say(report_level::debug, "ignored a missing lifecycle client: no completion waits");
+    return;
+  }
+  if (config_.await_lifecycle_lookup) {
+    say(report_level::warning,
+        "no lifecycle client is up to complete hook " + state_.lifecycle->hook_name +
+            " yet; the completion waits for it (the hook expires in " +
+            describe_duration(state_.lifecycle->expires_at - now_) + ")");
+    return;
+  }
+  state_.lifecycle_completion = step_progress::done;
+  say(report_level::error, "the lifecycle action could not be completed: no lifecycle client "
+                           "is configured; the cloud will time it out");
   if (winding_down()) continue_wind_down();
 }
 
@@ -140,8 +182,15 @@ void drain_wind_down::continue_wind_down() {
   if (state_.lifecycle_completion == step_progress::in_progress) return;
   const auto status = state_.drained_exit.value_or(exit_status{});
   const auto took = now_ - state_.drain_started_at.value_or(now_);
-  finish(status.as_exit_code(), "runner stopped (" + to_string(status) + ") " +
-                                    describe_duration(took) + " after the drain began");
+  std::string how = "runner stopped (" + to_string(status) + ") " + describe_duration(took) +
+                    " after the drain began";
+  // An end nobody could read stays unknown, unless the runner's own metrics last said it
+  // ran no job: then no job can have been lost with it.
+  if (status.unknown && state_.jobs_running == 0u) {
+    finish(0, how + "; its metrics last showed no job running");
+    return;
+  }
+  finish(status.as_exit_code(), how);
 }
 
 void drain_wind_down::start_unregistration() {

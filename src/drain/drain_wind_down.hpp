@@ -15,6 +15,7 @@ public:
   void operator()(const unregistration_finished& event);
   void operator()(const lifecycle_action_completed& event);
   void operator()(const lifecycle_lookup_ended& event);
+  void operator()(const lifecycle_client_unavailable& event);
 
 protected:
   // Keeps `action` for completion and heartbeats; returns the drain deadline it implies,
@@ -30,6 +31,8 @@ protected:
   void expect_lifecycle_lookup(const shutdown_requested& event);
   void continue_wind_down();
   bool winding_down() const;
+  // The runner can take a signal now; a graceful signal held for it goes out.
+  void on_runner_ready();
 
 private:
   void start_unregistration();

@@ -36,6 +36,7 @@ pb::TimerKind to_wire(timer_kind kind) {
     case timer_kind::kill_timeout: return pb::TIMER_KIND_KILL_TIMEOUT;
     case timer_kind::lifecycle_heartbeat: return pb::TIMER_KIND_LIFECYCLE_HEARTBEAT;
     case timer_kind::lifecycle_expiry: return pb::TIMER_KIND_LIFECYCLE_EXPIRY;
+    case timer_kind::runner_start_grace: return pb::TIMER_KIND_RUNNER_START_GRACE;
   }
   return pb::TIMER_KIND_UNSPECIFIED;
 }
@@ -95,6 +96,7 @@ struct event_encoder {
     exited->set_pid(e.pid);
     exited->mutable_status()->set_signaled(e.status.signaled);
     exited->mutable_status()->set_value(e.status.value);
+    exited->mutable_status()->set_unknown(e.status.unknown);
   }
   void operator()(const shutdown_requested& e) const {
     auto* requested = message.mutable_shutdown_requested();
@@ -137,6 +139,14 @@ struct event_encoder {
   void operator()(const lifecycle_lookup_ended& e) const {
     message.mutable_lifecycle_lookup_ended()->set_detail(e.detail);
   }
+  void operator()(const runner_signal_delivered& e) const {
+    auto* delivered = message.mutable_runner_signal_delivered();
+    delivered->set_pid(e.pid);
+    delivered->set_signal_number(e.signal_number);
+  }
+  void operator()(const lifecycle_client_unavailable&) const {
+    message.mutable_lifecycle_client_unavailable();
+  }
 };
 
 shutdown_requested decode_shutdown(const pb::ShutdownRequested& message) {
@@ -165,7 +175,8 @@ drain_event decode_event(const pb::Event& message) {
     case pb::Event::kRunnerExited: {
       const auto& exited = message.runner_exited();
       return runner_exited{exited.pid(), exit_status{.signaled = exited.status().signaled(),
-                                                     .value = exited.status().value()}};
+                                                     .value = exited.status().value(),
+                                                     .unknown = exited.status().unknown()}};
     }
     case pb::Event::kShutdownRequested: return decode_shutdown(message.shutdown_requested());
     case pb::Event::kForcefulShutdownRequested: {
@@ -199,6 +210,10 @@ drain_event decode_event(const pb::Event& message) {
                                         message.lifecycle_action_completed().detail()};
     case pb::Event::kLifecycleLookupEnded:
       return lifecycle_lookup_ended{message.lifecycle_lookup_ended().detail()};
+    case pb::Event::kRunnerSignalDelivered:
+      return runner_signal_delivered{message.runner_signal_delivered().pid(),
+                                     message.runner_signal_delivered().signal_number()};
+    case pb::Event::kLifecycleClientUnavailable: return lifecycle_client_unavailable{};
     case pb::Event::KIND_NOT_SET: break;
   }
   throw journal_format_error{"event of no known kind"};
@@ -222,6 +237,7 @@ pb::DrainConfig encode_config(const drain_config& config) {
   message.set_unregister_before_stop(config.unregister_before_stop);
   message.set_wind_down_reserve_ns(config.wind_down_reserve.count());
   message.set_await_lifecycle_lookup(config.await_lifecycle_lookup);
+  message.set_runner_start_grace_ns(config.runner_start_grace.count());
   return message;
 }
 
@@ -243,7 +259,8 @@ drain_config decode_config(const pb::DrainConfig& message) {
       .unregister = message.unregister(),
       .unregister_before_stop = message.unregister_before_stop(),
       .wind_down_reserve = duration{message.wind_down_reserve_ns()},
-      .await_lifecycle_lookup = message.await_lifecycle_lookup()};
+      .await_lifecycle_lookup = message.await_lifecycle_lookup(),
+      .runner_start_grace = duration{message.runner_start_grace_ns()}};
   if (message.has_drain_timeout_ns()) config.drain_timeout = duration{message.drain_timeout_ns()};
   return config;
 }

@@ -115,6 +115,10 @@ void fleet_world::begin_termination(std::size_t index, sim_seconds now, bool dec
   if (decrement) set_desired(desired_ - 1, now);
   instance.target_state = "Terminated";
   if (!instance.booted) return terminate_now(index, now, "terminated before it booted");
+  // A launch action still waiting ends with the termination: a completion that comes later
+  // finds no active action (as AWS answers it) and cannot turn the instance InService again.
+  if (instance.launch_action && !instance.launch_action->ended)
+    end_action(instance, *instance.launch_action, "superseded", now);
   const auto heartbeat = static_cast<double>(scenario_.heartbeat_timeout.count());
   instance.terminate_action = sim_lifecycle_action{
       "terminate", now, now + heartbeat,
@@ -126,7 +130,8 @@ void fleet_world::end_action(sim_instance& instance, sim_lifecycle_action& actio
                              std::string outcome, sim_seconds now) {
   action.ended = now;
   action.outcome = std::move(outcome);
-  if (action.outcome == "instance_gone") return;  // taken back with its hook still open
+  // Taken back with its hook still open, or terminated before its launch hook was answered.
+  if (action.outcome == "instance_gone" || action.outcome == "superseded") return;
   if (action.outcome == "timed_out") {
     ++books_.lifecycle_timed_out;
     instance.lane.marks.push_back({now, "hook_timed_out"});

@@ -44,6 +44,7 @@ std::string_view label_of(error_kind kind) {
 const std::array<exit_label, exit_label_count>& exit_labels() { return all_exit_labels; }
 
 std::size_t exit_label_index(const exit_status& status) {
+  if (status.unknown) return 2;  // no readable code: counted as code="other"
   if (!status.signaled) {
     if (status.value == 0) return 0;
     if (status.value == 1) return 1;

@@ -185,8 +185,10 @@ TEST_CASE("the runner's job count is kept, and the last job's end is noticed in 
   CHECK_FALSE(reported(m, "last job finished"));
   CHECK(m.at(20s, runner_load_observed{0u}).empty());
   CHECK(reported(m, "the runner's last job finished; waiting for the runner to exit"));
+  // A drained runner that said it ran none takes no new job: a scrape failing as it shuts
+  // down keeps that known (drain_unknown_end_test.cpp).
   m.at(25s, runner_load_observed{std::nullopt});
-  CHECK_FALSE(m.state().jobs_running.has_value());
+  CHECK(m.state().jobs_running == 0u);
 }
 
 TEST_CASE("status shows no job count once the runner is gone, however it last reported") {
@@ -270,4 +272,48 @@ TEST_CASE("operator drains and runwardens without a lifecycle client never wait 
     m.at(6s, exited(100, 0));
     CHECK(m.at(7s, unregistration_finished{}).size() == 3);
   }
+}
+
+// A completion is never given up because the lifecycle client is away (restarted by its
+// supervisor, or not started yet after recovery): with a cloud provider on it waits, bounded
+// only by the hook's own expiry, and is answered by the client once it is back.
+TEST_CASE("a completion due while no lifecycle client is up waits for one") {
+  machine_under_test m{awaiting_lookup_config()};
+  m.start_running();
+  m.at(5s, terminated_level());
+  m.at(6s, terminate_hook(6s, 120s, 3600s));
+  m.at(20s, exited(100, 0));
+  CHECK(m.at(21s, unregistration_finished{}) ==
+        lines{"complete_lifecycle_action hook=drain-hook result=CONTINUE"});
+  CHECK(m.at(21s, lifecycle_client_unavailable{}).empty());
+  CHECK(m.state().status == warden_status::shutting_down);
+  CHECK(m.state().lifecycle_completion == step_progress::in_progress);
+  CHECK(reported(m, "no lifecycle client is up to complete hook drain-hook yet"));
+  // The hook found again by the restarted client is the one already known.
+  CHECK(m.at(25s, terminate_hook(25s)).empty());
+  CHECK(m.at(26s, lifecycle_action_completed{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+}
+
+TEST_CASE("a completion waiting for its client ends at the hook's expiry") {
+  machine_under_test m{awaiting_lookup_config()};
+  m.start_running();
+  m.at(5s, terminated_level());
+  m.at(6s, terminate_hook(6s, 120s, 3600s));  // expiry timer id 1
+  m.at(20s, exited(100, 0));
+  m.at(21s, unregistration_finished{});
+  m.at(21s, lifecycle_client_unavailable{});
+  CHECK(m.at(3606s, timer_fired{timer_kind::lifecycle_expiry, 1}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+}
+
+TEST_CASE("without a cloud provider a missing lifecycle client ends the completion") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  m.at(6s, terminate_hook(6s));
+  m.at(20s, exited(100, 0));
+  m.at(21s, unregistration_finished{});
+  CHECK(m.at(21s, lifecycle_client_unavailable{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(reported(m, "no lifecycle client is configured"));
 }

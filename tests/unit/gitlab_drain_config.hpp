@@ -16,7 +16,10 @@ inline drain_config gitlab_config() {
                       .restart = restart_settings{.jitter = 0.0},
                       .drain_timeout = std::nullopt,
                       .kill_timeout = 10s,
-                      .random_seed = 7};
+                      .random_seed = 7,
+                      // The hold for a runner just started has its own cases
+                      // (drain_start_grace_test.cpp); the rest drain at once.
+                      .runner_start_grace = 0s};
 }
 
 }  // namespace runwarden::testing

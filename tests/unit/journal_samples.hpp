@@ -34,7 +34,8 @@ inline drain_config journal_test_config() {
                       .unregister = false,
                       .unregister_before_stop = false,
                       .wind_down_reserve = 90s,
-                      .await_lifecycle_lookup = true};
+                      .await_lifecycle_lookup = true,
+                      .runner_start_grace = 3s};
 }
 
 inline shutdown_callback sample_callback() {
@@ -51,6 +52,7 @@ inline std::vector<drain_event> every_event_kind() {
           runner_spawn_failed{2, "No such file or directory"},
           runner_exited{4711, exit_status{.signaled = true, .value = 9}},
           runner_exited{-1, exit_status{.signaled = false, .value = 3}},
+          runner_exited{4712, exit_status{.unknown = true}},
           shutdown_requested{},
           shutdown_requested{.source = trigger_source::cloud_lifecycle,
                              .deadline = instant{-5s},
@@ -67,6 +69,7 @@ inline std::vector<drain_event> every_event_kind() {
           timer_fired{timer_kind::kill_timeout, 42},
           timer_fired{timer_kind::lifecycle_heartbeat, 43},
           timer_fired{timer_kind::lifecycle_expiry, 44},
+          timer_fired{timer_kind::runner_start_grace, 45},
           runner_load_observed{0u},
           runner_load_observed{std::nullopt},
           unregistration_finished{false, "gave up after 3 attempts"},
@@ -74,7 +77,9 @@ inline std::vector<drain_event> every_event_kind() {
                                                     .heartbeat_timeout = 300s,
                                                     .expires_at = instant{30000s}}},
           lifecycle_action_completed{true, "no active lifecycle action"},
-          lifecycle_lookup_ended{"the group has no terminate hook"}};
+          lifecycle_lookup_ended{"the group has no terminate hook"},
+          runner_signal_delivered{4711, SIGTERM},
+          lifecycle_client_unavailable{}};
 }
 
 // A drain with a restart, a reload and an escalation, with the times they happened.

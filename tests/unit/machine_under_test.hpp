@@ -40,6 +40,7 @@ public:
   }
 
   const drain_state& state() const { return machine_.state(); }
+  const drain_machine& machine() const { return machine_; }
   const lines& reports() const { return reports_; }
 
 private:

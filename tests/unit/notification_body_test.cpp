@@ -114,3 +114,17 @@ TEST_CASE("invalid UTF-8 in the reason is replaced, not thrown", "[webhook]") {
   const auto text = notification_body(notification_kind::drain_started, snapshot, wall_now, "x");
   CHECK(json::parse(text)["reason"] == "bad \xef\xbf\xbd byte");
 }
+
+TEST_CASE("an unknown end has no code and says it is unknown", "[webhook]") {
+  auto snapshot = draining_snapshot();
+  snapshot.status = warden_status::gone;
+  snapshot.last_exit = exit_status{.unknown = true};
+  snapshot.exit_code = runner_end_unknown_exit_code;
+  const auto body =
+      json::parse(notification_body(notification_kind::gone, snapshot, wall_now, "x"));
+  CHECK(body["runner_exit"]["code"].is_null());
+  CHECK(body["runner_exit"]["signal"].is_null());
+  CHECK(body["runner_exit"]["unknown"] == true);
+  CHECK(body["runner_exit"]["text"] == "exit status unknown");
+  CHECK(body["exit_code"] == 75);
+}

@@ -102,12 +102,13 @@ void child_process_host::spawn(caf::actor notify) {
   });
 }
 
-void child_process_host::signal_group(std::int64_t pid, int signal_number) {
-  asio::post(context_, [pid, signal_number] {
+void child_process_host::signal_group(std::int64_t pid, int signal_number, caf::actor notify) {
+  asio::post(context_, [pid, signal_number, notify = std::move(notify)] {
     // The whole group, so the runner's helpers hear it too; the runner alone if the group
     // is already gone.
-    if (::kill(-static_cast<pid_t>(pid), signal_number) != 0)
-      ::kill(static_cast<pid_t>(pid), signal_number);
+    const bool delivered = ::kill(-static_cast<pid_t>(pid), signal_number) == 0 ||
+                           ::kill(static_cast<pid_t>(pid), signal_number) == 0;
+    if (delivered) caf::anon_send(notify, runner_signal_delivered{pid, signal_number});
   });
 }
 
@@ -116,7 +117,7 @@ void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
     const auto gone = [pid, notify] {
       warden_logger()->warn("the runner from before (pid {}) ended; its exit status is unknown",
                             pid);
-      caf::anon_send(notify, runner_exited{pid, exit_status{}});
+      caf::anon_send(notify, runner_exited{pid, exit_status{.unknown = true}});
     };
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
     if (pidfd < 0) {

@@ -31,7 +31,8 @@ public:
   void start();
   // Thread-safe: both post to the io thread.
   void spawn(caf::actor notify);
-  void signal_group(std::int64_t pid, int signal_number);
+  // Tells `notify` runner_signal_delivered once kill() returned success.
+  void signal_group(std::int64_t pid, int signal_number, caf::actor notify);
   // Watches a runner started by an earlier runwarden (found in the journal): it is not our
   // child, so its exit is seen through a pidfd and its exit status stays unknown.
   void adopt(std::int64_t pid, caf::actor notify);

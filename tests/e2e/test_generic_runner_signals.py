@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""A generic runner's signals, with real processes: sigterm_twice_runner.py has no SIGTERM
+handler for its first half second, and aborts its job on a second SIGTERM.
+
+- A drain that comes as the runner starts holds the graceful signal (drain.start_grace),
+  so the runner is not killed by a signal it cannot handle yet: its job finishes, exit 0.
+- A signal is sent once: runwarden killed with SIGKILL after its SIGTERM reached the runner
+  (the journal records the delivery) and restarted from its journal does not send it again,
+  so the job finishes. The adopted runner's end cannot be read by the new runwarden and no
+  metrics prove its jobs done, so runwarden exits 75 (the end is unknown), not 0.
+  RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_generic_runner_signals.py
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
+RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sigterm_twice_runner.py")
+WAIT_S = 30
+UNKNOWN_END_EXIT_CODE = 75  # README.md, "Exit codes"
+
+
+def eventually(condition):
+    """Polls a file-backed condition (the runner's record, the journal) until it holds."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+class GenericRunnerSignals(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="runwarden-signals-")
+        self.record = os.path.join(self.dir, "record")
+        self.log_path = os.path.join(self.dir, "runwarden.log")
+        self.config = os.path.join(self.dir, "runwarden.toml")
+        self.wardens = []
+
+    def tearDown(self):
+        for warden in self.wardens:
+            if warden.poll() is None:
+                warden.kill()
+                warden.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def start_warden(self, start_grace, handlers_after_s, job_s):
+        with open(self.config, "w") as f:
+            f.write('[runner]\nkind = "generic"\n\n[drain]\nstart_grace = "%s"\n' % start_grace)
+        with open(self.log_path, "a") as log:
+            warden = subprocess.Popen(
+                [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",
+                 "unix://" + os.path.join(self.dir, "control.sock"), "--http-listen", "none",
+                 "--state-dir", os.path.join(self.dir, "state"), "--", "/usr/bin/python3",
+                 RUNNER, self.record, str(handlers_after_s), str(job_s)],
+                stdout=log, stderr=subprocess.STDOUT)
+        self.wardens.append(warden)
+        return warden
+
+    def lines(self):
+        if not os.path.exists(self.record):
+            return []
+        with open(self.record) as f:
+            return f.read().split("\n")[:-1]
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def journal_records_delivery(self):
+        done = subprocess.run([RUNWARDEN, "replay", os.path.join(self.dir, "state", "journal")],
+                              capture_output=True, text=True, timeout=WAIT_S)
+        return "runner_signal_delivered SIGTERM" in done.stdout
+
+    def test_a_drain_as_the_runner_starts_waits_for_it(self):
+        warden = self.start_warden("2s", handlers_after_s=0.5, job_s=0.3)
+        self.assertTrue(eventually(lambda: any(l.startswith("start") for l in self.lines())))
+        warden.send_signal(signal.SIGTERM)  # the runner has no handler yet
+        self.assertEqual(0, warden.wait(timeout=WAIT_S), self.log())
+        lines = self.lines()
+        self.assertEqual(["ready", "term 1", "exit 0"], lines[1:], lines)
+        self.assertIn("the graceful signal waits", self.log())
+
+    def test_a_delivered_signal_is_not_sent_again_after_recovery(self):
+        first = self.start_warden("0s", handlers_after_s=0.0, job_s=2.0)
+        self.assertTrue(eventually(lambda: "ready" in self.lines()))
+        first.send_signal(signal.SIGTERM)
+        self.assertTrue(eventually(lambda: "term 1" in self.lines()), self.lines())
+        self.assertTrue(eventually(self.journal_records_delivery), self.log())
+        first.kill()
+        first.wait()
+        second = self.start_warden("0s", handlers_after_s=0.0, job_s=2.0)
+        self.assertEqual(UNKNOWN_END_EXIT_CODE, second.wait(timeout=WAIT_S), self.log())
+        lines = self.lines()
+        self.assertEqual(["ready", "term 1", "exit 0"], lines[1:], lines)
+        log = self.log()
+        self.assertIn("continuing from the journal", log)
+        self.assertIn("exit status unknown", log)
+
+
+if __name__ == "__main__":
+    if not RUNWARDEN:
+        sys.exit("set RUNWARDEN_BINARY to the runwarden binary")
+    unittest.main()
