@@ -155,9 +155,15 @@ void reconcile(warden_pointer self) {
     const auto pid = *machine.runner_pid;
     self->send(state.process_port, adopt_atom::value, pid);
     const auto& config = state.machine->config();
+    // A runner that already says it is in that shutdown (gitlab-runner 19.1+) heard the
+    // signal; only one that may not have is signalled again.
+    const auto& says = machine.runner_reported_state;
     std::optional<int> again;
-    if (machine.stage == escalation::graceful_sent) again = config.graceful_signal;
-    if (machine.stage == escalation::forceful_sent) again = config.forceful_signal;
+    if (machine.stage == escalation::graceful_sent && says != "graceful-shutdown" &&
+        says != "forceful-shutdown")
+      again = config.graceful_signal;
+    if (machine.stage == escalation::forceful_sent && says != "forceful-shutdown")
+      again = config.forceful_signal;
     if (machine.stage == escalation::kill_sent) again = SIGKILL;
     if (again) self->send(state.process_port, signal_atom::value, pid, std::int32_t{*again});
   }
@@ -249,8 +255,14 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
         warden_logger()->info("instance {} in {} (account {})", identity.instance_id,
                               identity.region, identity.account_id);
       },
+      // Once gone there is nothing left to drain; the exit listener may still be waiting
+      // for a signal to stop lingering (run_command.cpp).
       [=](const os_signal_received& signal) {
-        if (auto event = event_for_os_signal(signal.signal_number)) handle_event(self, *event);
+        if (self->state.machine->state().status == warden_status::gone) {
+          self->send(self->state.exit_listener, signal);
+        } else if (auto event = event_for_os_signal(signal.signal_number)) {
+          handle_event(self, *event);
+        }
       },
       [=](const shutdown_requested& e) {
         handle_event(self, e);

@@ -16,6 +16,7 @@ constexpr int heartbeat_divisor = 2;
 void drain_wind_down::operator()(const runner_load_observed& event) {
   const auto before = state_.jobs_running;
   state_.jobs_running = event.jobs_running;
+  state_.runner_reported_state = event.runner_state;
   const bool last_job_finished = event.jobs_running == 0u && before != 0u;
   if (last_job_finished && state_.status == warden_status::shutting_down &&
       state_.runner == runner_state::alive)

@@ -58,6 +58,11 @@ void check_defaults(const settings& loaded) {
   CHECK(loaded.control.token_file == defaults.control.token_file);
   CHECK(loaded.control.tls_cert_file == defaults.control.tls_cert_file);
   CHECK(loaded.control.tls_key_file == defaults.control.tls_key_file);
+  CHECK(loaded.control.linger_after_gone == defaults.control.linger_after_gone);
+  CHECK(loaded.control.insecure_unauthenticated_wrapper_api ==
+        defaults.control.insecure_unauthenticated_wrapper_api);
+  CHECK(loaded.control.insecure_unauthenticated_warden_shutdown ==
+        defaults.control.insecure_unauthenticated_warden_shutdown);
   CHECK(loaded.control.http_listen == defaults.control.http_listen);
   CHECK(loaded.webhook.url == defaults.webhook.url);
   CHECK(loaded.webhook.secret_file == defaults.webhook.secret_file);
