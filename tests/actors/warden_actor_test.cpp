@@ -319,10 +319,10 @@ namespace {
 // A drain under way as the journal holds it: runner pid 100, SIGQUIT sent, then the runner's
 // own report of its state.
 std::vector<journal_entry> journal_of_a_drain(std::string runner_state) {
-  return {{1, instant{0s}, warden_started{}},
-          {2, instant{1s}, runner_spawned{100}},
-          {3, instant{2s}, shutdown_requested{.source = trigger_source::signal_terminate}},
-          {4, instant{3s}, runner_load_observed{2u, std::move(runner_state)}}};
+  return {{1, instant{0s}, warden_started{}, {}},
+          {2, instant{1s}, runner_spawned{100}, {}},
+          {3, instant{2s}, shutdown_requested{.source = trigger_source::signal_terminate}, {}},
+          {4, instant{3s}, runner_load_observed{2u, std::move(runner_state)}, {}}};
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ TEST_CASE("system ids are read as gitlab-runner accepts them", "[gitlab_runner][
                                  "r_AbCdEfGh1234", "s_0E6850B2BCE1", "r_ZZZZZZZZZZZZ");
   CAPTURE(accepted);
   CHECK(parse_system_id(accepted) == accepted);
-  for (const std::string padded : {accepted + "\n", accepted + "\r\n", " " + accepted + " ",
+  for (const std::string& padded : {accepted + "\n", accepted + "\r\n", " " + accepted + " ",
                                    "\t" + accepted + "\n\n", "\n" + accepted})
     CHECK(parse_system_id(padded) == accepted);
 }

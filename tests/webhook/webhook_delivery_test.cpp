@@ -171,8 +171,11 @@ TEST_CASE_METHOD(delivery_fixture, "a 404 is not retried", "[webhook][integratio
   CHECK(outcomes() == std::vector<outcome>{{notification_kind::drain_started, false, 1}});
 }
 
-TEST_CASE_METHOD(delivery_fixture, "callbacks at gone keep their method and headers, unsigned",
+TEST_CASE_METHOD(delivery_fixture,
+                 "callbacks at gone keep their method and headers, without a body, unsigned",
                  "[webhook][integration]") {
+  // As gitlab-runner's wrapper sends them (helpers/runner_wrapper/api/shutdown_callback.go):
+  // http.NewRequest(method, url, nil) with the caller's headers; an empty method is GET.
   auto settings = settings_for("");
   start(settings);
   notify(notification_kind::gone,
@@ -183,9 +186,19 @@ TEST_CASE_METHOD(delivery_fixture, "callbacks at gone keep their method and head
   CHECK(seen[0]["method"] == "PUT");
   CHECK(seen[0]["path"] == "/callback");
   CHECK(seen[0]["headers"]["x-callback-token"] == "t0k");
-  CHECK(seen[0]["headers"]["content-type"] == "application/json");
+  CHECK_FALSE(seen[0]["headers"].contains("content-type"));
+  CHECK(seen[0]["body"] == "");
   CHECK(seen[0]["signature_ok"].is_null());
-  CHECK(outcomes() == std::vector<outcome>{{notification_kind::gone, true, 1}});
+  notify(notification_kind::gone, {{receiver().url("127.0.0.1", "/plain"), "", {}}});
+  REQUIRE(flush());
+  const auto plain = receiver().requests(2);
+  REQUIRE(plain.size() == 2);
+  CHECK(plain[1]["method"] == "GET");
+  CHECK_FALSE(plain[1]["headers"].contains("content-type"));
+  CHECK_FALSE(plain[1]["headers"].contains("content-length"));
+  CHECK(plain[1]["body"] == "");
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::gone, true, 1},
+                                           {notification_kind::gone, true, 1}});
 }
 
 TEST_CASE_METHOD(delivery_fixture, "link-local targets are refused without a connection attempt",
