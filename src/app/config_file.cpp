@@ -93,7 +93,13 @@ config_result apply_overrides(settings base, const std::vector<config_override>&
     assert(dot != std::string::npos);
     const auto table_name = override.key.substr(0, dot);
     if (!root.contains(table_name)) root.insert(table_name, toml::table{});
-    root[table_name].as_table()->insert_or_assign(override.key.substr(dot + 1), override.value);
+    // A flag's text is a string to the file's checks, but for true and false, which the
+    // boolean keys take.
+    const auto key = override.key.substr(dot + 1);
+    if (override.value == "true" || override.value == "false")
+      root[table_name].as_table()->insert_or_assign(key, override.value == "true");
+    else
+      root[table_name].as_table()->insert_or_assign(key, override.value);
     labels[override.key] = override.label;
   }
   return read_config(root, "command line", std::move(base), std::move(labels));
