@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
-#include <filesystem>
 #include <iostream>
 #include <span>
 #include <string>
@@ -22,7 +21,7 @@
 #include "src/app/replay_command.hpp"
 #include "src/app/sim_command.hpp"
 #include "src/app/run_command.hpp"
-#include "src/runner/gitlab_runner_command.hpp"
+#include "src/app/wrapper_mode.hpp"
 #include "src/util/process_environment.hpp"
 
 namespace runwarden {
@@ -97,7 +96,8 @@ std::vector<config_override> overrides_from(const flag_values& flags) {
   std::vector<config_override> overrides;
   for (std::size_t index = 0; index < flags.specs.size(); ++index) {
     if (flags.values[index])
-      overrides.push_back({flags.specs[index]->key, *flags.values[index], flags.specs[index]->flag});
+      overrides.push_back(
+          {flags.specs[index]->key, *flags.values[index], flags.specs[index]->flag});
   }
   return overrides;
 }
@@ -114,57 +114,6 @@ std::vector<std::string> check_merged(const settings& config) {
     errors.push_back("runner kind " + std::string{kind_of(kind).text} +
                      " has fixed signals; graceful/forceful signals apply to kind generic");
   return errors;
-}
-
-// `runwarden wrapper`'s defaults, which its config file and flags may change: gitlab-runner
-// wrapper's own listen address (commands/wrapper.go defaultWrapperGRPCListen), and staying
-// up once the runner is gone, as the real wrapper does until it is signalled.
-settings wrapper_defaults() {
-  settings base;
-  base.runner.kind = runner_kind_name::gitlab;
-  base.restart.type = restart_type::temporary;
-  base.control.grpc_listen = "tcp://localhost:7777";
-  base.control.linger_after_gone = linger_policy{.forever = true};
-  return base;
-}
-
-// What makes wrapper mode what it is: gitlab-runner, never restarted (the real wrapper
-// reports `stopped` and the failure instead).
-std::vector<std::string> check_wrapper(const settings& config) {
-  std::vector<std::string> errors;
-  if (config.runner.kind != runner_kind_name::gitlab)
-    errors.push_back("runwarden wrapper runs gitlab-runner: runner.kind must be gitlab");
-  if (config.restart.type != restart_type::temporary)
-    errors.push_back("runwarden wrapper never restarts the runner (gitlab-runner's wrapper "
-                     "reports it stopped instead): restart.policy must be temporary");
-  return errors;
-}
-
-// `gitlab-runner wrapper -- run ...` runs gitlab-runner itself with the words after `--`;
-// `runwarden wrapper -- run ...` does the same with the gitlab-runner on PATH.
-std::vector<std::string> wrapper_command(std::vector<std::string> command) {
-  constexpr std::string_view runner_subcommands[] = {"run", "run-single"};
-  if (!command.empty() && std::find(std::begin(runner_subcommands), std::end(runner_subcommands),
-                                    command.front()) != std::end(runner_subcommands))
-    command.insert(command.begin(), "gitlab-runner");
-  return command;
-}
-
-// Where gitlab-runner itself reads config.toml (its --config, CONFIG_FILE or its default),
-// when that file is there and runwarden was not told another.
-void find_gitlab_config(settings& config, const environment_map& environment) {
-  if (!config.runner.gitlab_config.empty()) return;
-  auto path = read_gitlab_runner_flags(config.runner.command).config_file;
-  if (!path || path->empty()) {
-    const auto variable = [&](const char* name) -> std::optional<std::string> {
-      const auto found = environment.find(name);
-      return found == environment.end() ? std::nullopt : std::optional{found->second};
-    };
-    path = default_gitlab_config_path(variable("CONFIG_FILE"), ::geteuid() == 0,
-                                      variable("HOME").value_or(""));
-  }
-  std::error_code error;
-  if (std::filesystem::is_regular_file(*path, error)) config.runner.gitlab_config = *path;
 }
 
 int report_errors(const std::vector<std::string>& errors, int exit_code) {
@@ -212,7 +161,7 @@ int run_wrapper(const flag_values& flags, std::vector<std::string> command) {
   if (!config) return exit_code;
   if (auto errors = check_wrapper(*config); !errors.empty())
     return report_errors(errors, exit_usage);
-  find_gitlab_config(*config, process_environment());
+  find_gitlab_config(*config, process_environment(), ::geteuid() == 0);
   if (auto problem = setup_logging(config->log)) return report_errors({*problem}, exit_config);
   return run_warden(*config);
 }

@@ -287,7 +287,8 @@ int run_warden(const settings& config) {
   if (!notifier.notifier->flush(system, notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
                           notifier_flush_wait_max.count());
-  linger(waiter, config.control.linger_after_gone);
+  // A control API that never started has nobody to answer: no reason to stay.
+  if (!control_failure) linger(waiter, config.control.linger_after_gone);
   if (control) control->stop(control_stop_grace);
   notifier.notifier->stop();
   awareness.awareness->stop();
