@@ -138,4 +138,4 @@ if not aborted.is_set():
     time.sleep(0.5)  # gitlab-runner, too, takes a moment between its last job and its exit
 code = 1 if aborted.is_set() else 0
 note("exit %d" % code)
-sys.exit(code)
+os._exit(code)  # no interpreter shutdown, during which a late signal would kill it instead
