@@ -73,8 +73,12 @@ void launch_lookup_failed(hooks_pointer self, const autoscaling_failure& failure
 }  // namespace
 
 bool runner_ready(const warden_snapshot& snapshot, bool needs_metrics) {
+  // gitlab-runner 19.1+ says "running" only after its boot check passed, the one its
+  // /health/ready reports (commands/multi.go run()); a runner that says nothing is judged
+  // by its metrics answering.
   return snapshot.status == warden_status::running && snapshot.runner_pid &&
-         (!needs_metrics || snapshot.jobs_running.has_value());
+         (!needs_metrics || snapshot.jobs_running.has_value()) &&
+         (snapshot.runner_state.empty() || snapshot.runner_state == "running");
 }
 
 void watch_launch(hooks_pointer self) {

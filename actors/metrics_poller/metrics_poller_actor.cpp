@@ -36,11 +36,11 @@ void scrape(poller_pointer self) {
                           .max_response_bytes = 4 * 1024 * 1024});
 }
 
-void tell(poller_pointer self, std::optional<std::uint32_t> jobs) {
+void tell(poller_pointer self, runner_load_observed load) {
   auto& state = self->state;
-  if (state.told.has_value() && *state.told == jobs) return;
-  state.told = jobs;
-  self->send(state.wiring.listener, runner_load_observed{jobs});
+  if (state.told == load) return;
+  state.told = load;
+  self->send(state.wiring.listener, std::move(load));
 }
 
 void judge(poller_pointer self, const http_response& response) {
@@ -49,14 +49,26 @@ void judge(poller_pointer self, const http_response& response) {
   if (!scraped.load) {
     if (scraped.error != state.last_error) warden_logger()->warn("{}", scraped.error);
     state.last_error = scraped.error;
-    tell(self, std::nullopt);
+    tell(self, {});  // unknown, and the runner's state with it
     return;
   }
   if (!state.last_error.empty()) warden_logger()->info("the runner's metrics answer again");
   state.last_error.clear();
+  state.answered = true;
   for (const auto& problem : scraped.load->problems)
     warden_logger()->debug("runner metrics: {}", problem);
-  tell(self, narrowed(scraped.load->running_jobs));
+  tell(self, {narrowed(scraped.load->running_jobs), scraped.load->process_state_text});
+}
+
+// Quick tries until the runner first answers (it listens a moment after it starts), then
+// the interval.
+std::chrono::milliseconds next_wait(metrics_poller_state& state) {
+  const auto interval = state.wiring.interval;
+  if (state.answered || state.quick_retries >= first_answer_retries_max ||
+      interval <= first_answer_retry)
+    return interval;
+  ++state.quick_retries;
+  return first_answer_retry;
 }
 
 }  // namespace
@@ -70,7 +82,7 @@ caf::behavior metrics_poller_actor(poller_pointer self, metrics_poller_wiring wi
         if (state.in_flight != response.id) return;  // an answer from before a restart
         state.in_flight.reset();
         judge(self, response);
-        self->delayed_send(self, state.wiring.interval, poll_atom::value);
+        self->delayed_send(self, next_wait(state), poll_atom::value);
       },
       [=](poll_atom) { scrape(self); },
   };

@@ -1,8 +1,11 @@
 #pragma once
 // The metrics poller: scrapes the runner's /metrics through an HTTP port on an interval and
-// tells the warden how many jobs the runner has, whenever that changes (known or not). One
-// scrape at a time; the next is scheduled when the answer arrives, so a slow runner is
-// never asked twice at once. No socket of its own: tests and the simulation script the port.
+// tells the warden how many jobs the runner has and its own word for its state (gitlab-
+// runner 19.1+), whenever that changes (known or not). One scrape at a time; the next is scheduled when the answer arrives, so a slow runner is
+// never asked twice at once. The runner starts listening a moment after it starts, so until
+// its first answer a failed scrape is retried quickly (first_answer_retry), not an interval
+// later, for a bounded number of tries. No socket of its own: tests and the simulation
+// script the port.
 
 #include <chrono>
 #include <optional>
@@ -11,11 +14,17 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
+#include "messages/warden_messages.hpp"
 
 namespace runwarden {
 
 // Its id under its supervisor.
 inline constexpr std::string_view metrics_poller_child_id = "metrics_poller";
+
+// Until the first answer: the wait between tries, and how many such quick tries at most
+// (30 s worth) before the interval applies to a runner that never answers.
+inline constexpr std::chrono::milliseconds first_answer_retry{250};
+inline constexpr std::uint32_t first_answer_retries_max = 120;
 
 struct metrics_poller_wiring {
   std::string url;  // http://127.0.0.1:9252/metrics
@@ -30,9 +39,11 @@ struct metrics_poller_state {
   metrics_poller_wiring wiring;
   std::uint64_t next_request_id = 1;
   std::optional<std::uint64_t> in_flight;
-  // What the listener last heard: nothing yet, or a job count that may be unknown.
-  std::optional<std::optional<std::uint32_t>> told;
+  // What the listener last heard: nothing yet, or a job count (maybe unknown) and state.
+  std::optional<runner_load_observed> told;
   std::string last_error;  // logged once per distinct failure, not once per scrape
+  bool answered = false;    // the runner answered a scrape at least once
+  std::uint32_t quick_retries = 0;
 };
 
 caf::behavior metrics_poller_actor(caf::stateful_actor<metrics_poller_state>* self,

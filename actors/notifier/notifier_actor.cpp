@@ -152,7 +152,8 @@ void on_notify(notifier_pointer self, notification_kind kind,
     const auto id = state.next_id++;
     auto [it, inserted] = state.deliveries.emplace(
         id, delivery{kind, std::move(planned.target), std::move(planned.method),
-                     std::move(planned.headers), body, planned.is_callback, 0, 0, notification});
+                     std::move(planned.headers), std::move(planned.body), planned.is_callback, 0,
+                     0, notification});
     assert(inserted);
     ++state.notifications[notification].deliveries_open;
     start_attempt(self, it);

@@ -156,8 +156,13 @@ void reconcile(warden_pointer self) {
   if (machine.runner == runner_state::alive && machine.runner_pid) {
     const auto pid = *machine.runner_pid;
     self->send(state.process_port, adopt_atom::value, pid);
-    // A signal is sent once: only one whose delivery the journal does not record goes again.
-    if (const auto again = state.machine->undelivered_signal())
+    // A signal is sent once: only one whose delivery the journal does not record goes again,
+    // and not to a runner that already says it is in that shutdown (gitlab-runner 19.1+).
+    const auto& says = machine.runner_reported_state;
+    const bool heard = (machine.stage == escalation::graceful_sent &&
+                        (says == "graceful-shutdown" || says == "forceful-shutdown")) ||
+                       (machine.stage == escalation::forceful_sent && says == "forceful-shutdown");
+    if (const auto again = state.machine->undelivered_signal(); again && !heard)
       self->send(state.process_port, signal_atom::value, pid, std::int32_t{*again});
   }
   if (machine.unregistration == step_progress::in_progress)
@@ -268,8 +273,14 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
         warden_logger()->info("instance {} in {} (account {})", identity.instance_id,
                               identity.region, identity.account_id);
       },
+      // Once gone there is nothing left to drain; the exit listener may still be waiting
+      // for a signal to stop lingering (run_command.cpp).
       [=](const os_signal_received& signal) {
-        if (auto event = event_for_os_signal(signal.signal_number)) handle_event(self, *event);
+        if (self->state.machine->state().status == warden_status::gone) {
+          self->send(self->state.exit_listener, signal);
+        } else if (auto event = event_for_os_signal(signal.signal_number)) {
+          handle_event(self, *event);
+        }
       },
       [=](const shutdown_requested& e) {
         handle_event(self, e);

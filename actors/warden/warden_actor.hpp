@@ -58,7 +58,9 @@ struct warden_state {
 struct warden_wiring {
   drain_config config;
   process_port_actor process_port;
-  caf::actor exit_listener;  // receives one warden_exited when the warden reaches gone
+  // Receives one warden_exited when the warden reaches gone, then each OS signal runwarden
+  // receives (os_signal_received), which ends a linger.
+  caf::actor exit_listener;
   caf::actor notifier = {};
   caf::actor unregistrar = {};
   caf::actor lifecycle_client = {};

@@ -3,10 +3,14 @@
 // must never reinterpret the arguments it passes on.
 #include "src/app/cli.hpp"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
-#include <array>
+#include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <iostream>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +21,8 @@
 #include "src/app/replay_command.hpp"
 #include "src/app/sim_command.hpp"
 #include "src/app/run_command.hpp"
+#include "src/app/wrapper_mode.hpp"
+#include "src/util/process_environment.hpp"
 
 namespace runwarden {
 
@@ -44,30 +50,54 @@ constexpr flag_spec run_flag_specs[] = {
     {"--grpc-listen", "control.grpc_listen", "unix:///PATH or tcp://HOST:PORT, or none"},
     {"--token-file", "control.token_file", "file with the bearer token gRPC calls must carry"},
     {"--http-listen", "control.http_listen", "HOST:PORT for /metrics /healthz /readyz, or none"},
+    {"--linger-after-gone", "control.linger_after_gone",
+     "stay up answering the control API once the runner is gone: forever or a duration"},
+    {"--insecure-unauthenticated-wrapper-api", "control.insecure_unauthenticated_wrapper_api",
+     "true: serve the wrapper API off loopback WITHOUT a token (anyone can stop the runner)"},
+    {"--insecure-unauthenticated-warden-shutdown",
+     "control.insecure_unauthenticated_warden_shutdown",
+     "true: with the above, open runwarden.v1.Warden's shutdown calls too"},
     {"--webhook", "webhook.url", "http(s) URL told when a drain starts and ends"},
     {"--state-dir", "journal.state_directory", "where the journal lives (one runwarden each)"},
 };
 
-struct run_flags {
-  std::string config_path;
-  std::array<std::optional<std::string>, std::size(run_flag_specs)> values;
+// gitlab-runner wrapper's own flag (commands/wrapper.go), in runwarden's terms.
+constexpr flag_spec wrapper_flag_specs[] = {
+    {"--process-termination-timeout", "drain.kill_timeout",
+     "gitlab-runner wrapper's flag: SIGKILL the runner this long after the forceful signal "
+     "(default: gitlab-runner's shutdown_timeout + 5s)"},
 };
 
-void add_run_flags(CLI::App& run, run_flags& flags) {
-  run.add_option("--config", flags.config_path, "TOML config file (see config/runwarden.toml)")
-      ->check(CLI::ExistingFile);
-  for (std::size_t index = 0; index < std::size(run_flag_specs); ++index) {
-    const auto& spec = run_flag_specs[index];
-    run.add_option(spec.flag, flags.values[index], spec.help);
+// In wrapper mode the runner is gitlab-runner and is never restarted, so these do not apply.
+constexpr std::string_view flags_not_for_wrapper[] = {"--kind", "--restart", "--graceful-signal",
+                                                      "--forceful-signal"};
+
+struct flag_values {
+  std::string config_path;
+  std::vector<const flag_spec*> specs;
+  std::deque<std::optional<std::string>> values;  // a deque: CLI11 keeps their addresses
+};
+
+void add_flags(CLI::App& command, flag_values& flags, std::span<const flag_spec> specs,
+               std::span<const std::string_view> skipped = {}) {
+  for (const auto& spec : specs) {
+    if (std::find(skipped.begin(), skipped.end(), spec.flag) != skipped.end()) continue;
+    flags.specs.push_back(&spec);
+    command.add_option(spec.flag, flags.values.emplace_back(), spec.help);
   }
 }
 
-std::vector<config_override> overrides_from(const run_flags& flags) {
+void add_config_flag(CLI::App& command, flag_values& flags) {
+  command.add_option("--config", flags.config_path, "TOML config file (see config/runwarden.toml)")
+      ->check(CLI::ExistingFile);
+}
+
+std::vector<config_override> overrides_from(const flag_values& flags) {
   std::vector<config_override> overrides;
-  for (std::size_t index = 0; index < std::size(run_flag_specs); ++index) {
+  for (std::size_t index = 0; index < flags.specs.size(); ++index) {
     if (flags.values[index])
-      overrides.push_back({run_flag_specs[index].key, *flags.values[index],
-                           run_flag_specs[index].flag});
+      overrides.push_back(
+          {flags.specs[index]->key, *flags.values[index], flags.specs[index]->flag});
   }
   return overrides;
 }
@@ -91,21 +121,49 @@ int report_errors(const std::vector<std::string>& errors, int exit_code) {
   return exit_code;
 }
 
-int run(const run_flags& flags, std::vector<std::string> command) {
-  settings config;
+// Loads the file over `base`, puts the command in, applies the flags, and checks the whole.
+std::optional<settings> merged_settings(const flag_values& flags, std::vector<std::string> command,
+                                        settings base, int& exit_code) {
+  settings config = std::move(base);
   if (!flags.config_path.empty()) {
-    auto loaded = load_config_file(flags.config_path);
-    if (!loaded.config) return report_errors(loaded.errors, exit_config);
+    auto loaded = load_config_file(flags.config_path, std::move(config));
+    if (!loaded.config) {
+      exit_code = report_errors(loaded.errors, exit_config);
+      return std::nullopt;
+    }
     config = std::move(*loaded.config);
   }
   if (!command.empty()) config.runner.command = std::move(command);
   auto merged = apply_overrides(std::move(config), overrides_from(flags));
-  if (!merged.config) return report_errors(merged.errors, exit_usage);
-  config = std::move(*merged.config);
-  if (auto errors = check_merged(config); !errors.empty())
+  if (!merged.config) {
+    exit_code = report_errors(merged.errors, exit_usage);
+    return std::nullopt;
+  }
+  if (auto errors = check_merged(*merged.config); !errors.empty()) {
+    exit_code = report_errors(errors, exit_usage);
+    return std::nullopt;
+  }
+  return std::move(merged.config);
+}
+
+int run(const flag_values& flags, std::vector<std::string> command) {
+  int exit_code = exit_usage;
+  auto config = merged_settings(flags, std::move(command), settings{}, exit_code);
+  if (!config) return exit_code;
+  if (auto problem = setup_logging(config->log)) return report_errors({*problem}, exit_config);
+  return run_warden(*config);
+}
+
+int run_wrapper(const flag_values& flags, std::vector<std::string> command) {
+  int exit_code = exit_usage;
+  auto config =
+      merged_settings(flags, wrapper_command(std::move(command)), wrapper_defaults(), exit_code);
+  if (!config) return exit_code;
+  if (auto errors = check_wrapper(*config); !errors.empty())
     return report_errors(errors, exit_usage);
-  if (auto problem = setup_logging(config.log)) return report_errors({*problem}, exit_config);
-  return run_warden(config);
+  find_gitlab_config(*config, process_environment(), ::geteuid() == 0);
+  if (auto problem = setup_logging(config->log)) return report_errors({*problem}, exit_config);
+  return run_warden(*config);
 }
 
 }  // namespace
@@ -120,9 +178,16 @@ int run_cli(int argc, char** argv) {
   }
   CLI::App app{"runwarden: supervises a CI runner and drains it without killing a job"};
   app.require_subcommand(1);
-  run_flags flags;
+  flag_values flags;
   auto* run_command = app.add_subcommand("run", "supervise COMMAND: runwarden run -- COMMAND");
-  add_run_flags(*run_command, flags);
+  add_config_flag(*run_command, flags);
+  add_flags(*run_command, flags, run_flag_specs);
+  flag_values wrapper_flags;
+  auto* wrapper = app.add_subcommand(
+      "wrapper", "a drop-in for `gitlab-runner wrapper`: runwarden wrapper -- gitlab-runner run");
+  add_config_flag(*wrapper, wrapper_flags);
+  add_flags(*wrapper, wrapper_flags, run_flag_specs, flags_not_for_wrapper);
+  add_flags(*wrapper, wrapper_flags, wrapper_flag_specs);
   app.add_subcommand("version", "print runwarden's version");
   auto ctl = add_ctl_command(app);
   auto replay = add_replay_command(app);
@@ -142,6 +207,7 @@ int run_cli(int argc, char** argv) {
     std::printf("runwarden %s\n", version_text);
     return 0;
   }
+  if (wrapper->parsed()) return run_wrapper(wrapper_flags, std::move(command));
   return run(flags, std::move(command));
 }
 

@@ -62,16 +62,17 @@ file_text read_whole_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-config_result load_config_file(const std::filesystem::path& path) {
+config_result load_config_file(const std::filesystem::path& path, settings base) {
   const file_text file = read_whole_file(path);
   if (!file.error.empty()) {
     return {std::nullopt,
             {fmt::format("{}: cannot read config file: {}", path.string(), file.error)}};
   }
-  return parse_config_text(file.text, path.string());
+  return parse_config_text(file.text, path.string(), std::move(base));
 }
 
-config_result parse_config_text(std::string_view text, std::string_view source_name) {
+config_result parse_config_text(std::string_view text, std::string_view source_name,
+                                settings base) {
   toml::table root;
   try {
     root = toml::parse(text, source_name);
@@ -81,7 +82,7 @@ config_result parse_config_text(std::string_view text, std::string_view source_n
         std::nullopt,
         {fmt::format("{}:{}:{}: {}", source_name, begin.line, begin.column, error.description())}};
   }
-  return read_config(root, source_name, settings{});
+  return read_config(root, source_name, std::move(base));
 }
 
 config_result apply_overrides(settings base, const std::vector<config_override>& overrides) {
@@ -92,7 +93,13 @@ config_result apply_overrides(settings base, const std::vector<config_override>&
     assert(dot != std::string::npos);
     const auto table_name = override.key.substr(0, dot);
     if (!root.contains(table_name)) root.insert(table_name, toml::table{});
-    root[table_name].as_table()->insert_or_assign(override.key.substr(dot + 1), override.value);
+    // A flag's text is a string to the file's checks, but for true and false, which the
+    // boolean keys take.
+    const auto key = override.key.substr(dot + 1);
+    if (override.value == "true" || override.value == "false")
+      root[table_name].as_table()->insert_or_assign(key, override.value == "true");
+    else
+      root[table_name].as_table()->insert_or_assign(key, override.value);
     labels[override.key] = override.label;
   }
   return read_config(root, "command line", std::move(base), std::move(labels));

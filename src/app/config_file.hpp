@@ -18,12 +18,14 @@ struct config_result {
   std::vector<std::string> errors;  // in line order; each names the file, line and key
 };
 
-// Reads and checks the file at `path`. A file that cannot be read (missing, no permission,
-// a directory, too large) gives one error naming the path and the reason.
-config_result load_config_file(const std::filesystem::path& path);
+// Reads and checks the file at `path` on top of `base` (a mode's own defaults). A file that
+// cannot be read (missing, no permission, a directory, too large) gives one error naming the
+// path and the reason.
+config_result load_config_file(const std::filesystem::path& path, settings base = {});
 
 // Checks TOML text as if read from a file called `source_name` (used in the messages).
-config_result parse_config_text(std::string_view text, std::string_view source_name);
+config_result parse_config_text(std::string_view text, std::string_view source_name,
+                                settings base = {});
 
 // One setting given outside the file, such as a command-line flag: the key it sets
 // ("drain.timeout"), its text, and the name to blame in messages ("--drain-timeout").

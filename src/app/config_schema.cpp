@@ -104,6 +104,16 @@ constexpr key_spec schema[] = {
                     value.config().control.tls_key_file);
      }},
     {"control", "http_listen", read_http_listen},
+    {"control", "linger_after_gone", read_linger_after_gone},
+    {"control", "insecure_unauthenticated_wrapper_api",
+     [](config_value& value) {
+       return store(value.expect_bool(), value.config().control.insecure_unauthenticated_wrapper_api);
+     }},
+    {"control", "insecure_unauthenticated_warden_shutdown",
+     [](config_value& value) {
+       return store(value.expect_bool(),
+                    value.config().control.insecure_unauthenticated_warden_shutdown);
+     }},
     {"webhook", "url", read_webhook_url},
     {"webhook", "secret_file",
      [](config_value& value) {
@@ -273,8 +283,22 @@ void check_tls_pair(config_reader& reader) {
                 fmt::format("needs {} as well (TLS takes both files, or neither)", missing));
 }
 
+// Opening the Warden's shutdown calls without a token only makes sense, and is only allowed,
+// on top of opening the wrapper API: the operator opts in to both, knowingly.
+void check_unauthenticated_pair(config_reader& reader) {
+  const control_settings& control = reader.config().control;
+  if (!control.insecure_unauthenticated_warden_shutdown ||
+      control.insecure_unauthenticated_wrapper_api)
+    return;
+  constexpr std::string_view key = "control.insecure_unauthenticated_warden_shutdown";
+  reader.report(reader.accepted_line(key).value_or(0), key,
+                "needs control.insecure_unauthenticated_wrapper_api = true as well (the "
+                "Warden's shutdown calls are opened only on top of the wrapper API)");
+}
+
 // Every check that spans keys, run once each key has been read on its own.
 void check_across_keys(config_reader& reader) {
+  check_unauthenticated_pair(reader);
   check_signals_allowed(reader);
   const restart_settings& restart = reader.config().restart;
   check_order(reader, {"restart.backoff_initial", restart.backoff_initial},

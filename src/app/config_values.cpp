@@ -156,6 +156,24 @@ bool read_grpc_listen(config_value& value) {
   return true;
 }
 
+bool read_linger_after_gone(config_value& value) {
+  const std::optional<std::string> text =
+      value.expect_string("\"forever\" or a duration such as \"10m\" (\"0s\": exit at gone)");
+  if (!text) return false;
+  if (*text == "forever") {
+    value.config().control.linger_after_gone = linger_policy{.forever = true};
+    return true;
+  }
+  const duration_parse_result parsed = parse_duration(*text);
+  if (!parsed.value) {
+    value.refuse(fmt::format("{}; write \"forever\", or \"0s\" to exit at gone", parsed.error));
+    return false;
+  }
+  value.config().control.linger_after_gone = linger_policy{.forever = false,
+                                                           .duration = *parsed.value};
+  return true;
+}
+
 // "none", or HOST:PORT checked as the host and port of a tcp:// listen address.
 bool read_http_listen(config_value& value) {
   const std::optional<std::string> text =

@@ -19,6 +19,8 @@ bool read_restart_jitter(config_value& value);
 bool read_drain_timeout(config_value& value);
 bool read_grpc_listen(config_value& value);
 bool read_http_listen(config_value& value);
+// "forever", or a duration ("0s": exit at gone).
+bool read_linger_after_gone(config_value& value);
 // An http:// or https:// URL with a host; `when_empty` says what to write instead of "".
 std::optional<std::string> expect_http_url(config_value& value, std::string_view when_empty);
 bool read_metrics_url(config_value& value);

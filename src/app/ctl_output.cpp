@@ -80,7 +80,8 @@ std::string status_text(const v1::StatusResponse& status) {
   const std::string runner =
       (status.runner_pid() != 0 ? "pid " + std::to_string(status.runner_pid()) : "not running") +
       ", " + std::to_string(status.restarts()) + " restarts, last exit: " +
-      (status.has_last_exit() ? status.last_exit().text() : "none");
+      (status.has_last_exit() ? status.last_exit().text() : "none") +
+      (status.runner_state().empty() ? "" : ", says " + status.runner_state());
   return "runwarden: " + state + "\nrunner:    " + runner + "\njobs:      " + jobs_text(status) +
          "\ndrain:     " + drain_text(status) + "\n" +
          (status.unregistration().empty() ? ""
@@ -114,6 +115,8 @@ nlohmann::json status_json(const v1::StatusResponse& status) {
       {"jobs_running", status.has_jobs_running() ? nlohmann::json(status.jobs_running().value())
                                                  : nullptr},
       {"restarts", status.restarts()},
+      {"runner_state", status.runner_state().empty() ? nlohmann::json(nullptr)
+                                                     : nlohmann::json(status.runner_state())},
       {"state_since", TimeUtil::ToString(status.state_since())},
       {"drain_started_at", optional_time(status.has_drain_started_at(), status.drain_started_at())},
       {"deadline", optional_time(status.has_deadline(), status.deadline())},

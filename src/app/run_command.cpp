@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <random>
 
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
@@ -27,8 +28,10 @@
 #include "src/control/http_endpoints.hpp"
 #include "src/ports/os/io_thread.hpp"
 #include "src/ports/os/signal_watch.hpp"
+#include "src/runner/gitlab_runner_config.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/telemetry/metrics_registry.hpp"
+#include "src/util/duration_text.hpp"
 
 namespace runwarden {
 
@@ -72,6 +75,40 @@ std::optional<int> start_control(std::optional<control_endpoint> endpoint,
   return started.exit_code;
 }
 
+// Once gone, runwarden may stay up so that deployment tooling polling the control API (GRIT's
+// `deployer wait-terminated`, gitlab-runner's own client) reads `stopped` instead of losing
+// the connection; the tooling, not runwarden, decides when the machine goes. The warden hands
+// runwarden's own signals, once gone, to `waiter`: any stop signal ends the linger.
+void linger(caf::scoped_actor& waiter, const linger_policy& policy) {
+  if (!policy.forever && policy.duration <= std::chrono::milliseconds::zero()) return;
+  const auto logger = warden_logger();
+  if (policy.forever)
+    logger->info("the runner is gone; staying up (control.linger_after_gone = \"forever\") "
+                 "until SIGTERM, SIGINT or SIGQUIT");
+  else
+    logger->info("the runner is gone; staying up for {} (control.linger_after_gone) or until "
+                 "SIGTERM, SIGINT or SIGQUIT", format_duration(policy.duration));
+  const auto until = std::chrono::steady_clock::now() + policy.duration;
+  bool lingering = true;
+  const auto on_signal = [&](const os_signal_received& signal) {
+    if (signal.signal_number == SIGHUP) return;  // a reload: nothing left to reload
+    logger->info("{} received while lingering; exiting", signal_name(signal.signal_number));
+    lingering = false;
+  };
+  const auto on_down = [](const caf::down_msg&) {};  // workers end as they like now
+  while (lingering) {
+    if (policy.forever) {
+      waiter->receive(on_signal, on_down);
+      continue;
+    }
+    const auto left = until - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) break;
+    waiter->receive(on_signal, on_down,
+                    caf::after(std::chrono::duration_cast<std::chrono::milliseconds>(left) +
+                               std::chrono::milliseconds{1}) >> [] {});
+  }
+}
+
 // Orphans re-parent to the nearest subreaper; as PID 1 runwarden is the init already.
 void become_subreaper() {
   if (::getpid() == 1) return;
@@ -81,16 +118,24 @@ void become_subreaper() {
 
 }  // namespace
 
-drain_config make_drain_config(const settings& config, std::uint64_t random_seed) {
+drain_config make_drain_config(const settings& config, std::uint64_t random_seed,
+                               std::optional<std::chrono::seconds> gitlab_shutdown_timeout) {
   const auto kind_name = config.runner.kind.value_or(
       guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
   const auto& kind = kind_of(kind_name);
+  // gitlab-runner, after SIGTERM, aborts its jobs and waits up to its shutdown_timeout for
+  // their clean-up (commands/multi.go handleForcefulShutdown): SIGKILL only after that.
+  duration kill_timeout = generic_kill_timeout;
+  if (kind_name == runner_kind_name::gitlab)
+    kill_timeout = gitlab_shutdown_timeout.value_or(gitlab_default_shutdown_timeout) +
+                   gitlab_kill_margin;
+  if (config.drain.kill_timeout) kill_timeout = *config.drain.kill_timeout;
   drain_config result{
       .graceful_signal = kind.graceful_signal,
       .forceful_signal = kind.forceful_signal,
       .restart = config.restart,
       .drain_timeout = std::nullopt,
-      .kill_timeout = config.drain.kill_timeout,
+      .kill_timeout = kill_timeout,
       .random_seed = random_seed,
       .runner_start_grace = config.drain.start_grace,
   };
@@ -110,7 +155,7 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
 }
 
 int run_warden(const settings& config) {
-  auto endpoint = prepare_control_endpoint(config.control);
+  auto endpoint = prepare_control_endpoint(config.control, config.webhook.allow_link_local);
   if (!endpoint.error.empty()) {
     warden_logger()->error("{}", endpoint.error);
     return endpoint.exit_code;
@@ -122,7 +167,8 @@ int run_warden(const settings& config) {
     warden_logger()->error("{}", http.error);
     return exit_unavailable;
   }
-  auto awareness = runner_awareness::plan(config);
+  const auto environment = process_environment();
+  auto awareness = runner_awareness::plan(config, environment);
   if (!awareness.awareness) {
     warden_logger()->error("{}", awareness.error);
     return exit_config;
@@ -134,7 +180,6 @@ int run_warden(const settings& config) {
     warden_logger()->error("{}", scaling.error);
     return exit_config;
   }
-  const auto environment = process_environment();
   if (config.aws.provider != lifecycle_provider::none) {
     // Checked before the runner starts, so that a bad endpoint stops nothing midway.
     const auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
@@ -151,7 +196,10 @@ int run_warden(const settings& config) {
     return exit_config;
   }
   std::random_device entropy;
-  auto journal = run_journal::open(config, make_drain_config(config, entropy()), environment);
+  auto journal = run_journal::open(
+      config,
+      make_drain_config(config, entropy(), awareness.awareness->gitlab_shutdown_timeout()),
+      environment);
   if (!journal.journal) {
     warden_logger()->error("{}", journal.error);
     return journal.exit_code;
@@ -243,6 +291,8 @@ int run_warden(const settings& config) {
   if (!notifier.notifier->flush(system, notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
                           notifier_flush_wait_max.count());
+  // A control API that never started has nobody to answer: no reason to stay.
+  if (!control_failure) linger(waiter, config.control.linger_after_gone);
   if (control) control->stop(control_stop_grace);
   if (service_manager) service_manager->stop();
   notifier.notifier->stop();

@@ -10,6 +10,7 @@
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
 #include "messages/warden_messages.hpp"
 #include "src/app/logging.hpp"
+#include "src/runner/gitlab_runner_command.hpp"
 #include "src/runner/gitlab_runner_config_loader.hpp"
 #include "src/unregister/unregister_plan.hpp"
 
@@ -37,12 +38,35 @@ std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config) {
   return runners;
 }
 
+std::optional<std::string> variable(const environment_map& environment, const char* name) {
+  const auto found = environment.find(name);
+  if (found == environment.end()) return std::nullopt;
+  return found->second;
+}
+
+// gitlab-runner's own listen address, from its command, environment and config.toml.
+std::string gitlab_metrics_url(const settings& config, const environment_map& environment,
+                               const std::optional<std::string>& from_config_file) {
+  const auto flags = read_gitlab_runner_flags(config.runner.command);
+  const auto address = effective_listen_address(
+      flags.listen_address, variable(environment, "LISTEN_ADDRESS"), from_config_file);
+  if (!address) return "";
+  if (auto url = metrics_url(*address)) return *url;
+  warden_logger()->warn("gitlab-runner's listen address \"{}\" is not one it can listen on; "
+                        "its metrics are not read", *address);
+  return "";
+}
+
 }  // namespace
 
-runner_awareness::start_result runner_awareness::plan(const settings& config) {
+runner_awareness::start_result runner_awareness::plan(const settings& config,
+                                                      const environment_map& environment) {
   std::unique_ptr<runner_awareness> awareness{new runner_awareness};
   awareness->metrics_url_ = config.runner.metrics_url;
   awareness->metrics_interval_ = config.runner.metrics_interval;
+  const auto kind = config.runner.kind.value_or(
+      guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
+  std::optional<std::string> config_listen_address;
   std::vector<gitlab_runner> discovered;
   if (!config.runner.gitlab_config.empty()) {
     auto loaded = load_gitlab_runner_config(config.runner.gitlab_config);
@@ -53,11 +77,13 @@ runner_awareness::start_result runner_awareness::plan(const settings& config) {
     }
     if (!loaded.config->system_id_problem.empty())
       warden_logger()->warn("gitlab-runner's system id: {}", loaded.config->system_id_problem);
-    if (awareness->metrics_url_.empty() && loaded.config->listen_address) {
-      if (auto url = metrics_url(*loaded.config->listen_address)) awareness->metrics_url_ = *url;
-    }
+    config_listen_address = loaded.config->listen_address;
+    awareness->gitlab_shutdown_timeout_ = loaded.config->shutdown_timeout;
     discovered = runners_of(*loaded.config);
   }
+  const bool gitlab = kind == runner_kind_name::gitlab || !config.runner.gitlab_config.empty();
+  if (awareness->metrics_url_.empty() && gitlab)
+    awareness->metrics_url_ = gitlab_metrics_url(config, environment, config_listen_address);
   auto planned = plan_unregistration(config.unregister, discovered);
   if (!planned.error.empty()) return {nullptr, planned.error};
   if (!planned.plan.targets.empty()) {

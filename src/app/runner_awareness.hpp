@@ -12,6 +12,7 @@
 #include "caf/all.hpp"
 #include "src/app/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
+#include "src/util/process_environment.hpp"
 
 namespace runwarden {
 
@@ -24,7 +25,10 @@ public:
 
   // Plans everything and reads the files (gitlab-runner's config, token files) before any
   // actor exists, so a mistake stops runwarden before the runner starts.
-  static start_result plan(const settings& config);
+  // The runner's metrics address, for the gitlab kind, is gitlab-runner's own: its
+  // --listen-address flag in the command, else LISTEN_ADDRESS in `environment`, else
+  // config.toml's listen_address (an explicit runner.metrics_url wins over all three).
+  static start_result plan(const settings& config, const environment_map& environment);
 
   // Starts the unregistration step (if any), before the warden that is to call it.
   void start_unregistration(caf::actor_system& system, std::uint64_t seed);
@@ -34,6 +38,10 @@ public:
   bool reads_metrics() const { return !metrics_url_.empty(); }
   // The CI server's URL a drain unregisters from (the first, if several); empty if none.
   const std::string& unregister_url() const { return unregister_url_; }
+  // gitlab-runner's shutdown_timeout from its config.toml; nullopt when none was read.
+  std::optional<std::chrono::seconds> gitlab_shutdown_timeout() const {
+    return gitlab_shutdown_timeout_;
+  }
   // Its first incarnation; the warden hears of later ones from its supervisor.
   const caf::actor& unregistration() const { return unregistration_; }
   // The supervisors of the poller and the unregistration step, for the warden to listen to
@@ -50,6 +58,7 @@ private:
   std::string metrics_url_;
   std::string unregister_url_;
   std::chrono::milliseconds metrics_interval_{0};
+  std::optional<std::chrono::seconds> gitlab_shutdown_timeout_;
   std::unique_ptr<unregistration_plan> unregistration_plan_;
   std::shared_ptr<http_worker> metrics_worker_;
   std::shared_ptr<http_worker> unregister_worker_;

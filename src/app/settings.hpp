@@ -38,11 +38,26 @@ struct runner_settings {
 struct drain_settings {
   // No deadline by default: jobs may take as long as they take.
   std::optional<std::chrono::milliseconds> timeout;
-  // After the forceful signal, how long before SIGKILL.
-  std::chrono::milliseconds kill_timeout{std::chrono::seconds{10}};
+  // After the forceful signal, how long before SIGKILL. Empty: for the gitlab kind,
+  // gitlab-runner's own shutdown_timeout (config.toml, 30 s when unset) plus a margin, since
+  // that is how long gitlab-runner itself takes to clean up aborted jobs; 10 s otherwise.
+  std::optional<std::chrono::milliseconds> kill_timeout;
   // A drain that comes this soon after the runner started holds its graceful signal until
   // the runner's metrics answer or this passes: its signal handlers may not be in place.
   std::chrono::milliseconds start_grace{std::chrono::seconds{1}};
+};
+
+// kill_timeout when unset: the generic kind's, and what the gitlab kind adds to
+// gitlab-runner's shutdown_timeout so that gitlab-runner's own timeout ends first.
+inline constexpr std::chrono::seconds generic_kill_timeout{10};
+inline constexpr std::chrono::seconds gitlab_kill_margin{5};
+
+// How long runwarden stays up once the runner is gone, answering the control API (the
+// gitlab-runner wrapper's CheckStatus says `stopped`) until it is signalled or the time is up.
+struct linger_policy {
+  bool forever = false;
+  std::chrono::milliseconds duration{0};  // when not forever; 0: exit at gone
+  friend bool operator==(const linger_policy&, const linger_policy&) = default;
 };
 
 // The control plane (issue 3): gRPC server, HTTP endpoints.
@@ -56,6 +71,15 @@ struct control_settings {
   std::string tls_key_file;
   // HOST:PORT for /metrics, /healthz and /readyz; "none" disables.
   std::string http_listen = "127.0.0.1:9253";
+  // `runwarden run` exits at gone (under systemd that is what stops the unit); `runwarden
+  // wrapper` lingers forever, as gitlab-runner's wrapper does.
+  linger_policy linger_after_gone;
+  // Deliberately long names: a TCP listener off loopback without a token lets anyone who
+  // reaches it stop the runner. The first opens the wrapper API (as gitlab-runner's wrapper,
+  // which has no authentication, is); the second also opens runwarden.v1.Warden's Shutdown
+  // and ForceShutdown, and only together with the first.
+  bool insecure_unauthenticated_wrapper_api = false;
+  bool insecure_unauthenticated_warden_shutdown = false;
 };
 
 // Where runwarden reports the drain (issue 3): a POST when it starts and when it is gone.

@@ -54,11 +54,25 @@ std::string read_tls(const control_settings& settings, control_endpoint& endpoin
   return "";
 }
 
-std::string check_exposure(const control_endpoint& endpoint) {
+std::string check_exposure(const control_settings& settings, control_endpoint& endpoint) {
   if (is_loopback(endpoint.address) || endpoint.token) return "";
-  return "refusing to listen on " + endpoint.address_text +
-         " without a token: anyone who can reach it could stop the runner. Set "
-         "control.token_file (--token-file), or listen on a loopback address or a unix socket";
+  if (!settings.insecure_unauthenticated_wrapper_api)
+    return "refusing to listen on " + endpoint.address_text +
+           " without a token: anyone who can reach it could stop the runner. Set "
+           "control.token_file (--token-file), or listen on a loopback address or a unix "
+           "socket, or accept the risk by name with "
+           "control.insecure_unauthenticated_wrapper_api = true";
+  endpoint.warden_shutdown_open = settings.insecure_unauthenticated_warden_shutdown;
+  warden_logger()->warn(
+      "INSECURE: the control API on {} takes calls WITHOUT ANY AUTHENTICATION "
+      "(control.insecure_unauthenticated_wrapper_api): anyone who can reach it can drain or "
+      "abort the runner through gitlab-runner's wrapper API. {}",
+      endpoint.address_text,
+      endpoint.warden_shutdown_open
+          ? "runwarden.v1.Warden's Shutdown and ForceShutdown are open too "
+            "(control.insecure_unauthenticated_warden_shutdown)."
+          : "runwarden.v1.Warden's Shutdown and ForceShutdown stay refused.");
+  return "";
 }
 
 control_endpoint_result prepare_socket(control_endpoint endpoint) {
@@ -72,9 +86,11 @@ control_endpoint_result prepare_socket(control_endpoint endpoint) {
 
 }  // namespace
 
-control_endpoint_result prepare_control_endpoint(const control_settings& settings) {
+control_endpoint_result prepare_control_endpoint(const control_settings& settings,
+                                                 bool allow_link_local_callbacks) {
   if (settings.grpc_listen == disabled_word) return {};
   control_endpoint endpoint;
+  endpoint.allow_link_local_callbacks = allow_link_local_callbacks;
   endpoint.address_text = settings.grpc_listen.empty() ? "unix://" + default_control_socket()
                                                         : settings.grpc_listen;
   auto parsed = parse_listen_address(endpoint.address_text);
@@ -89,9 +105,9 @@ control_endpoint_result prepare_control_endpoint(const control_settings& setting
   }
   if (auto problem = read_tls(settings, endpoint); !problem.empty())
     return failed(exit_config, problem);
-  if (auto problem = check_exposure(endpoint); !problem.empty())
+  if (auto problem = check_exposure(settings, endpoint); !problem.empty())
     return failed(exit_config, problem);
-  if (!is_loopback(endpoint.address) && !endpoint.tls)
+  if (!is_loopback(endpoint.address) && endpoint.token && !endpoint.tls)
     warden_logger()->warn("the control API on {} is not encrypted: its token crosses the "
                           "network in clear text (set control.tls_cert_file and "
                           "control.tls_key_file)", endpoint.address_text);

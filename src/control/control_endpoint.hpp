@@ -2,7 +2,9 @@
 // Where and how the control server listens, decided and checked before the warden (and so
 // the runner) starts: a mistake here must stop runwarden before it has a runner to stop.
 // The rules: a TCP address that is not loopback needs a token, since anyone who reaches it
-// could stop the runner; TLS takes a certificate and a key, on TCP only; a unix socket's
+// could stop the runner, unless the operator opts in by name to an unauthenticated wrapper
+// API (as gitlab-runner's own wrapper is; the Warden's shutdown calls stay closed unless
+// opened by a second opt-in), which is logged loudly at every start; TLS takes a certificate and a key, on TCP only; a unix socket's
 // directory is made ready and a stale socket removed (see unix_socket_file.hpp).
 
 #include <grpcpp/security/server_credentials.h>
@@ -25,6 +27,11 @@ struct control_endpoint {
   std::optional<std::string> token;
   std::string token_file;  // the path, which alone may be logged
   std::optional<grpc::SslServerCredentialsOptions::PemKeyCertPair> tls;
+  // Off loopback without a token (control.insecure_unauthenticated_wrapper_api): the
+  // Warden's Shutdown and ForceShutdown are refused unless this is set as well.
+  bool warden_shutdown_open = true;
+  // webhook.allow_link_local: callbacks to link-local or metadata addresses are accepted.
+  bool allow_link_local_callbacks = false;
 };
 
 struct control_endpoint_result {
@@ -36,6 +43,8 @@ struct control_endpoint_result {
 };
 
 // Reads settings.grpc_listen ("none" disables the server) and everything it needs.
-control_endpoint_result prepare_control_endpoint(const control_settings& settings);
+// allow_link_local_callbacks is webhook.allow_link_local.
+control_endpoint_result prepare_control_endpoint(const control_settings& settings,
+                                                 bool allow_link_local_callbacks = false);
 
 }  // namespace runwarden

@@ -30,6 +30,7 @@ std::string description_of(const control_endpoint& endpoint, int port) {
     where += " (port " + std::to_string(port) + ")";
   where += endpoint.tls ? ", TLS" : "";
   where += endpoint.token ? ", token from " + endpoint.token_file : ", no token";
+  if (!endpoint.token && !is_loopback(endpoint.address)) where += " (INSECURE, by opt-in)";
   return where;
 }
 
@@ -38,8 +39,13 @@ std::string description_of(const control_endpoint& endpoint, int port) {
 control_server::control_server(control_endpoint endpoint, caf::actor_system& system,
                                caf::actor warden)
     : endpoint_(std::move(endpoint)),
-      context_{system, std::move(warden), endpoint_.token,
-               std::make_shared<wall_clock_anchor>(), std::make_shared<open_watches>()},
+      context_{system,
+               std::move(warden),
+               endpoint_.token,
+               endpoint_.warden_shutdown_open,
+               endpoint_.allow_link_local_callbacks,
+               std::make_shared<wall_clock_anchor>(),
+               std::make_shared<open_watches>()},
       warden_service_(context_),
       wrapper_service_(context_) {}
 

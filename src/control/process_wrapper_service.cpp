@@ -3,6 +3,7 @@
 
 #include "src/control/bearer_token.hpp"
 #include "src/control/shutdown_request_check.hpp"
+#include "src/control/wrapper_status_text.hpp"
 
 namespace runwarden {
 
@@ -16,7 +17,7 @@ constexpr const char* forceful_reason = "InitForcefulShutdown (gitlab-runner wra
 template <class response_type>
 void fill_wrapper_status(const warden_snapshot& snapshot, std::chrono::system_clock::time_point,
                          response_type& response) {
-  response.set_status(wrapper_status_of(snapshot.status));
+  response.set_status(wrapper_status_of(snapshot));
   response.set_failurereason(wrapper_failure_reason(snapshot));
 }
 
@@ -36,12 +37,12 @@ grpc::ServerUnaryReactor* process_wrapper_service::InitGracefulShutdown(
     runner_wrapper::InitGracefulShutdownResponse* response) {
   if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
   shutdown_requested event{.source = trigger_source::control_api, .reason = graceful_reason};
-  if (request->has_shutdowncallback()) {
+  // gitlab-runner registers a callback only when it has a URL; a method or headers alone
+  // are ignored, not refused (helpers/runner_wrapper/wrapper.go InitiateGracefulShutdown).
+  if (request->has_shutdowncallback() && !request->shutdowncallback().url().empty()) {
     event.callback = callback_from_wire(request->shutdowncallback());
-    if (event.callback) {
-      if (auto problem = callback_problem(*event.callback))
-        return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, *problem});
-    }
+    if (auto problem = callback_problem(*event.callback, context_.allow_link_local_callbacks))
+      return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, *problem});
   }
   return answer_from_warden(context_, call, response, &fill_wrapper_status, std::move(event));
 }

@@ -1,12 +1,15 @@
 #pragma once
 // gitlab-runner's ProcessWrapper service, served by runwarden so that tools written for
-// `gitlab-runner wrapper` (GitLab's fleeting plugins and autoscalers) drain a runner behind
-// runwarden unchanged. The calls map onto the same warden requests as runwarden.v1.Warden's
-// and carry the same checks: a token when one is configured, and a valid callback.
+// `gitlab-runner wrapper` (GitLab's GRIT deployer, whose `wait-terminated` polls CheckStatus,
+// and gitlab-runner's own Go client in helpers/runner_wrapper/api/client) drain a runner
+// behind runwarden unchanged. The calls map onto the same warden requests as
+// runwarden.v1.Warden's: a token when one is configured, a callback checked for the few
+// refusals shutdown_request_check.hpp names. Once gone, every call answers `stopped` with
+// OK, as the real wrapper does, for as long as runwarden lingers.
 
 #include "gitlab_runner/runner_wrapper.grpc.pb.h"
-#include "src/control/snapshot_wire.hpp"
 #include "src/control/warden_bridge.hpp"
+#include "src/control/wrapper_status_text.hpp"
 
 namespace runwarden {
 

@@ -17,7 +17,9 @@ struct checked_shutdown {
   std::string error;
 };
 
-// `now` is the drain machine's clock, which a relative deadline is added to.
-checked_shutdown check_shutdown_request(const v1::ShutdownRequest& request, instant now);
+// `now` is the drain machine's clock, which a relative deadline is added to;
+// `allow_link_local` lets a callback reach link-local targets (callback_problem).
+checked_shutdown check_shutdown_request(const v1::ShutdownRequest& request, instant now,
+                                        bool allow_link_local = false);
 
 }  // namespace runwarden

@@ -6,6 +6,9 @@
 #include <cctype>
 #include <charconv>
 
+#include "src/webhook/address_policy.hpp"
+#include "src/webhook/webhook_target.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -75,7 +78,8 @@ std::optional<std::string> url_problem(std::string_view url) {
   std::transform(scheme.begin(), scheme.end(), scheme.begin(),
                  [](char c) { return static_cast<char>(std::tolower(c)); });
   if (scheme_end == std::string_view::npos || (scheme != "http" && scheme != "https"))
-    return "callback url must start with http:// or https://";
+    return "callback url must start with http:// or https:// (rule: runwarden sends callbacks "
+           "over HTTP only)";
   const auto rest = url.substr(scheme_end + 3);
   const auto authority = rest.substr(0, rest.find_first_of("/?#"));
   if (auto problem = authority_problem(authority)) return "callback url " + *problem;
@@ -100,6 +104,29 @@ std::optional<std::string> headers_problem(const shutdown_callback& callback) {
   return std::nullopt;
 }
 
+// The names the clouds' metadata services answer on; their addresses are link-local, which
+// address_policy refuses once resolved, but a caller is told now rather than at gone.
+bool is_metadata_host_name(std::string host) {
+  std::transform(host.begin(), host.end(), host.begin(),
+                 [](char c) { return static_cast<char>(std::tolower(c)); });
+  while (host.ends_with('.')) host.pop_back();
+  constexpr std::string_view names[] = {"metadata.google.internal", "metadata",
+                                        "instance-data", "instance-data.ec2.internal"};
+  return std::find(std::begin(names), std::end(names), host) != std::end(names);
+}
+
+std::optional<std::string> target_problem(std::string_view url) {
+  const auto parsed = parse_webhook_target(url);
+  if (!parsed.target) return std::nullopt;  // the notifier refuses it by its own words
+  const auto& target = *parsed.target;
+  const bool refused = target.host_is_address ? is_refused_address(target.host)
+                                              : is_metadata_host_name(target.host);
+  if (!refused) return std::nullopt;
+  return "callback url " + target.label() + " is a link-local or instance-metadata target "
+         "(rule: runwarden never lets an API caller aim it at the metadata service; the "
+         "operator may allow it with webhook.allow_link_local)";
+}
+
 }  // namespace
 
 std::optional<std::string> reason_problem(std::string_view reason) {
@@ -112,12 +139,17 @@ std::optional<std::string> reason_problem(std::string_view reason) {
   return std::nullopt;
 }
 
-std::optional<std::string> callback_problem(const shutdown_callback& callback) {
+std::optional<std::string> callback_problem(const shutdown_callback& callback,
+                                            bool allow_link_local) {
   if (auto problem = url_problem(callback.url)) return problem;
-  if (callback.method.size() > callback_method_bytes_max ||
-      !std::all_of(callback.method.begin(), callback.method.end(),
-                   [](char c) { return c >= 'A' && c <= 'Z'; }))
-    return "callback method must be an HTTP method in capitals, such as POST or PUT";
+  if (!allow_link_local) {
+    if (auto problem = target_problem(callback.url)) return problem;
+  }
+  // Go's http.NewRequest takes any token as a method and sends it as given.
+  if (!callback.method.empty() &&
+      (callback.method.size() > callback_method_bytes_max || !is_token(callback.method)))
+    return "callback method must be an HTTP method token of at most " +
+           std::to_string(callback_method_bytes_max) + " characters, such as GET or POST";
   return headers_problem(callback);
 }
 

@@ -2,8 +2,12 @@
 // What a shutdown call from outside may carry, checked before anything reaches the warden:
 // a request that fails a check is answered INVALID_ARGUMENT and changes nothing. Every field
 // has a bound, because the reason is logged and the callback is later sent out by runwarden
-// itself: an http(s) URL with a host, a plain method, and a few headers without line breaks
-// (a line break in a header value would let a caller write extra headers into the request).
+// itself. A callback takes what gitlab-runner's wrapper takes (helpers/runner_wrapper/api:
+// any method token, upper or lower case, sent as given; many headers) with the few refusals
+// that protect the machine rather than compatibility, each named in its message: only
+// http(s) URLs with a host; no link-local or instance-metadata target (unless the operator
+// set webhook.allow_link_local); no line break in a header (it would let a caller write
+// extra headers into the request); and sizes that fit one gRPC request.
 
 #include <google/protobuf/duration.pb.h>
 
@@ -21,8 +25,8 @@ namespace runwarden {
 inline constexpr std::size_t reason_bytes_max = 1024;
 inline constexpr std::size_t callback_url_bytes_max = 2048;
 inline constexpr std::size_t callback_method_bytes_max = 16;
-inline constexpr std::size_t callback_headers_max = 32;
-inline constexpr std::size_t callback_header_bytes_max = 8 * 1024;  // names and values
+inline constexpr std::size_t callback_headers_max = 256;
+inline constexpr std::size_t callback_header_bytes_max = 48 * 1024;  // names and values
 inline constexpr std::chrono::hours shutdown_deadline_max{24 * 30};
 
 // The callback as the wire carries it (runwarden.v1 and gitlab-runner's wrapper spell it
@@ -40,7 +44,8 @@ std::optional<shutdown_callback> callback_from_wire(const wire_callback& wire) {
 // Each says what is wrong, for the caller to read; nullopt when nothing is. Header values
 // are never quoted back.
 std::optional<std::string> reason_problem(std::string_view reason);
-std::optional<std::string> callback_problem(const shutdown_callback& callback);
+std::optional<std::string> callback_problem(const shutdown_callback& callback,
+                                            bool allow_link_local = false);
 
 struct deadline_check {
   std::optional<duration> relative;  // set exactly when error is empty

@@ -87,6 +87,7 @@ v1::StatusResponse status_response_of(const warden_snapshot& snapshot,
   response.set_drain_phase(phase_of(snapshot.phase));
   response.set_runner_pid(snapshot.runner_pid.value_or(0));
   if (snapshot.jobs_running) response.mutable_jobs_running()->set_value(*snapshot.jobs_running);
+  response.set_runner_state(snapshot.runner_state);
   response.set_restarts(snapshot.restarts_total);
   *response.mutable_state_since() = clock.timestamp_of(snapshot.status_since);
   if (snapshot.drain_started_at)
@@ -101,22 +102,6 @@ v1::StatusResponse status_response_of(const warden_snapshot& snapshot,
   response.set_version(snapshot.version);
   *response.mutable_observed_at() = clock.timestamp_of(snapshot.now);
   return response;
-}
-
-runner_wrapper::Status wrapper_status_of(warden_status status) {
-  switch (status) {
-    case warden_status::starting:
-    case warden_status::running: return runner_wrapper::running;
-    case warden_status::shutting_down: return runner_wrapper::in_shutdown;
-    case warden_status::gone: return runner_wrapper::stopped;
-  }
-  return runner_wrapper::unknown;
-}
-
-std::string wrapper_failure_reason(const warden_snapshot& snapshot) {
-  if (snapshot.status != warden_status::gone) return "";
-  if (snapshot.exit_code && *snapshot.exit_code == 0) return "";
-  return snapshot.exit_reason.empty() ? "runwarden ended with a failure" : snapshot.exit_reason;
 }
 
 }  // namespace runwarden

@@ -33,6 +33,10 @@ struct control_context {
   caf::actor_system& system;
   caf::actor warden;
   std::optional<std::string> token;  // none: calls need no token
+  // False when listening off loopback without a token and only the wrapper API was opened
+  // (control_endpoint.hpp): the Warden's Shutdown and ForceShutdown are refused.
+  bool warden_shutdown_open;
+  bool allow_link_local_callbacks;  // webhook.allow_link_local
   std::shared_ptr<wall_clock_anchor> wall_clock;
   std::shared_ptr<open_watches> watches;
 };

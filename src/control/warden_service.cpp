@@ -11,6 +11,14 @@ namespace runwarden {
 
 namespace {
 
+// Listening without a token off loopback, only the wrapper API was opened.
+grpc::Status shutdown_closed_status() {
+  return {grpc::StatusCode::PERMISSION_DENIED,
+          "runwarden.v1.Warden's shutdown calls need a token on this address; the operator "
+          "opened only gitlab-runner's wrapper API (control.insecure_unauthenticated_wrapper_api)"
+          ", not control.insecure_unauthenticated_warden_shutdown"};
+}
+
 instant now_on_actor_clock(caf::actor_system& system) {
   return std::chrono::duration_cast<instant>(system.clock().now().time_since_epoch());
 }
@@ -26,7 +34,9 @@ grpc::ServerUnaryReactor* warden_service::Shutdown(grpc::CallbackServerContext* 
                                                    const v1::ShutdownRequest* request,
                                                    v1::StatusResponse* response) {
   if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
-  auto checked = check_shutdown_request(*request, now_on_actor_clock(context_.system));
+  if (!context_.warden_shutdown_open) return finish_now(call, shutdown_closed_status());
+  auto checked = check_shutdown_request(*request, now_on_actor_clock(context_.system),
+                                        context_.allow_link_local_callbacks);
   if (!checked.event)
     return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, checked.error});
   return answer_from_warden(context_, call, response, &fill_status, std::move(*checked.event));
@@ -36,6 +46,7 @@ grpc::ServerUnaryReactor* warden_service::ForceShutdown(grpc::CallbackServerCont
                                                         const v1::ForceShutdownRequest* request,
                                                         v1::StatusResponse* response) {
   if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!context_.warden_shutdown_open) return finish_now(call, shutdown_closed_status());
   if (auto problem = reason_problem(request->reason()))
     return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, *problem});
   return answer_from_warden(

@@ -37,8 +37,9 @@ struct event_text {
     return fmt::format("timer_fired {} id={}", to_string(e.kind), e.id);
   }
   std::string operator()(const runner_load_observed& e) const {
-    return e.jobs_running ? fmt::format("runner_load_observed jobs={}", *e.jobs_running)
-                          : std::string{"runner_load_observed jobs=unknown"};
+    auto text = e.jobs_running ? fmt::format("runner_load_observed jobs={}", *e.jobs_running)
+                               : std::string{"runner_load_observed jobs=unknown"};
+    return e.runner_state.empty() ? text : text + " state=" + e.runner_state;
   }
   std::string operator()(const unregistration_finished& e) const {
     return fmt::format("unregistration_finished confirmed={} {}", e.confirmed, e.detail);

@@ -62,6 +62,7 @@ public:
   void operator()(const runner_spawn_failed& event) {
     if (state_.runner != runner_state::spawning) return;
     state_.runner = runner_state::exited;
+    state_.spawn_failure = event.message;
     // The shell's convention: 127 when the command is not there, 126 when it cannot run.
     const int code = event.error_number == ENOENT ? 127 : 126;
     finish(code, "cannot start the runner: " + event.message);
@@ -228,16 +229,14 @@ private:
     }
   }
 
+  // One callback, as gitlab-runner's wrapper keeps one (helpers/runner_wrapper/wrapper.go
+  // setShutdownCallback): a later call's replaces it.
   void keep_callback(const std::optional<shutdown_callback>& callback) {
     if (!callback) return;
-    if (state_.callbacks.size() >= shutdown_callbacks_max) {
-      say(report_level::error, "shutdown callback to " + callback->url + " refused: already " +
-                                   std::to_string(shutdown_callbacks_max) + " callbacks");
-      return;
-    }
-    if (std::find(state_.callbacks.begin(), state_.callbacks.end(), *callback) ==
-        state_.callbacks.end())
-      state_.callbacks.push_back(*callback);
+    if (!state_.callbacks.empty() && state_.callbacks.front() != *callback)
+      say(report_level::info, "shutdown callback to " + state_.callbacks.front().url +
+                                  " replaced by a later call's");
+    state_.callbacks.assign(1, *callback);
   }
 
   void consider_restart(const exit_status& status) {

@@ -65,8 +65,8 @@ struct drain_config {
 enum class runner_state : std::uint8_t { spawning, alive, backing_off, exited };
 enum class escalation : std::uint8_t { none, graceful_sent, forceful_sent, kill_sent };
 
-// Callbacks one drain may collect (each Shutdown call may add one); more are refused.
-inline constexpr std::size_t shutdown_callbacks_max = 16;
+// Callbacks one drain keeps: the last one a shutdown call brought.
+inline constexpr std::size_t shutdown_callbacks_max = 1;
 
 struct armed_timers {
   std::optional<timer_id> restart_backoff;
@@ -97,6 +97,7 @@ struct drain_state {
   std::optional<instant> runner_started_at;
   bool runner_answered = false;
   std::optional<exit_status> last_exit;
+  std::string spawn_failure;  // the spawn's own error, when the runner could not be started
   // The drain, once begun.
   std::optional<instant> drain_started_at;
   std::optional<instant> drain_deadline;
@@ -114,6 +115,7 @@ struct drain_state {
   std::uint64_t restarts_total = 0;
   // The runner's own account of its work (metrics); unknown until it first reports.
   std::optional<std::uint32_t> jobs_running;
+  std::string runner_reported_state;  // the runner's own view; empty: it says none
   // The wind-down.
   step_progress unregistration = step_progress::not_started;
   std::optional<lifecycle_action> lifecycle;
@@ -172,6 +174,9 @@ struct timer_fired {
 };
 struct runner_load_observed {
   std::optional<std::uint32_t> jobs_running;
+  // The runner's own word for its state, when it says one (gitlab-runner 19.1+'s
+  // gitlab_runner_process_state_info: "starting", "running", "graceful-shutdown", ...).
+  std::string runner_state = {};
   friend bool operator==(const runner_load_observed&, const runner_load_observed&) = default;
 };
 // The CI server no longer knows the runner (or, with confirmed false, never will: retries

@@ -21,6 +21,7 @@ void drain_wind_down::operator()(const runner_load_observed& event) {
   const bool drained_idle = before == 0u && state_.stage != escalation::none;
   if (!event.jobs_running && drained_idle) return;
   state_.jobs_running = event.jobs_running;
+  state_.runner_reported_state = event.runner_state;
   const bool last_job_finished = event.jobs_running == 0u && before != 0u;
   if (last_job_finished && state_.status == warden_status::shutting_down &&
       state_.runner == runner_state::alive)

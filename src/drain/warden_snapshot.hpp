@@ -39,10 +39,12 @@ struct warden_snapshot {
   std::optional<trigger_source> trigger;
   std::string reason;
   std::optional<std::uint32_t> jobs_running;  // known once the metrics poller reports
+  std::string runner_state;  // the runner's own view of its state, when it reports one
   std::optional<std::string> lifecycle_hook;  // the hook this drain completes, if any
   std::string unregistration;  // per runner, once unregistration finished
   std::optional<int> exit_code;               // once gone
   std::string exit_reason;
+  std::string spawn_failure;  // why the runner could not be started, when it could not
 };
 
 warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t version);

@@ -119,6 +119,7 @@ struct event_encoder {
   void operator()(const runner_load_observed& e) const {
     auto* observed = message.mutable_runner_load_observed();
     if (e.jobs_running) observed->set_jobs_running(*e.jobs_running);
+    observed->set_runner_state(e.runner_state);
   }
   void operator()(const unregistration_finished& e) const {
     auto* finished = message.mutable_unregistration_finished();
@@ -193,7 +194,8 @@ drain_event decode_event(const pb::Event& message) {
       const auto& observed = message.runner_load_observed();
       return runner_load_observed{observed.has_jobs_running()
                                       ? std::optional{observed.jobs_running()}
-                                      : std::nullopt};
+                                      : std::nullopt,
+                                  observed.runner_state()};
     }
     case pb::Event::kUnregistrationFinished:
       return unregistration_finished{message.unregistration_finished().confirmed(),

@@ -10,7 +10,8 @@ std::optional<std::vector<compacted_step>> compacted_steps(const drain_config& c
       !state.runner_pid)
     return std::nullopt;
   std::vector<drain_event> events{warden_started{}, runner_spawned{*state.runner_pid}};
-  if (state.jobs_running) events.emplace_back(runner_load_observed{state.jobs_running});
+  if (state.jobs_running || !state.runner_reported_state.empty())
+    events.emplace_back(runner_load_observed{state.jobs_running, state.runner_reported_state});
   drain_machine fresh{config};
   std::vector<compacted_step> steps;
   for (auto& event : events) {
@@ -19,7 +20,8 @@ std::optional<std::vector<compacted_step>> compacted_steps(const drain_config& c
   }
   const auto& rebuilt = fresh.state();
   if (rebuilt.status != state.status || rebuilt.runner_pid != state.runner_pid ||
-      rebuilt.jobs_running != state.jobs_running)
+      rebuilt.jobs_running != state.jobs_running ||
+      rebuilt.runner_reported_state != state.runner_reported_state)
     return std::nullopt;  // a machine that no longer rebuilds this way: keep the history
   return steps;
 }

@@ -3,6 +3,8 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
+
 #include <string>
 #include <utility>
 
@@ -17,8 +19,14 @@ class runner_config_reader {
     gitlab_runner_config config;
     if (const toml::node* node = root.get("concurrent"))
       config.concurrent = count(*node, "concurrent").value_or(config.concurrent);
-    if (const toml::node* node = root.get("listen_address"))
-      config.listen_address = text(*node, "listen_address");
+    if (const toml::node* node = root.get("listen_address")) read_listen_address(*node, config);
+    if (const toml::node* node = root.get("shutdown_timeout")) {
+      // gitlab-runner falls back to its default for zero and negative values alike.
+      if (!node->is_integer())
+        report(*node, "shutdown_timeout", "expected an integer (seconds)");
+      else if (const std::int64_t seconds = **node->as_integer(); seconds > 0)
+        config.shutdown_timeout = std::chrono::seconds{seconds};
+    }
     if (const toml::node* node = root.get("runners")) read_runners(*node, config.runners);
     if (!errors_.empty()) return {std::nullopt, std::move(errors_)};
     return {std::move(config), {}};
@@ -28,6 +36,13 @@ class runner_config_reader {
   void report(const toml::node& node, std::string_view key, std::string_view problem) {
     errors_.push_back(std::string{source_name_} + ":" + std::to_string(node.source().begin.line) +
                       ": " + std::string{key} + ": " + std::string{problem});
+  }
+
+  // gitlab-runner reads an empty listen_address as "no metrics server", not as a mistake.
+  void read_listen_address(const toml::node& node, gitlab_runner_config& config) {
+    if (!node.is_string()) return report(node, "listen_address", "expected a string");
+    if (auto value = node.value<std::string>(); value && !value->empty())
+      config.listen_address = std::move(*value);
   }
 
   // A non-empty string; the value itself never goes into a message (it may be a token).
@@ -89,8 +104,21 @@ class runner_config_reader {
   std::vector<std::string> errors_;
 };
 
-bool is_hex_digit(char byte) {
-  return (byte >= '0' && byte <= '9') || (byte >= 'a' && byte <= 'f');
+bool is_letter_or_digit(char byte) {
+  return (byte >= '0' && byte <= '9') || (byte >= 'a' && byte <= 'z') ||
+         (byte >= 'A' && byte <= 'Z');
+}
+
+// Go's strings.TrimSpace, for the ASCII whitespace a file can hold.
+std::string_view trim_space(std::string_view text) {
+  constexpr std::string_view space = " \t\n\v\f\r";
+  const auto first = text.find_first_not_of(space);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+bool all_digits(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace
@@ -110,22 +138,35 @@ gitlab_runner_config_result parse_gitlab_runner_config(std::string_view text,
 }
 
 std::optional<std::string> parse_system_id(std::string_view text) {
-  while (text.ends_with('\n') || text.ends_with('\r')) text.remove_suffix(1);
-  constexpr std::size_t hex_digits = 12;
-  if (text.size() != 2 + hex_digits || (text[0] != 's' && text[0] != 'r') || text[1] != '_')
+  text = trim_space(text);
+  constexpr std::size_t id_characters = 12;
+  if (text.size() != 2 + id_characters || (text[0] != 's' && text[0] != 'r') || text[1] != '_')
     return std::nullopt;
-  for (const char byte : text.substr(2))
-    if (!is_hex_digit(byte)) return std::nullopt;
+  if (!std::all_of(text.begin() + 2, text.end(), is_letter_or_digit)) return std::nullopt;
   return std::string{text};
 }
 
 std::optional<std::string> metrics_url(std::string_view listen_address) {
-  const std::size_t colon = listen_address.rfind(':');
-  if (colon == std::string_view::npos || colon + 1 == listen_address.size()) return std::nullopt;
-  std::string_view host = listen_address.substr(0, colon);
-  const std::string_view port = listen_address.substr(colon + 1);
-  for (const char byte : port)
-    if (byte < '0' || byte > '9') return std::nullopt;
+  // Go's net.SplitHostPort: a bracketed host, or one colon at most; no port at all means
+  // gitlab-runner's default port.
+  std::string_view host = listen_address;
+  std::string_view port = gitlab_default_metrics_port;
+  if (listen_address.starts_with('[')) {
+    const std::size_t close = listen_address.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    host = listen_address.substr(0, close + 1);
+    const std::string_view rest = listen_address.substr(close + 1);
+    if (!rest.empty()) {
+      if (!rest.starts_with(':')) return std::nullopt;
+      port = rest.substr(1);
+    }
+  } else if (const std::size_t colon = listen_address.find(':');
+             colon != std::string_view::npos) {
+    if (listen_address.find(':', colon + 1) != std::string_view::npos) return std::nullopt;
+    host = listen_address.substr(0, colon);
+    port = listen_address.substr(colon + 1);
+  }
+  if (port.empty() || !all_digits(port)) return std::nullopt;
   // Listening on every address includes loopback, the way to reach it from beside it.
   std::string host_part{host};
   if (host.empty() || host == "0.0.0.0")

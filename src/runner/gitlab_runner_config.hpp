@@ -8,6 +8,7 @@
 // Tokens are held as secret_text and never appear in an error: errors name the file, the
 // line and the key only. Reading the files is gitlab_runner_config_loader.hpp's job.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -27,8 +28,19 @@ struct gitlab_runner_entry {
   std::size_t line = 0;       // where the entry starts in the file
 };
 
+// gitlab-runner's DefaultShutdownTimeout (common/consts.go): how long it gives aborted jobs
+// to clean up after the forceful signal when config.toml sets no shutdown_timeout.
+inline constexpr std::chrono::seconds gitlab_default_shutdown_timeout{30};
+
+// gitlab-runner's DefaultMetricsServerPort (common/consts.go), for a listen_address that
+// names a host only.
+inline constexpr std::string_view gitlab_default_metrics_port = "9252";
+
 struct gitlab_runner_config {
-  std::optional<std::string> listen_address;  // empty: the runner serves no /metrics
+  // Empty (absent, or "" as gitlab-runner reads it): the runner serves no /metrics.
+  std::optional<std::string> listen_address;
+  // shutdown_timeout in seconds; gitlab-runner uses it only when positive (GetShutdownTimeout).
+  std::chrono::seconds shutdown_timeout = gitlab_default_shutdown_timeout;
   std::int64_t concurrent = 1;                // gitlab-runner's default when the key is absent
   std::vector<gitlab_runner_entry> runners;
   std::optional<std::string> system_id;  // set by the loader when the file holds one
@@ -44,13 +56,16 @@ struct gitlab_runner_config_result {
 gitlab_runner_config_result parse_gitlab_runner_config(std::string_view text,
                                                        std::string_view source_name);
 
-// The system id as gitlab-runner writes it ("s_" or "r_" and 12 hex digits), trailing line
-// breaks dropped; nullopt for anything else. Pure.
+// The system id as gitlab-runner accepts it (commands/internal/configfile/system_id_state.go):
+// whitespace trimmed, then `^[sr]_[0-9a-zA-Z]{12}$` ("s_" from the machine id in hex, "r_"
+// and twelve random letters and digits of either case); nullopt for anything else. Pure.
 std::optional<std::string> parse_system_id(std::string_view text);
 
-// The URL of the runner's /metrics for a listen_address: ":9252" and "0.0.0.0:9252" become
-// "http://127.0.0.1:9252/metrics", "[::]:9252" becomes "http://[::1]:9252/metrics"; nullopt
-// when the address has no port.
+// The URL of the runner's /metrics for a listen_address, as gitlab-runner's listenAddress()
+// (commands/multi.go) reads it: a host without a port gets port 9252; ":9252" and
+// "0.0.0.0:9252" become "http://127.0.0.1:9252/metrics", "[::]:9252" becomes
+// "http://[::1]:9252/metrics"; nullopt for an address gitlab-runner cannot listen on
+// ("host:", "host:92x", "::1").
 std::optional<std::string> metrics_url(std::string_view listen_address);
 
 }  // namespace runwarden

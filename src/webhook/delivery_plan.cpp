@@ -30,13 +30,11 @@ bool same_name(std::string_view left, std::string_view right) {
   });
 }
 
-http_header_list common_headers(std::string_view version) {
-  return {{"Content-Type", "application/json"},
-          {"User-Agent", "runwarden/" + std::string{version}}};
+std::pair<std::string, std::string> user_agent(std::string_view version) {
+  return {"User-Agent", "runwarden/" + std::string{version}};
 }
 
-// A callback's headers replace the common ones of the same name (a receiver may insist on
-// its own Content-Type), and are otherwise added in order.
+// A callback's headers replace runwarden's of the same name, and are otherwise added in order.
 http_header_list merged(http_header_list base, const shutdown_callback& callback) {
   for (const auto& [name, value] : callback.headers) {
     std::erase_if(base, [&](const auto& header) { return same_name(header.first, name); });
@@ -63,13 +61,13 @@ std::optional<std::string> callback_problem(const shutdown_callback& callback,
 
 delivery_plan plan_deliveries(const plan_inputs& inputs) {
   delivery_plan plan;
-  const auto common = common_headers(inputs.version);
   if (inputs.webhook) {
-    auto headers = common;
+    http_header_list headers{{"Content-Type", "application/json"}, user_agent(inputs.version)};
     if (!inputs.secret.empty())
       headers.emplace_back(signature_header_name,
                            signature_header_value(inputs.secret, inputs.body));
-    plan.deliveries.push_back({*inputs.webhook, "POST", std::move(headers), false});
+    plan.deliveries.push_back(
+        {*inputs.webhook, "POST", std::move(headers), std::string{inputs.body}, false});
   }
   if (inputs.kind != notification_kind::gone) return plan;
   for (const auto& callback : inputs.callbacks) {
@@ -78,8 +76,10 @@ delivery_plan plan_deliveries(const plan_inputs& inputs) {
       plan.rejected.push_back(std::move(*problem));
       continue;
     }
-    const auto method = callback.method.empty() ? std::string{"POST"} : callback.method;
-    plan.deliveries.push_back({*parsed.target, method, merged(common, callback), true});
+    // Go's http.NewRequest reads an empty method as GET.
+    const auto method = callback.method.empty() ? std::string{"GET"} : callback.method;
+    plan.deliveries.push_back({*parsed.target, method,
+                               merged({user_agent(inputs.version)}, callback), {}, true});
   }
   return plan;
 }

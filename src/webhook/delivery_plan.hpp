@@ -1,7 +1,9 @@
 #pragma once
-// What one notification sends where: the configured webhook for both events and, at gone
-// only, every shutdown callback with its own method (POST when empty) and headers. All carry
-// the same JSON body, Content-Type and User-Agent. Only the configured webhook is signed:
+// What one notification sends where: the configured webhook for both events (a POST of the
+// JSON body) and, at gone only, the shutdown callback as gitlab-runner's wrapper sends it
+// (helpers/runner_wrapper/api/shutdown_callback.go): its own method (GET when empty), its own
+// headers and no body, so no Content-Type unless the caller gave one; runwarden adds only its
+// User-Agent. Only the configured webhook is signed:
 // a callback's URL comes from an API caller, and handing that caller a signed body would let
 // it replay the body to the operator's own receiver. Callbacks that cannot be sent safely
 // (bad URL, bad method, a header that could smuggle a line break) are rejected here, each
@@ -22,6 +24,7 @@ struct planned_delivery {
   webhook_target target;
   std::string method;
   http_header_list headers;
+  std::string body;  // empty for a callback
   bool is_callback = false;
 };
 

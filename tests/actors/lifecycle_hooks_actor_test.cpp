@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 
+#include "actors/lifecycle_hooks/launch_hook.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "messages/warden_messages.hpp"
 // after warden_messages.hpp (drain_machine.hpp before the request builders)
@@ -351,4 +352,21 @@ TEST_CASE_METHOD(hooks_fixture, "an instance launched already answers no launch 
   advance(20min);
   CHECK(script_->count("CompleteLifecycleAction") == 0);
   CHECK(script_->count("DescribeLifecycleHooks") == 0);
+}
+
+TEST_CASE("a runner that says its own state is ready only once it says running",
+          "[lifecycle_hooks][launch]") {
+  // gitlab-runner 19.1+ sets process_state running only after the boot check that its
+  // /health/ready reports (commands/multi.go run()).
+  warden_snapshot snapshot;
+  snapshot.status = warden_status::running;
+  snapshot.runner_pid = 100;
+  snapshot.jobs_running = 0;
+  CHECK(runner_ready(snapshot, true));  // a runner that says nothing: its metrics answer
+  snapshot.runner_state = "starting";
+  CHECK_FALSE(runner_ready(snapshot, true));
+  snapshot.runner_state = "running";
+  CHECK(runner_ready(snapshot, true));
+  snapshot.runner_state = "graceful-shutdown";
+  CHECK_FALSE(runner_ready(snapshot, false));
 }

@@ -55,17 +55,10 @@ caf::behavior load_recorder(caf::event_based_actor*,
 
 http_response ok(std::string body) { return {.status_code = 200, .body = std::move(body)}; }
 
-}  // namespace
-
-TEST_CASE("the poller reports job counts as they change, and unknown when scrapes fail",
-          "[metrics_poller]") {
-  runwarden::testing::deterministic_fixture fixture;
-  auto script = std::make_shared<port_script>();
+// A poller (interval 5 s) against the script, its listener recording what it heard.
+std::shared_ptr<std::vector<std::optional<std::uint32_t>>> start_poller(
+    runwarden::testing::deterministic_fixture& fixture, std::shared_ptr<port_script> script) {
   script->start = fixture.system().clock().now();
-  script->answers = {ok(page_with_jobs(2)),  ok(page_with_jobs(2)),
-                     ok(page_with_jobs(0)),  {.status_code = 503, .body = "<html>"},
-                     ok("garbage {"),        ok(page_with_jobs(1)),
-                     ok("# TYPE other gauge\nother 1\n")};
   auto heard = std::make_shared<std::vector<std::optional<std::uint32_t>>>();
   auto listener = fixture.spawn(load_recorder, heard);
   auto port = fixture.spawn(scripted_port, script);
@@ -73,10 +66,51 @@ TEST_CASE("the poller reports job counts as they change, and unknown when scrape
                 metrics_poller_wiring{.url = url, .interval = 5s, .timeout = 2s,
                                       .http_port = port, .listener = listener});
   fixture.run();
+  return heard;
+}
+
+}  // namespace
+
+TEST_CASE("the poller reports job counts as they change, and unknown when scrapes fail",
+          "[metrics_poller]") {
+  runwarden::testing::deterministic_fixture fixture;
+  auto script = std::make_shared<port_script>();
+  script->answers = {ok(page_with_jobs(2)),  ok(page_with_jobs(2)),
+                     ok(page_with_jobs(0)),  {.status_code = 503, .body = "<html>"},
+                     ok("garbage {"),        ok(page_with_jobs(1)),
+                     ok("# TYPE other gauge\nother 1\n")};
+  const auto heard = start_poller(fixture, script);
   for (int i = 0; i < 7; ++i) fixture.advance(5s);
   CHECK(*heard == std::vector<std::optional<std::uint32_t>>{2u, 0u, std::nullopt, 1u,
                                                             std::nullopt});
   REQUIRE(script->asked_at.size() == 8);
   for (std::size_t i = 0; i < script->asked_at.size(); ++i)
     CHECK(script->asked_at[i] == caf::timespan{5s} * static_cast<int>(i));
+}
+
+TEST_CASE("until the runner first answers, a failed scrape is retried quickly, then the "
+          "interval applies", "[metrics_poller]") {
+  runwarden::testing::deterministic_fixture fixture;
+  auto script = std::make_shared<port_script>();
+  const http_response refused{.transport_error = "Connection refused"};
+  script->answers = {refused, refused, refused, ok(page_with_jobs(1)), refused,
+                     ok(page_with_jobs(1))};
+  const auto heard = start_poller(fixture, script);
+  for (int i = 0; i < 3; ++i) fixture.advance(first_answer_retry);
+  for (int i = 0; i < 2; ++i) fixture.advance(5s);
+  const std::vector<caf::timespan> expected{0ms, 250ms, 500ms, 750ms, 5750ms, 10750ms};
+  CHECK(script->asked_at == expected);
+  CHECK(*heard == std::vector<std::optional<std::uint32_t>>{std::nullopt, 1u, std::nullopt, 1u});
+}
+
+TEST_CASE("a runner that never answers gets quick tries only for a while", "[metrics_poller]") {
+  runwarden::testing::deterministic_fixture fixture;
+  auto script = std::make_shared<port_script>();  // empty: every scrape is refused
+  start_poller(fixture, script);
+  for (std::uint32_t i = 0; i < first_answer_retries_max; ++i) fixture.advance(first_answer_retry);
+  REQUIRE(script->asked_at.size() == first_answer_retries_max + 1);
+  fixture.advance(5s);
+  REQUIRE(script->asked_at.size() == first_answer_retries_max + 2);
+  CHECK(script->asked_at.back() - script->asked_at[first_answer_retries_max] ==
+        caf::timespan{5s});
 }

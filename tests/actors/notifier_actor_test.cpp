@@ -246,7 +246,8 @@ TEST_CASE_METHOD(notifier_fixture, "a 404 is final: no retry", "[notifier]") {
   CHECK(*outcomes_ == std::vector<outcome>{{notification_kind::drain_started, false, 1}});
 }
 
-TEST_CASE_METHOD(notifier_fixture, "callbacks go out at gone only, with method and headers",
+TEST_CASE_METHOD(notifier_fixture,
+                 "callbacks go out at gone only, with method and headers and no body",
                  "[notifier]") {
   start(hook);
   const std::vector<shutdown_callback> callbacks{
@@ -263,11 +264,11 @@ TEST_CASE_METHOD(notifier_fixture, "callbacks go out at gone only, with method a
   CHECK(put.method == "PUT");
   CHECK(put.pins.empty());  // a numeric host needs neither lookup nor pin
   CHECK(header(put, "Authorization") == "Bearer abc");
-  CHECK(header(put, "Content-Type") == "application/json");
+  CHECK_FALSE(header(put, "Content-Type"));  // gitlab-runner's callback has no body
   CHECK_FALSE(header(put, "X-Runwarden-Signature"));
-  CHECK(put.body == webhook.body);
+  CHECK(put.body.empty());
   const auto second = sent_to("http://hooks.example.com/second");
-  CHECK(second.method == "POST");
+  CHECK(second.method == "GET");
   CHECK(second.pins.at(0).port == 80);
   CHECK(outcomes_->size() == 4);
   CHECK(std::all_of(outcomes_->begin(), outcomes_->end(), [](const outcome& o) {

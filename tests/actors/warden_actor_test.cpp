@@ -7,6 +7,7 @@
 #include <csignal>
 
 #include "actors/warden/warden_actor.hpp"
+#include "src/journal/journal_entry.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
 namespace {
@@ -51,14 +52,20 @@ process_port_actor::behavior_type scripted_port(
 struct exit_listener_state {
   std::optional<warden_exited> exited;
   caf::timespan exited_at{};
+  std::vector<int> signals_after_gone;  // what ends run_command's linger
 };
 
 caf::behavior exit_listener(caf::stateful_actor<exit_listener_state>* self,
                             caf::actor_clock::time_point start) {
-  return {[=](const warden_exited& exited) {
-    self->state.exited = exited;
-    self->state.exited_at = self->clock().now() - start;
-  }};
+  return {
+      [=](const warden_exited& exited) {
+        self->state.exited = exited;
+        self->state.exited_at = self->clock().now() - start;
+      },
+      [=](const os_signal_received& signal) {
+        self->state.signals_after_gone.push_back(signal.signal_number);
+      },
+  };
 }
 
 // Records what a Watch client and the webhook notifier would see.
@@ -90,6 +97,21 @@ public:
     listener_ = spawn(exit_listener, system().clock().now());
     warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, notifier});
     run();
+  }
+
+  // As a runwarden restarted mid-drain does it: the journal's entries folded in.
+  void recovered_start(drain_config config, std::vector<journal_entry> entries) {
+    port_ = spawn(scripted_port, std::int64_t{500});
+    listener_ = spawn(exit_listener, system().clock().now());
+    warden_ = spawn(warden_actor, warden_wiring{.config = std::move(config),
+                                                .process_port = port_,
+                                                .exit_listener = listener_,
+                                                .recovered = std::move(entries)});
+    run();
+  }
+
+  std::vector<int>& signals_after_gone() {
+    return state_of<exit_listener_state>(listener_).signals_after_gone;
   }
 
   caf::actor& warden() { return warden_; }
@@ -326,4 +348,47 @@ TEST_CASE_METHOD(warden_fixture, "without a notifier yet, the first one gets wha
   const auto& notifications = state_of<observer_state>(notifier).notifications;
   REQUIRE(notifications.size() == 1);
   CHECK(notifications[0].first == notification_kind::drain_started);
+}
+
+namespace {
+
+// A drain under way as the journal holds it: runner pid 100, SIGQUIT sent, then the runner's
+// own report of its state.
+std::vector<journal_entry> journal_of_a_drain(std::string runner_state) {
+  return {{1, instant{0s}, warden_started{}, {}},
+          {2, instant{1s}, runner_spawned{100}, {}},
+          {3, instant{2s}, shutdown_requested{.source = trigger_source::signal_terminate}, {}},
+          {4, instant{3s}, runner_load_observed{2u, std::move(runner_state)}, {}}};
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(warden_fixture,
+                 "recovered, a runner that says it is in its graceful shutdown is not signalled "
+                 "again") {
+  recovered_start(config_for_test(), journal_of_a_drain("graceful-shutdown"));
+  CHECK(port().adopted == std::vector<std::int64_t>{100});
+  CHECK(port().signals.empty());
+}
+
+TEST_CASE_METHOD(warden_fixture,
+                 "recovered, a runner that does not say so gets the graceful signal again") {
+  const std::string says = GENERATE(as<std::string>{}, "", "running");
+  CAPTURE(says);
+  recovered_start(config_for_test(), journal_of_a_drain(says));
+  CHECK(port().adopted == std::vector<std::int64_t>{100});
+  REQUIRE(port().signals.size() == 1);
+  CHECK(port().signals[0].pid == 100);
+  CHECK(port().signals[0].signal_number == SIGQUIT);
+}
+
+TEST_CASE_METHOD(warden_fixture, "once gone, runwarden's own signals go to the exit listener") {
+  start(config_for_test());
+  send(os_signal_received{SIGTERM});  // drains
+  CHECK(signals_after_gone().empty());
+  send(runner_exited{100, exit_status{false, 0}});
+  REQUIRE(exited());
+  send(os_signal_received{SIGTERM});
+  send(os_signal_received{SIGHUP});
+  CHECK(signals_after_gone() == std::vector<int>{SIGTERM, SIGHUP});
 }

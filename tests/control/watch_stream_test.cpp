@@ -84,8 +84,8 @@ class watch_fixture {
   watch_fixture()
       : system_(config_),
         warden_(system_.spawn(fake_warden, std::string(reason_bytes, 'r'))),
-        context_{system_, warden_, std::nullopt, std::make_shared<wall_clock_anchor>(),
-                 std::make_shared<open_watches>()},
+        context_{system_,  warden_, std::nullopt, true, false,
+                 std::make_shared<wall_clock_anchor>(), std::make_shared<open_watches>()},
         service_(context_) {
     grpc::ServerBuilder builder;
     builder.RegisterService(&service_);

@@ -9,10 +9,19 @@ begins, the later ones a little longer, so the count falls one by one. A count i
 until /metrics has served it three times, down to 0 before the exit: a scraper then has
 seen every count however slow the machine (a scrape starts only after the one before was
 answered), and for two scrape intervals, so a test can demand each count without racing
-the scrape interval. SIGQUIT (gitlab-
-runner's graceful shutdown) lets the jobs finish, then exits 0; SIGTERM aborts them and
-exits 1, as gitlab-runner does. RECORD, when given, gets a line "start PID" at start and
-"exit CODE" at the end, so a test can tell how many runners ran and how each ended.
+the scrape interval. RECORD, when given, gets a line "start PID" at start and "exit CODE"
+at the end, so a test can tell how many runners ran and how each ended. The page also has
+gitlab-runner 19.1+'s gitlab_runner_process_state_info{state} (one series at 1, as
+commands/internal/process_state/tracker.go sets it).
+
+Signals follow gitlab-runner 19.4's commands/multi.go (handleGracefulShutdown,
+handleForcefulShutdown): SIGQUIT starts a graceful shutdown (state graceful-shutdown: the
+jobs finish, then exit 0) and a repeated SIGQUIT keeps it graceful; SIGTERM or SIGINT, first
+or during a graceful shutdown, starts the forceful one (state forceful-shutdown: the jobs
+are aborted, exit 1); any stop signal during the forceful shutdown exits at once (exit 1).
+
+With FAKE_RUNNER_RELEASE_FILE set, a graceful shutdown holds its last job until that file
+exists, so a test can observe the shutdown for as long as it needs, then let it end.
 """
 
 import os
@@ -71,12 +80,45 @@ series = RunningJobs(jobs)
 registry.register(series)
 Gauge("gitlab_runner_concurrent", "The current value of concurrent setting",
       registry=registry).set(4)
+process_state = Gauge("gitlab_runner_process_state_info",
+                      "This metric provides info about the current state of the GitLab Runner "
+                      "process", ["state"], registry=registry)
+
+
+def set_state(state):
+    """process_state.Tracker.setState: reset, then one series at 1."""
+    for name in ("starting", "running", "graceful-shutdown", "forceful-shutdown"):
+        try:
+            process_state.remove(name)
+        except KeyError:
+            pass
+    process_state.labels(state).set(1)
+
+
+set_state("starting")
 start_http_server(port, addr="127.0.0.1", registry=registry)
 
 draining = threading.Event()
 aborted = threading.Event()
-signal.signal(signal.SIGQUIT, lambda *_: draining.set())
-signal.signal(signal.SIGTERM, lambda *_: aborted.set())
+release_file = os.environ.get("FAKE_RUNNER_RELEASE_FILE")
+
+
+def on_signal(number, _frame):
+    if aborted.is_set():
+        note("exit 1")  # a stop signal during the forceful shutdown: exit at once
+        os._exit(1)
+    if number == signal.SIGQUIT:
+        if not draining.is_set():
+            set_state("graceful-shutdown")
+        draining.set()
+    else:
+        set_state("forceful-shutdown")
+        aborted.set()
+
+
+for stop_signal in (signal.SIGQUIT, signal.SIGTERM, signal.SIGINT):
+    signal.signal(stop_signal, on_signal)
+set_state("running")
 print("ready", flush=True)
 
 while not draining.is_set() and not aborted.is_set():
@@ -85,6 +127,8 @@ began = time.monotonic()
 left = jobs
 while left > 0 and not aborted.is_set():
     finished = sum(1 for n in range(jobs) if time.monotonic() - began >= seconds + 0.5 * n)
+    if finished == jobs and release_file and not os.path.exists(release_file):
+        finished = jobs - 1  # the last job is held until the test lets it finish
     if jobs - finished < left:
         left -= 1  # one at a time: each count is seen
         series.set_after_seen(left, unless=aborted)
@@ -94,4 +138,4 @@ if not aborted.is_set():
     time.sleep(0.5)  # gitlab-runner, too, takes a moment between its last job and its exit
 code = 1 if aborted.is_set() else 0
 note("exit %d" % code)
-sys.exit(code)
+os._exit(code)  # no interpreter shutdown, during which a late signal would kill it instead

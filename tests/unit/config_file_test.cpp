@@ -21,6 +21,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using runwarden::config_result;
+using runwarden::linger_policy;
 using runwarden::runner_kind_name;
 using runwarden::settings;
 
@@ -58,6 +59,11 @@ void check_defaults(const settings& loaded) {
   CHECK(loaded.control.token_file == defaults.control.token_file);
   CHECK(loaded.control.tls_cert_file == defaults.control.tls_cert_file);
   CHECK(loaded.control.tls_key_file == defaults.control.tls_key_file);
+  CHECK(loaded.control.linger_after_gone == defaults.control.linger_after_gone);
+  CHECK(loaded.control.insecure_unauthenticated_wrapper_api ==
+        defaults.control.insecure_unauthenticated_wrapper_api);
+  CHECK(loaded.control.insecure_unauthenticated_warden_shutdown ==
+        defaults.control.insecure_unauthenticated_warden_shutdown);
   CHECK(loaded.control.http_listen == defaults.control.http_listen);
   CHECK(loaded.webhook.url == defaults.webhook.url);
   CHECK(loaded.webhook.secret_file == defaults.webhook.secret_file);
@@ -173,6 +179,19 @@ const std::vector<good_config> good_values{
     {"drain.timeout = \"1ms\"", [](const settings& loaded) { return loaded.drain.timeout == 1ms; }},
     {"drain.kill_timeout = \"30s\"",
      [](const settings& loaded) { return loaded.drain.kill_timeout == 30s; }},
+    {"control.linger_after_gone = \"forever\"",
+     [](const settings& loaded) { return loaded.control.linger_after_gone.forever; }},
+    {"control.linger_after_gone = \"10m\"",
+     [](const settings& loaded) {
+       return !loaded.control.linger_after_gone.forever &&
+              loaded.control.linger_after_gone.duration == 10min;
+     }},
+    {"control.linger_after_gone = \"0s\"",
+     [](const settings& loaded) {
+       return loaded.control.linger_after_gone == linger_policy{};
+     }},
+    {"control.insecure_unauthenticated_wrapper_api = true",
+     [](const settings& loaded) { return loaded.control.insecure_unauthenticated_wrapper_api; }},
     {"control.grpc_listen = \"none\"",
      [](const settings& loaded) { return loaded.control.grpc_listen == "none"; }},
     {"control.grpc_listen = \"unix:///run/runwarden/control.sock\"",
@@ -313,6 +332,16 @@ const std::vector<bad_config> bad_values{
     {"[drain]\nkill_timeout = \"0ms\"",
      {"test.toml:2: drain.kill_timeout: must be greater than zero (the runner needs a "
       "moment to exit between the forceful signal and SIGKILL)"}},
+    {"[control]\nlinger_after_gone = \"always\"",
+     {"test.toml:2: control.linger_after_gone: \"always\" is not a duration (write a number "
+      "and a unit, such as \"10s\"); write \"forever\", or \"0s\" to exit at gone"}},
+    {"[control]\nlinger_after_gone = true",
+     {"test.toml:2: control.linger_after_gone: expected \"forever\" or a duration such as "
+      "\"10m\" (\"0s\": exit at gone), got boolean"}},
+    {"[control]\ninsecure_unauthenticated_warden_shutdown = true",
+     {"test.toml:2: control.insecure_unauthenticated_warden_shutdown: needs "
+      "control.insecure_unauthenticated_wrapper_api = true as well (the Warden's shutdown "
+      "calls are opened only on top of the wrapper API)"}},
     {"[drain]\nkill_timeout = \"1.5ms\"",
      {"test.toml:2: drain.kill_timeout: duration \"1.5ms\" is finer than a millisecond"}},
     {"[control]\ngrpc_listen = \"\"",
@@ -683,6 +712,36 @@ TEST_CASE("overrides go through the file's checks and are blamed by their label"
                              error.rfind("--restart: unknown value \"always\"", 0) == 0;
     CHECK(blames_flag);
   }
+}
+
+TEST_CASE("boolean keys take true and false from flags", "[config]") {
+  const auto applied = apply_overrides(
+      settings{}, {{"control.insecure_unauthenticated_wrapper_api", "true",
+                    "--insecure-unauthenticated-wrapper-api"},
+                   {"control.insecure_unauthenticated_warden_shutdown", "false",
+                    "--insecure-unauthenticated-warden-shutdown"}});
+  REQUIRE(applied.config);
+  CHECK(applied.config->control.insecure_unauthenticated_wrapper_api);
+  CHECK_FALSE(applied.config->control.insecure_unauthenticated_warden_shutdown);
+  const auto refused = apply_overrides(
+      settings{}, {{"control.insecure_unauthenticated_wrapper_api", "yes",
+                    "--insecure-unauthenticated-wrapper-api"}});
+  REQUIRE(refused.errors.size() == 1);
+  CHECK_THAT(refused.errors[0], Catch::StartsWith("--insecure-unauthenticated-wrapper-api: "));
+}
+
+TEST_CASE("a mode's own defaults are the base the file is read over", "[config]") {
+  settings base;
+  base.control.linger_after_gone = linger_policy{.forever = true};
+  base.control.grpc_listen = "tcp://localhost:7777";
+  const auto kept = parse_config_text("[drain]\ntimeout = \"1h\"\n", "test.toml", base);
+  REQUIRE(kept.config);
+  CHECK(kept.config->control.linger_after_gone.forever);
+  CHECK(kept.config->control.grpc_listen == "tcp://localhost:7777");
+  const auto changed =
+      parse_config_text("[control]\nlinger_after_gone = \"0s\"\n", "test.toml", base);
+  REQUIRE(changed.config);
+  CHECK_FALSE(changed.config->control.linger_after_gone.forever);
 }
 
 TEST_CASE("control and webhook errors are collected with their lines", "[config]") {

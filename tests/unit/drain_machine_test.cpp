@@ -294,31 +294,23 @@ TEST_CASE("a forceful shutdown forces at once, whether or not a drain is under w
               "arm_timer kill_timeout id=1 at=11000ms"});
 }
 
-TEST_CASE("callbacks from every shutdown call are kept once each and sent at gone") {
+TEST_CASE("a later shutdown call's callback replaces the earlier one, sent at gone") {
+  // gitlab-runner's wrapper keeps one callback (helpers/runner_wrapper/wrapper.go).
   const shutdown_callback first{"http://127.0.0.1:9/first", "POST", {{"X-Token", "a"}}};
   const shutdown_callback second{"http://127.0.0.1:9/second", "PUT", {}};
   machine_under_test m;
   m.start_running();
   m.at(1s, shutdown_requested{.reason = "scale in", .callback = first});
-  CHECK(m.at(2s, shutdown_requested{.callback = second}).empty());
-  CHECK(m.at(3s, shutdown_requested{.callback = first}).empty());
-  CHECK(m.state().callbacks == std::vector{first, second});
+  CHECK(m.at(2s, shutdown_requested{}).empty());  // none brought: the first stays
+  CHECK(m.state().callbacks == std::vector{first});
+  CHECK(m.at(3s, shutdown_requested{.callback = second}).empty());
+  CHECK(m.state().callbacks == std::vector{second});
+  CHECK(std::any_of(m.reports().begin(), m.reports().end(), [](const auto& text) {
+    return text.find("shutdown callback to http://127.0.0.1:9/first replaced by a later "
+                     "call's") != std::string::npos;
+  }));
   CHECK(m.at(4s, exited(100, 0)) ==
         lines{"change_status shutting_down->gone",
-              "send_notification gone callback=http://127.0.0.1:9/first "
-              "callback=http://127.0.0.1:9/second",
+              "send_notification gone callback=http://127.0.0.1:9/second",
               "exit_warden code=0"});
-}
-
-TEST_CASE("callbacks beyond the limit are refused with a report, not dropped silently") {
-  machine_under_test m;
-  m.start_running();
-  for (std::size_t index = 0; index <= shutdown_callbacks_max; ++index)
-    m.at(1s, shutdown_requested{.callback = shutdown_callback{
-                                    "http://127.0.0.1:9/" + std::to_string(index), "", {}}});
-  CHECK(m.state().callbacks.size() == shutdown_callbacks_max);
-  const auto refused = std::count_if(m.reports().begin(), m.reports().end(), [](auto& text) {
-    return text.find("refused: already 16 callbacks") != std::string::npos;
-  });
-  CHECK(refused == 1);
 }

@@ -204,6 +204,19 @@ TEST_CASE("status shows no job count once the runner is gone, however it last re
   CHECK_FALSE(snapshot_of(m.state(), 10s, 3).jobs_running.has_value());
 }
 
+TEST_CASE("the runner's own word for its state is kept as it last said it, changing nothing") {
+  machine_under_test m;
+  m.start_running();
+  CHECK(m.state().runner_reported_state.empty());
+  CHECK(m.at(1s, runner_load_observed{1u, "running"}).empty());
+  CHECK(m.state().runner_reported_state == "running");
+  m.at(5s, sigterm());
+  CHECK(m.at(6s, runner_load_observed{1u, "graceful-shutdown"}).empty());
+  CHECK(m.state().runner_reported_state == "graceful-shutdown");
+  m.at(7s, runner_load_observed{std::nullopt});  // a failed scrape: the runner says nothing
+  CHECK(m.state().runner_reported_state.empty());
+}
+
 TEST_CASE("a drain between restarts still winds down: unregistered, then gone") {
   machine_under_test m{unregistering_config()};
   m.start_running();

@@ -5,6 +5,8 @@
 #include "src/runner/gitlab_runner_config.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "src/runner/gitlab_runner_config_loader.hpp"
@@ -77,20 +79,77 @@ TEST_CASE("TOML that does not parse names file, line and column, not the token",
   CHECK_THAT(missing.errors[0], Catch::Contains("none.toml: gitlab-runner config"));
 }
 
-TEST_CASE("system ids and metrics addresses are read as gitlab-runner writes them",
+TEST_CASE("system ids are read as gitlab-runner accepts them", "[gitlab_runner][runner_config]") {
+  // commands/internal/configfile/system_id_state.go: strings.TrimSpace, then
+  // ^[sr]_[0-9a-zA-Z]{12}$; "s_" ids are hex, "r_" ids random letters and digits.
+  const auto accepted = GENERATE(as<std::string>{}, "s_0e6850b2bce1", "r_0123456789ab",
+                                 "r_AbCdEfGh1234", "s_0E6850B2BCE1", "r_ZZZZZZZZZZZZ");
+  CAPTURE(accepted);
+  CHECK(parse_system_id(accepted) == accepted);
+  for (const std::string& padded : {accepted + "\n", accepted + "\r\n", " " + accepted + " ",
+                                   "\t" + accepted + "\n\n", "\n" + accepted})
+    CHECK(parse_system_id(padded) == accepted);
+}
+
+TEST_CASE("system ids gitlab-runner refuses are refused", "[gitlab_runner][runner_config]") {
+  const auto refused = GENERATE(as<std::string>{}, "", "s_0e6850b2bce", "s_0e6850b2bce12",
+                                "t_0e6850b2bce1", "S_0e6850b2bce1", "s-0e6850b2bce1",
+                                "s_0e6850b2bc-1", "s_0e6850 2bce1", "r_AbCdEfGh123\u00e9",
+                                "unknown");
+  CAPTURE(refused);
+  CHECK_FALSE(parse_system_id(refused));
+}
+
+TEST_CASE("a system id file of gitlab-runner's fallback kind loads", "[gitlab_runner][runner_config]") {
+  const auto directory = std::filesystem::temp_directory_path() / "runwarden-system-id-test";
+  std::filesystem::create_directories(directory);
+  std::ofstream{directory / "config.toml"} << "concurrent = 2\n";
+  std::ofstream{directory / ".runner_system_id"} << "  r_AbCdEfGh1234 \n";
+  const auto result = load_gitlab_runner_config(directory / "config.toml");
+  std::filesystem::remove_all(directory);
+  REQUIRE(result.config);
+  CHECK(result.config->system_id == "r_AbCdEfGh1234");
+  CHECK(result.config->system_id_problem.empty());
+}
+
+TEST_CASE("metrics addresses are read as gitlab-runner's listenAddress reads them",
           "[gitlab_runner][runner_config]") {
-  CHECK(parse_system_id("s_0e6850b2bce1\n") == "s_0e6850b2bce1");
-  CHECK(parse_system_id("r_0123456789ab") == "r_0123456789ab");
-  CHECK_FALSE(parse_system_id("s_0E6850B2BCE1"));
-  CHECK_FALSE(parse_system_id("s_0e6850b2bce"));
-  CHECK_FALSE(parse_system_id(""));
   CHECK(metrics_url(":9252") == "http://127.0.0.1:9252/metrics");
   CHECK(metrics_url("0.0.0.0:9252") == "http://127.0.0.1:9252/metrics");
   CHECK(metrics_url("[::]:9252") == "http://[::1]:9252/metrics");
   CHECK(metrics_url("10.0.0.5:9000") == "http://10.0.0.5:9000/metrics");
-  CHECK_FALSE(metrics_url("localhost"));
+  // A host without a port: DefaultMetricsServerPort.
+  CHECK(metrics_url("localhost") == "http://localhost:9252/metrics");
+  CHECK(metrics_url("10.0.0.5") == "http://10.0.0.5:9252/metrics");
+  CHECK(metrics_url("0.0.0.0") == "http://127.0.0.1:9252/metrics");
+  CHECK(metrics_url("[::1]") == "http://[::1]:9252/metrics");
+  // What gitlab-runner cannot listen on.
   CHECK_FALSE(metrics_url("host:"));
   CHECK_FALSE(metrics_url("host:92x"));
+  CHECK_FALSE(metrics_url("::1"));
+  CHECK_FALSE(metrics_url("[::1"));
+  CHECK_FALSE(metrics_url("[::1]x"));
+}
+
+TEST_CASE("listen_address and shutdown_timeout in config.toml", "[gitlab_runner][runner_config]") {
+  const auto read = [](std::string_view text) {
+    auto result = parse_gitlab_runner_config(text, "config.toml");
+    INFO((result.errors.empty() ? "" : result.errors.front()));
+    REQUIRE(result.config);
+    return *result.config;
+  };
+  // An empty listen_address turns the metrics server off in gitlab-runner; not an error.
+  CHECK_FALSE(read("listen_address = \"\"\n").listen_address);
+  CHECK_FALSE(read("concurrent = 1\n").listen_address);
+  CHECK(read("listen_address = \"localhost\"\n").listen_address == "localhost");
+  // GetShutdownTimeout: positive seconds, else DefaultShutdownTimeout (30 s).
+  CHECK(read("shutdown_timeout = 120\n").shutdown_timeout == std::chrono::seconds{120});
+  CHECK(read("concurrent = 1\n").shutdown_timeout == std::chrono::seconds{30});
+  CHECK(read("shutdown_timeout = 0\n").shutdown_timeout == std::chrono::seconds{30});
+  CHECK(read("shutdown_timeout = -5\n").shutdown_timeout == std::chrono::seconds{30});
+  const auto wrong = parse_gitlab_runner_config("shutdown_timeout = \"30s\"\n", "config.toml");
+  CHECK(wrong.errors ==
+        std::vector<std::string>{"config.toml:1: shutdown_timeout: expected an integer (seconds)"});
 }
 
 TEST_CASE("a secret moves and copies without leaving its text behind", "[runner_config]") {

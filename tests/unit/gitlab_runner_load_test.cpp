@@ -49,6 +49,19 @@ TEST_CASE("the sample page: three running jobs of four, no limit", "[metrics][gi
   CHECK(load.problems.empty());
 }
 
+TEST_CASE("a 19.x page in a graceful shutdown: its process state, two jobs left",
+          "[metrics][gitlab_runner]") {
+  const gitlab_runner_load load =
+      load_of(file_bytes(RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/metrics_19x_constructed.prom"));
+  CHECK(load.process_state == gitlab_runner_state::graceful_shutdown);
+  CHECK(load.process_state_text == "graceful-shutdown");
+  CHECK(load.running_jobs == 2u);
+  CHECK(load.capacity == 4u);
+  REQUIRE(load.limits.size() == 1);
+  CHECK(load.limits[0].system_id == "r_AbCdEfGh1234");
+  CHECK(load.problems.empty());
+}
+
 TEST_CASE("an idle runner has zero jobs, and limits on every entry bound the capacity",
           "[metrics][gitlab_runner]") {
   const gitlab_runner_load load = load_of(idle_runner);

@@ -72,6 +72,7 @@ inline std::vector<drain_event> every_event_kind() {
           timer_fired{timer_kind::runner_start_grace, 45},
           runner_load_observed{0u},
           runner_load_observed{std::nullopt},
+          runner_load_observed{2u, "graceful-shutdown"},
           unregistration_finished{false, "gave up after 3 attempts"},
           lifecycle_action_pending{lifecycle_action{.hook_name = "drain",
                                                     .heartbeat_timeout = 300s,

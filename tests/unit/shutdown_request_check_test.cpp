@@ -31,9 +31,24 @@ TEST_CASE("callbacks to http(s) URLs with a host pass", "[control][input]") {
   CHECK_FALSE(runwarden::callback_problem(to(url)));
 }
 
+TEST_CASE("callbacks take what gitlab-runner's wrapper takes", "[control][input]") {
+  // helpers/runner_wrapper/api/shutdown_callback.go: http.NewRequestWithContext(method, url)
+  // and req.Header.Add for each header; any method token is sent as written.
+  CHECK_FALSE(runwarden::callback_problem(shutdown_callback{"http://h/", "get", {}}));
+  CHECK_FALSE(runwarden::callback_problem(shutdown_callback{"http://h/", "PATCH", {}}));
+  shutdown_callback many = to("http://h/");
+  for (int index = 0; index < 256; ++index)
+    many.headers.emplace_back("X-" + std::to_string(index), "v");
+  CHECK_FALSE(runwarden::callback_problem(many));
+  CHECK_FALSE(runwarden::callback_problem(
+      shutdown_callback{"http://h/", "", {{"X-Big", std::string(40000, 'b')}}}));
+  // The operator's webhook.allow_link_local lets metadata targets through.
+  CHECK_FALSE(runwarden::callback_problem(to("http://169.254.169.254/x"), true));
+}
+
 TEST_CASE("bad callbacks are refused with a reason", "[control][input]") {
   shutdown_callback many = to("http://h/");
-  for (int index = 0; index < 33; ++index)
+  for (int index = 0; index < 257; ++index)
     many.headers.emplace_back("X-" + std::to_string(index), "v");
   const auto row = GENERATE_COPY(values<refused_callback>({
       {to(""), "needs a url"},
@@ -46,12 +61,18 @@ TEST_CASE("bad callbacks are refused with a reason", "[control][input]") {
       {to("http://host:/"), "port"},
       {to("http://[::1/"), "IPv6"},
       {to("https://" + std::string(2100, 'a')), "longer than"},
-      {shutdown_callback{"http://h/", "post", {}}, "method"},
+      {shutdown_callback{"http://h/", "PO ST", {}}, "method"},
+      {shutdown_callback{"http://h/", "SUPERLONGMETHODNAME", {}}, "method"},
+      {to("http://169.254.169.254/latest/meta-data"), "instance-metadata target"},
+      {to("http://[fe80::1]/"), "link-local"},
+      {to("http://[fd00:ec2::254]/"), "rule: runwarden never lets"},
+      {to("http://metadata.google.internal/computeMetadata/v1/"), "instance-metadata"},
+      {to("http://Metadata.Google.Internal./x"), "instance-metadata"},
       {shutdown_callback{"http://h/", "POST", {{"X-A", "one\r\nX-B: two"}}}, "line break"},
       {shutdown_callback{"http://h/", "POST", {{"Bad Name", "v"}}}, "not a valid name"},
-      {shutdown_callback{"http://h/", "POST", {{"X-Big", std::string(9000, 'b')}}},
-       "more than 8192 bytes"},
-      {many, "at most 32 headers"},
+      {shutdown_callback{"http://h/", "POST", {{"X-Big", std::string(49 * 1024, 'b')}}},
+       "more than 49152 bytes"},
+      {many, "at most 256 headers"},
   }));
   CAPTURE(row.callback.url, row.error_part);
   const auto problem = runwarden::callback_problem(row.callback);

@@ -171,8 +171,11 @@ TEST_CASE_METHOD(delivery_fixture, "a 404 is not retried", "[webhook][integratio
   CHECK(outcomes() == std::vector<outcome>{{notification_kind::drain_started, false, 1}});
 }
 
-TEST_CASE_METHOD(delivery_fixture, "callbacks at gone keep their method and headers, unsigned",
+TEST_CASE_METHOD(delivery_fixture,
+                 "callbacks at gone keep their method and headers, without a body, unsigned",
                  "[webhook][integration]") {
+  // As gitlab-runner's wrapper sends them (helpers/runner_wrapper/api/shutdown_callback.go):
+  // http.NewRequest(method, url, nil) with the caller's headers; an empty method is GET.
   auto settings = settings_for("");
   start(settings);
   notify(notification_kind::gone,
@@ -183,8 +186,24 @@ TEST_CASE_METHOD(delivery_fixture, "callbacks at gone keep their method and head
   CHECK(seen[0]["method"] == "PUT");
   CHECK(seen[0]["path"] == "/callback");
   CHECK(seen[0]["headers"]["x-callback-token"] == "t0k");
-  CHECK(seen[0]["headers"]["content-type"] == "application/json");
+  CHECK_FALSE(seen[0]["headers"].contains("content-type"));
+  CHECK(seen[0]["body"] == "");
   CHECK(seen[0]["signature_ok"].is_null());
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::gone, true, 1}});
+}
+
+TEST_CASE_METHOD(delivery_fixture, "a callback without a method is a GET without a body",
+                 "[webhook][integration]") {
+  start(settings_for(""));
+  notify(notification_kind::gone, {{receiver().url("127.0.0.1", "/plain"), "", {}}});
+  REQUIRE(flush());
+  const auto seen = receiver().requests(1);
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0]["method"] == "GET");
+  CHECK(seen[0]["path"] == "/plain");
+  CHECK_FALSE(seen[0]["headers"].contains("content-type"));
+  CHECK_FALSE(seen[0]["headers"].contains("content-length"));
+  CHECK(seen[0]["body"] == "");
   CHECK(outcomes() == std::vector<outcome>{{notification_kind::gone, true, 1}});
 }
 

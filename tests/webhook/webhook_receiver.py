@@ -72,6 +72,7 @@ class Receiver(http.server.BaseHTTPRequestHandler):
     do_POST = handle_any
     do_PUT = handle_any
     do_PATCH = handle_any
+    do_GET = handle_any  # a shutdown callback without a method, as gitlab-runner sends it
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cctype>
 #include <mutex>
+#include <string_view>
 
 namespace runwarden {
 
@@ -75,7 +76,25 @@ bool append(string_list& list, const std::string& line) {
   return true;
 }
 
-bool method_sends_body(const std::string& method) { return method != "GET" && method != "HEAD"; }
+// `upper` is written in capitals.
+bool equals_ignoring_case(std::string_view text, std::string_view upper) {
+  return std::equal(text.begin(), text.end(), upper.begin(), upper.end(), [](char a, char b) {
+    return std::toupper(static_cast<unsigned char>(a)) == b;
+  });
+}
+
+// POST, PUT and PATCH always carry a body (an empty one as Content-Length: 0, as Go's client
+// sends it); GET and HEAD never; any other method only when there is one.
+bool sends_body(const http_request& request) {
+  const auto is = [&](std::string_view name) { return equals_ignoring_case(request.method, name); };
+  if (is("GET") || is("HEAD")) return false;
+  return !request.body.empty() || is("POST") || is("PUT") || is("PATCH");
+}
+
+bool has_header(const http_request& request, std::string_view name) {
+  return std::any_of(request.headers.begin(), request.headers.end(),
+                     [&](const auto& h) { return equals_ignoring_case(h.first, name); });
+}
 
 // Everything that does not depend on the request's content: the lockdown.
 CURLcode set_fixed_options(CURL* handle, const http_request& request, char* error_text,
@@ -109,7 +128,7 @@ CURLcode set_request_options(CURL* handle, const http_request& request,
   set(CURLOPT_URL, request.url.c_str());
   set(CURLOPT_CUSTOMREQUEST, request.method.c_str());
   if (request.method == "HEAD") set(CURLOPT_NOBODY, 1L);
-  if (method_sends_body(request.method)) {
+  if (sends_body(request)) {
     set(CURLOPT_POSTFIELDS, request.body.c_str());
     set(CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
   }
@@ -154,6 +173,10 @@ http_response curl_session::perform(const http_request& request) {
   bool lists_built = easy != nullptr;
   // "Expect:" stops libcurl from waiting for a 100 Continue on larger bodies.
   lists_built = lists_built && append(headers, "Expect:");
+  // libcurl labels a body it sends as a form unless told otherwise; a request says so
+  // itself or sends no Content-Type (a shutdown callback without one, as gitlab-runner's).
+  if (sends_body(request) && !has_header(request, "CONTENT-TYPE"))
+    lists_built = lists_built && append(headers, "Content-Type:");
   for (const auto& [name, value] : request.headers)
     lists_built = lists_built && append(headers, name + ": " + value);
   for (const auto& pin : request.pins)
