@@ -56,7 +56,15 @@ caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring 
       [=](unregister_atom) {
         auto& state = self->state;
         state.warden = caf::actor_cast<caf::actor>(self->current_sender());
-        if (state.unregistrar || state.finished) return;  // already under way, or done
+        if (state.finished) return;
+        if (state.unregistrar) {
+          // Asked again while under way (the drain deadline is near): each runner waiting to
+          // retry tries now, not after the wait the unregistrar chose; one with a request
+          // in flight is left to it.
+          for (std::uint64_t index = 0; index < state.template_wiring.targets.size(); ++index)
+            self->send(state.unregistrar, unregister_retry_atom::value, index);
+          return;
+        }
         start_unregistrar(self);
       },
       // The unregistrar logs each runner's progress itself.

@@ -150,6 +150,7 @@ public:
         if (!take_timer(state_.timers.runner_start_grace, event.id)) return;
         on_runner_ready();
         return;
+      case timer_kind::unregistration_last_attempt: on_last_unregistration_attempt(event.id); return;
     }
   }
 
@@ -209,6 +210,7 @@ private:
     std::optional<instant> deadline = event.deadline;
     if (config_.drain_timeout) deadline = earliest(deadline, now_ + *config_.drain_timeout);
     if (deadline) set_deadline(*deadline);
+    arm_last_unregistration_attempt();  // GitHub's runner: unregistering before the signal
   }
 
   // A trigger during a drain never restarts it. It may tighten the deadline, and a second
@@ -219,8 +221,10 @@ private:
          event.source == trigger_source::signal_interrupt) &&
         state_.operator_signals_received > 0;
     if (is_operator_signal(event.source)) ++state_.operator_signals_received;
-    if (event.deadline && (!state_.drain_deadline || *event.deadline < *state_.drain_deadline))
+    if (event.deadline && (!state_.drain_deadline || *event.deadline < *state_.drain_deadline)) {
       set_deadline(*event.deadline);
+      arm_last_unregistration_attempt();  // a tighter deadline while unregistering
+    }
     if (repeated_operator_signal && state_.runner == runner_state::alive) {
       escalate_to_forceful("a second " + std::string{to_string(event.source)} + " arrived");
     } else {

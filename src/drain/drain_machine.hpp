@@ -75,6 +75,7 @@ struct armed_timers {
   std::optional<timer_id> lifecycle_heartbeat;
   std::optional<timer_id> lifecycle_expiry;
   std::optional<timer_id> runner_start_grace;
+  std::optional<timer_id> unregistration_last_attempt;
 };
 
 // Where a step of the wind-down stands.

@@ -53,6 +53,7 @@ std::string_view to_string(timer_kind kind) {
     case timer_kind::lifecycle_heartbeat: return "lifecycle_heartbeat";
     case timer_kind::lifecycle_expiry: return "lifecycle_expiry";
     case timer_kind::runner_start_grace: return "runner_start_grace";
+    case timer_kind::unregistration_last_attempt: return "unregistration_last_attempt";
   }
   return "unknown";
 }

@@ -38,6 +38,7 @@ enum class timer_kind : std::uint8_t {
   lifecycle_heartbeat,  // time to tell the cloud the drain still needs the instance
   lifecycle_expiry,     // the cloud gives up waiting for the lifecycle action
   runner_start_grace,   // a runner just started has had time to install its signal handlers
+  unregistration_last_attempt,  // one more unregistration attempt before the drain deadline
 };
 // How a lifecycle action ends: CONTINUE lets the cloud go on (terminate, launch), ABANDON
 // tells it this instance failed (a launch that never became ready).

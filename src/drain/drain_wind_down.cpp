@@ -11,6 +11,10 @@ namespace {
 // leaves time for the next before the cloud gives up on the instance.
 constexpr int heartbeat_divisor = 2;
 
+// The last unregistration attempt starts this long before the drain deadline: one request's
+// time (the unregistrar's default request timeout).
+constexpr duration last_unregistration_attempt_lead = std::chrono::seconds{30};
+
 }  // namespace
 
 void drain_wind_down::operator()(const runner_load_observed& event) {
@@ -199,6 +203,24 @@ void drain_wind_down::start_unregistration() {
     say(report_level::info, "runner stopped (" + to_string(*state_.drained_exit) +
                                 "); unregistering it from the CI server");
   state_.unregistration = step_progress::in_progress;
+  emit(unregister_runner{});
+  arm_last_unregistration_attempt();
+}
+
+void drain_wind_down::arm_last_unregistration_attempt() {
+  if (state_.unregistration != step_progress::in_progress || !state_.drain_deadline) return;
+  const auto at = *state_.drain_deadline - last_unregistration_attempt_lead;
+  if (at <= now_) return;  // too close already: the unregistrar's own schedule goes on
+  arm(state_.timers.unregistration_last_attempt, timer_kind::unregistration_last_attempt, at);
+}
+
+void drain_wind_down::on_last_unregistration_attempt(timer_id id) {
+  if (!take_timer(state_.timers.unregistration_last_attempt, id)) return;
+  if (state_.unregistration != step_progress::in_progress) return;
+  say(report_level::warning, "the drain deadline is " +
+                                 describe_duration(last_unregistration_attempt_lead) +
+                                 " away and the runner is still registered: one more "
+                                 "unregistration attempt before it");
   emit(unregister_runner{});
 }
 

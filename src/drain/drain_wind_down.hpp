@@ -33,6 +33,11 @@ protected:
   bool winding_down() const;
   // The runner can take a signal now; a graceful signal held for it goes out.
   void on_runner_ready();
+  // With a drain deadline and an unregistration under way, one more attempt is asked for a
+  // request's time before the deadline (a spot reclaim would take the runner's registration
+  // with the instance, whatever wait the unregistrar chose).
+  void arm_last_unregistration_attempt();
+  void on_last_unregistration_attempt(timer_id id);
 
 private:
   void start_unregistration();

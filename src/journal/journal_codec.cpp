@@ -37,6 +37,8 @@ pb::TimerKind to_wire(timer_kind kind) {
     case timer_kind::lifecycle_heartbeat: return pb::TIMER_KIND_LIFECYCLE_HEARTBEAT;
     case timer_kind::lifecycle_expiry: return pb::TIMER_KIND_LIFECYCLE_EXPIRY;
     case timer_kind::runner_start_grace: return pb::TIMER_KIND_RUNNER_START_GRACE;
+    case timer_kind::unregistration_last_attempt:
+      return pb::TIMER_KIND_UNREGISTRATION_LAST_ATTEMPT;
   }
   return pb::TIMER_KIND_UNSPECIFIED;
 }

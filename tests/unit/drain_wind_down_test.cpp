@@ -84,8 +84,9 @@ TEST_CASE("unregistering first still yields to the deadline, and to a forceful r
   machine_under_test m{config};
   m.start_running();
   m.at(0s, sigterm());
+  // (id 2: the last unregistration attempt, half a minute before the deadline)
   CHECK(m.at(60s, timer_fired{timer_kind::drain_deadline, 1}) ==
-        lines{"signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=2 at=70000ms"});
+        lines{"signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=3 at=70000ms"});
   // The runner is gone but the CI server has not confirmed yet: the drain waits for it.
   CHECK(m.at(62s, killed(100, SIGTERM)).empty());
   CHECK(m.at(90s, unregistration_finished{}) ==
@@ -98,7 +99,8 @@ TEST_CASE("unregistering first still yields to the deadline, and to a forceful r
         lines{"change_status running->shutting_down", "send_notification drain_started",
               "signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
               "arm_timer kill_timeout id=1 at=11000ms", "arm_timer drain_deadline id=2 at=61000ms"});
-  CHECK(forced.at(2s, killed(100, SIGTERM)) == lines{"unregister_runner"});
+  CHECK(forced.at(2s, killed(100, SIGTERM)) ==
+        lines{"unregister_runner", "arm_timer unregistration_last_attempt id=3 at=31000ms"});
 }
 
 TEST_CASE("a terminate hook starts the drain, heartbeats, and is completed once at the end") {
@@ -116,14 +118,16 @@ TEST_CASE("a terminate hook starts the drain, heartbeats, and is completed once 
               "arm_timer lifecycle_heartbeat id=4 at=310000ms"});
   // The same hook seen again (the watcher polls a level) changes nothing.
   CHECK(m.at(200s, terminate_hook(10s)).empty());
-  CHECK(m.at(250s, exited(100, 0)) == lines{"unregister_runner"});
+  // One more unregistration attempt is due half a minute before the drain deadline.
+  CHECK(m.at(250s, exited(100, 0)) ==
+        lines{"unregister_runner", "arm_timer unregistration_last_attempt id=5 at=29920000ms"});
   // Heartbeats go on while the unregistration retries.
   CHECK(m.at(310s, timer_fired{timer_kind::lifecycle_heartbeat, 4}) ==
         lines{"record_lifecycle_heartbeat hook=drain-hook",
-              "arm_timer lifecycle_heartbeat id=5 at=460000ms"});
+              "arm_timer lifecycle_heartbeat id=6 at=460000ms"});
   CHECK(m.at(320s, unregistration_finished{}) ==
         lines{"complete_lifecycle_action hook=drain-hook result=CONTINUE"});
-  CHECK(m.at(460s, timer_fired{timer_kind::lifecycle_heartbeat, 5}).empty());
+  CHECK(m.at(460s, timer_fired{timer_kind::lifecycle_heartbeat, 6}).empty());
   CHECK(m.at(321s, lifecycle_action_completed{}) ==
         lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
   CHECK(m.at(322s, lifecycle_action_completed{}).empty());
@@ -329,4 +333,47 @@ TEST_CASE("without a cloud provider a missing lifecycle client ends the completi
   CHECK(m.at(21s, lifecycle_client_unavailable{}) ==
         lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
   CHECK(reported(m, "no lifecycle client is configured"));
+}
+
+// A spot reclaim two minutes after the notice takes the instance, and the runner's
+// registration with it: when the unregistrar's next retry (a 60 s rate-limit wait) would come
+// after it, the machine asks for one more attempt half a minute before the reclaim.
+TEST_CASE("one more unregistration attempt comes before a spot reclaim") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  m.at(0s, shutdown_requested{.source = trigger_source::spot_interruption,
+                              .deadline = instant{120s}});
+  CHECK(m.at(50s, exited(100, 0)) ==
+        lines{"unregister_runner", "arm_timer unregistration_last_attempt id=2 at=90000ms"});
+  CHECK(m.at(90s, timer_fired{timer_kind::unregistration_last_attempt, 2}) ==
+        lines{"unregister_runner"});
+  CHECK(reported(m, "one more unregistration attempt before it"));
+  CHECK(m.at(95s, unregistration_finished{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+}
+
+TEST_CASE("an unregistration done before the last attempt's time asks nothing more") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  m.at(0s, shutdown_requested{.source = trigger_source::spot_interruption,
+                              .deadline = instant{120s}});
+  m.at(50s, exited(100, 0));
+  m.at(51s, unregistration_finished{});
+  CHECK(m.at(90s, timer_fired{timer_kind::unregistration_last_attempt, 2}).empty());
+}
+
+TEST_CASE("a spot notice during the unregistration arms the last attempt; too late, none") {
+  machine_under_test m{unregistering_config()};
+  m.start_running();
+  m.at(0s, sigterm());
+  CHECK(m.at(10s, exited(100, 0)) == lines{"unregister_runner"});  // no deadline yet
+  const auto notice = m.at(20s, shutdown_requested{.source = trigger_source::spot_interruption,
+                                                   .deadline = instant{140s}});
+  CHECK(std::find(notice.begin(), notice.end(),
+                  "arm_timer unregistration_last_attempt id=2 at=110000ms") != notice.end());
+  machine_under_test late{unregistering_config()};
+  late.start_running();
+  late.at(0s, shutdown_requested{.source = trigger_source::spot_interruption,
+                                 .deadline = instant{120s}});
+  CHECK(late.at(100s, exited(100, 0)) == lines{"unregister_runner"});  // past 90 s: no more
 }

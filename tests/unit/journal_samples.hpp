@@ -70,6 +70,7 @@ inline std::vector<drain_event> every_event_kind() {
           timer_fired{timer_kind::lifecycle_heartbeat, 43},
           timer_fired{timer_kind::lifecycle_expiry, 44},
           timer_fired{timer_kind::runner_start_grace, 45},
+          timer_fired{timer_kind::unregistration_last_attempt, 46},
           runner_load_observed{0u},
           runner_load_observed{std::nullopt},
           runner_load_observed{2u, "graceful-shutdown"},
