@@ -404,7 +404,9 @@ TEST_CASE_METHOD(notifier_fixture, "a notify with nothing to deliver settles at 
 TEST_CASE_METHOD(notifier_fixture, "past pending_deliveries_max a delivery is dropped",
                  "[notifier][bounds]") {
   start("");
-  constexpr std::size_t batches = 3;
+  // One batch more than the notifier holds.
+  constexpr std::size_t batches = pending_deliveries_max / shutdown_callbacks_max + 1;
+  static_assert(pending_deliveries_max % shutdown_callbacks_max == 0);
   for (std::size_t batch = 0; batch < batches; ++batch) {
     std::vector<shutdown_callback> callbacks;
     for (std::size_t i = 0; i < shutdown_callbacks_max; ++i) {
@@ -421,7 +423,8 @@ TEST_CASE_METHOD(notifier_fixture, "past pending_deliveries_max a delivery is dr
                                             outcome{notification_kind::gone, false, 0})) ==
         offered - pending_deliveries_max);
   for (std::size_t i = 0; i < shutdown_callbacks_max; ++i)
-    CHECK(script_->statuses["http://203.0.113.5/b2/" + std::to_string(i)].size() == 4);
+    CHECK(script_->statuses["http://203.0.113.5/b" + std::to_string(batches - 1) + "/" +
+                            std::to_string(i)].size() == 4);
 
   // The ones held keep their retries; the budget (attempts_max) still ends every one.
   for (int step = 0; step < 100 && !state_of<notifier_state>(notifier_).deliveries.empty();

@@ -145,7 +145,9 @@ drain_config config_for_test() {
                       .restart = restart_settings{.jitter = 0.0},
                       .drain_timeout = 30s,
                       .kill_timeout = 5s,
-                      .random_seed = 1};
+                      .random_seed = 1,
+                      // The hold of a drain right after the start has tests of its own.
+                      .runner_start_grace = 0s};
 }
 
 }  // namespace

@@ -14,7 +14,8 @@ using command = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("--listen-address and --config in each spelling Go takes", "[gitlab_runner][command]") {
+TEST_CASE("the runner's --listen-address and --config in each spelling Go takes",
+          "[gitlab_runner][command]") {
   const auto flags = read_gitlab_runner_flags(
       {"gitlab-runner", "run", "--listen-address", ":9300", "--config", "/etc/a.toml"});
   CHECK(flags.listen_address == ":9300");
