@@ -16,6 +16,10 @@ Bounded in count and in time: WATCH_STREAMS streams, at most STATUS_CALLS_MAX St
 from STATUS_CALLERS concurrent callers, every call with a deadline, every wait with WAIT_S.
   RUNWARDEN_BINARY=build/runwarden RUNWARDEN_PROTO_DIR=messages \\
   /usr/bin/python3 tests/e2e/test_watch_load.py
+
+Not in CTest yet: with the other tests loading both cores, subscribing all the streams took
+longer than WAIT_S and the failed run then hung until CTest's cap. Run it by hand on a
+quiet machine until it observes progress instead of waiting on a fixed time (issue 19).
 """
 
 import asyncio
