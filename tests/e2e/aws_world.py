@@ -7,7 +7,6 @@ import os
 import queue
 import subprocess
 import threading
-import time
 
 from drain_world import HERE
 
@@ -26,7 +25,6 @@ class JsonLinesFake:
                                         stdout=subprocess.PIPE, text=True)
         self.port = int(self.process.stdout.readline())
         self.lines = []
-        self.arrivals = []  # when each line was read, by the wall clock, as time.time()
         self.acks = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -34,7 +32,6 @@ class JsonLinesFake:
     def _read(self):
         for line in self.process.stdout:
             entry = json.loads(line)
-            self.arrivals.append(time.time())
             self.lines.append(entry)
             if "ack" in entry:
                 self.acks.put(entry)

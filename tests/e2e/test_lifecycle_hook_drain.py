@@ -148,12 +148,12 @@ class LaunchHookTest(unittest.TestCase):
             time.sleep(0.05)
         self.assertEqual([{"instance": INSTANCE_ID, "hook": "warm-up", "result": "CONTINUE",
                            "accepted": True}], completions)
-        fake = self.aws.autoscaling
-        [completed_at] = [at for line, at in zip(fake.lines, fake.arrivals)
-                          if line.get("action") == "CompleteLifecycleAction"]
-        ready_at = moment(ready["observed_at"]).timestamp()
-        self.assertLessEqual(ready_at, completed_at,
-                             "completed before the runner's metrics answered")
+        completions = [line for line in self.aws.autoscaling.lines
+                       if line.get("action") == "CompleteLifecycleAction"]
+        self.assertEqual(1, len(completions), completions)
+        # That it waits for the runner's answer, not only for time, is the actor tests'
+        # (launch readiness, exact in virtual time): runwarden's status and this fake's
+        # record are read on two clocks, too far apart to order events a few ms apart.
         time.sleep(2 * HEARTBEAT_TIMEOUT)
         state = self.aws.autoscaling_state()
         self.assertEqual(1, len(state["completions"]))
