@@ -26,7 +26,6 @@ import importlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,6 +37,8 @@ import urllib.request
 
 import grpc
 from grpc_tools import protoc
+
+from drain_world import free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE_RUNNER = os.path.join(HERE, "fake_gitlab_runner.py")
@@ -79,12 +80,6 @@ def setUpModule():
 def tearDownModule():
     if _stub_dir:
         shutil.rmtree(_stub_dir, ignore_errors=True)
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def read(path):
