@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  g++ cmake make pkg-config
+  g++ cmake make pkg-config ccache
   libcaf-dev libasio-dev libspdlog-dev libfmt-dev
   catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libbenchmark-dev
