@@ -2,7 +2,7 @@
 // "tcp://host:port"), read from the config and flags. An accepted address has an absolute
 // path or a host and a port, and turns into a gRPC target.
 #include "fuzz/fuzz_promise.hpp"
-#include "src/control/listen_address.hpp"
+#include "src/config/listen_address.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace runwarden;

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "fuzz/fuzz_promise.hpp"
-#include "src/app/config_file.hpp"
+#include "src/config/config_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace runwarden;

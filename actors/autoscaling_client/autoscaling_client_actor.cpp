@@ -5,11 +5,11 @@
 #include <cassert>
 #include <utility>
 
-#include "src/app/logging.hpp"
 #include "src/aws/autoscaling_http_request.hpp"
 #include "src/aws/credentials_refresh.hpp"
 #include "src/aws/imds/imds_documents.hpp"
 #include "src/aws/imds_role_credentials.hpp"
+#include "src/logging/logging.hpp"
 #include "src/util/capped_backoff.hpp"
 #include "src/util/seeded_random.hpp"
 

@@ -2,8 +2,8 @@
 #include "actors/lifecycle_hooks/hook_calls.hpp"
 
 #include "messages/lifecycle_messages.hpp"
-#include "src/app/logging.hpp"
 #include "src/aws/autoscaling_answers.hpp"
+#include "src/logging/logging.hpp"
 #include "src/util/capped_backoff.hpp"
 #include "src/util/seeded_random.hpp"
 

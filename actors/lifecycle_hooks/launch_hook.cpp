@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

@@ -7,7 +7,7 @@
 #include "actors/lifecycle_hooks/hook_calls.hpp"
 #include "actors/lifecycle_hooks/launch_hook.hpp"
 #include "messages/lifecycle_messages.hpp"
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

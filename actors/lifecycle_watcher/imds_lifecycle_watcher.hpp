@@ -13,8 +13,8 @@
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
 #include "messages/lifecycle_messages.hpp"
-#include "src/app/settings.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
+#include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
 
 namespace runwarden {

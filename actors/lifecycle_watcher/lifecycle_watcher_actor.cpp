@@ -4,7 +4,7 @@
 
 #include <cassert>
 
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 #include "src/util/rfc3339_time.hpp"
 
 namespace runwarden {

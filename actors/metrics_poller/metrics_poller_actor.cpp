@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "messages/warden_messages.hpp"
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 #include "src/metrics/runner_scrape.hpp"
 
 namespace runwarden {

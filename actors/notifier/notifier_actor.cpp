@@ -5,7 +5,7 @@
 
 #include <cassert>
 
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 #include "src/webhook/address_policy.hpp"
 #include "src/webhook/delivery_plan.hpp"
 #include "src/webhook/notification_body.hpp"

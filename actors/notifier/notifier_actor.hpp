@@ -26,7 +26,7 @@
 #include "messages/http_messages.hpp"
 #include "messages/notifier_messages.hpp"
 #include "messages/warden_messages.hpp"
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/drain/drain_machine.hpp"
 #include "src/webhook/delivery_retry.hpp"
 #include "src/webhook/webhook_target.hpp"

@@ -21,7 +21,7 @@
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
 #include "messages/notifier_messages.hpp"
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
 
 namespace runwarden {

@@ -9,8 +9,8 @@
 #include "messages/autoscaling_messages.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "messages/warden_messages.hpp"
-#include "src/app/logging.hpp"
 #include "src/aws/autoscaling_answers.hpp"
+#include "src/logging/logging.hpp"
 #include "src/util/capped_backoff.hpp"
 
 namespace runwarden {

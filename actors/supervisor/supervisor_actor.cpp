@@ -8,7 +8,7 @@
 #include <cassert>
 #include <exception>
 
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

@@ -3,7 +3,7 @@
 
 #include <cassert>
 
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 #include "src/unregister/github_unregistration.hpp"
 #include "src/unregister/gitlab_unregistration.hpp"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "messages/warden_messages.hpp"
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

@@ -6,8 +6,8 @@
 
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "messages/lifecycle_messages.hpp"
-#include "src/app/logging.hpp"
 #include "src/aws/imds/lifecycle_trigger_request.hpp"
+#include "src/logging/logging.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {

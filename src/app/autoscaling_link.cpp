@@ -10,11 +10,11 @@
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
-#include "src/app/logging.hpp"
 #include "src/app/scaling_plan.hpp"
 #include "src/aws/credentials_chain.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
 #include "src/aws/shared_credentials_file.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "caf/all.hpp"
-#include "src/app/settings.hpp"
 #include "src/aws/aws_credentials.hpp"
+#include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
-#include "src/util/process_environment.hpp"
 #include "src/telemetry/metrics_registry.hpp"
+#include "src/util/process_environment.hpp"
 
 namespace runwarden {
 

@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "runwarden_version.hpp"
-#include "src/app/config_file.hpp"
 #include "src/app/ctl_command.hpp"
-#include "src/app/logging.hpp"
 #include "src/app/replay_command.hpp"
-#include "src/app/sim_command.hpp"
 #include "src/app/run_command.hpp"
+#include "src/app/sim_command.hpp"
 #include "src/app/wrapper_mode.hpp"
+#include "src/config/config_file.hpp"
+#include "src/logging/logging.hpp"
 #include "src/util/process_environment.hpp"
 
 namespace runwarden {

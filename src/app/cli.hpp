@@ -4,7 +4,7 @@
 // (a drop-in for `gitlab-runner wrapper`), `runwarden ctl ...`, `runwarden replay JOURNAL [--check]` and `runwarden version`. It
 // parses, merges flags over the config file, and calls the library.
 
-#include "src/app/exit_codes.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

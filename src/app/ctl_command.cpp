@@ -10,8 +10,8 @@
 #include <string>
 
 #include "src/app/ctl_output.hpp"
+#include "src/config/listen_address.hpp"
 #include "src/control/control_client.hpp"
-#include "src/control/listen_address.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {

@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "src/app/exit_codes.hpp"
 #include "src/journal/journal_reader.hpp"
 #include "src/journal/journal_replay.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

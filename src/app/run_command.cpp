@@ -17,8 +17,6 @@
 #include "actors/process_port/process_port_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
 #include "src/app/autoscaling_link.hpp"
-#include "src/app/exit_codes.hpp"
-#include "src/app/logging.hpp"
 #include "src/app/run_journal.hpp"
 #include "src/app/runner_awareness.hpp"
 #include "src/app/scaling_plan.hpp"
@@ -26,12 +24,14 @@
 #include "runwarden_version.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
+#include "src/logging/logging.hpp"
 #include "src/ports/os/io_thread.hpp"
 #include "src/ports/os/signal_watch.hpp"
 #include "src/runner/gitlab_runner_config.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 #include "src/util/duration_text.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

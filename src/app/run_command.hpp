@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/drain/drain_machine.hpp"
 
 namespace runwarden {

@@ -9,12 +9,12 @@
 #include <cstring>
 
 #include "runwarden_version.hpp"
-#include "src/app/exit_codes.hpp"
-#include "src/app/logging.hpp"
 #include "src/journal/journal_compaction.hpp"
 #include "src/journal/journal_location.hpp"
 #include "src/journal/journal_reader.hpp"
 #include "src/journal/state_directory.hpp"
+#include "src/logging/logging.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/util/process_environment.hpp"
 

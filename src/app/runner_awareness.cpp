@@ -9,7 +9,7 @@
 #include "actors/supervisor/worker_supervision.hpp"
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
 #include "messages/warden_messages.hpp"
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 #include "src/runner/gitlab_runner_command.hpp"
 #include "src/runner/gitlab_runner_config_loader.hpp"
 #include "src/unregister/unregister_plan.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "caf/all.hpp"
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
 #include "src/util/process_environment.hpp"
 

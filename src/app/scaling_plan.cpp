@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "actors/scaler/scaler_actor.hpp"
-#include "src/app/logging.hpp"
-#include "src/runner/gitlab_runner_config_loader.hpp"
+#include "src/logging/logging.hpp"
 #include "src/metrics/runner_capacity.hpp"
+#include "src/runner/gitlab_runner_config_loader.hpp"
 
 namespace runwarden {
 

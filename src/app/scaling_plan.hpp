@@ -13,7 +13,7 @@
 
 #include "actors/scaler/scaler_actor.hpp"
 #include "caf/all.hpp"
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 
 namespace runwarden {

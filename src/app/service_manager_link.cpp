@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "actors/service_manager/service_manager_actor.hpp"
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 #include "src/ports/os/systemd_notify.hpp"
 
 namespace runwarden {

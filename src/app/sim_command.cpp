@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "src/app/exit_codes.hpp"
 #include "src/sim/fleet_run.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

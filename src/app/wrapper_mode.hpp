@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/util/process_environment.hpp"
 
 namespace runwarden {

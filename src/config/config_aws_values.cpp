@@ -1,6 +1,6 @@
 // See config_aws_values.hpp. Lifecycle states are written as AWS writes them
 // ("Warmed:Terminated"), so a value copied from the AWS documentation is accepted as is.
-#include "src/app/config_aws_values.hpp"
+#include "src/config/config_aws_values.hpp"
 
 #include <fmt/format.h>
 

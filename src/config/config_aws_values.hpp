@@ -2,7 +2,7 @@
 // Readers for the [aws] table's keys whose values are more than a type and a range (issue 6:
 // the lifecycle watcher). config_schema.cpp binds them to their rows.
 
-#include "src/app/config_reader.hpp"
+#include "src/config/config_reader.hpp"
 
 namespace runwarden {
 

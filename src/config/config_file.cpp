@@ -3,7 +3,7 @@
 // device, a log file) is refused quickly and by name; flags become string values under
 // their keys, so they meet exactly the checks the file's values meet.
 
-#include "src/app/config_file.hpp"
+#include "src/config/config_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -16,7 +16,7 @@
 #include <cerrno>
 #include <system_error>
 
-#include "src/app/config_schema.hpp"
+#include "src/config/config_schema.hpp"
 
 namespace runwarden {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 
 namespace runwarden {
 

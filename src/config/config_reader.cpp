@@ -3,7 +3,7 @@
 // reader. Errors are collected in line order, and only a document without any yields
 // settings, so a typo never runs with a default.
 
-#include "src/app/config_reader.hpp"
+#include "src/config/config_reader.hpp"
 
 #include <fmt/format.h>
 

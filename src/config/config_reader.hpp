@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "src/app/config_file.hpp"
-#include "src/app/settings.hpp"
+#include "src/config/config_file.hpp"
+#include "src/config/settings.hpp"
 
 namespace runwarden {
 

@@ -1,7 +1,7 @@
 // See config_scaling_values.hpp. The group's own min and max are only known once it is read,
 // so the ceiling is checked against them at run time (the scaler says so on every hold);
 // here only what the file alone can show is refused.
-#include "src/app/config_scaling_values.hpp"
+#include "src/config/config_scaling_values.hpp"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // and the checks that span keys: a step larger than the ceiling, scaling without the AWS
 // lifecycle provider that drains an instance giving itself up.
 
-#include "src/app/config_reader.hpp"
+#include "src/config/config_reader.hpp"
 
 namespace runwarden {
 

@@ -4,17 +4,17 @@
 // value is only a type and a range reads it in its row; the others have a named reader in
 // config_values.cpp.
 
-#include "src/app/config_schema.hpp"
+#include "src/config/config_schema.hpp"
 
 #include <fmt/format.h>
 
 #include <array>
 #include <limits>
 
-#include "src/app/config_aws_values.hpp"
-#include "src/app/config_scaling_values.hpp"
-#include "src/app/config_values.hpp"
-#include "src/app/unregister_config.hpp"
+#include "src/config/config_aws_values.hpp"
+#include "src/config/config_scaling_values.hpp"
+#include "src/config/config_unregister_values.hpp"
+#include "src/config/config_values.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/util/duration_text.hpp"
 

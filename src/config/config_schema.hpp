@@ -7,8 +7,8 @@
 
 #include <string_view>
 
-#include "src/app/config_file.hpp"
-#include "src/app/config_reader.hpp"
+#include "src/config/config_file.hpp"
+#include "src/config/config_reader.hpp"
 
 namespace runwarden {
 

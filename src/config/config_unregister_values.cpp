@@ -1,6 +1,6 @@
-// See unregister_config.hpp. Keys of the table a kind does not use are errors rather than
+// See config_unregister_values.hpp. Keys of the table a kind does not use are errors rather than
 // ignored, so that a half-edited file (kind switched, old keys left) cannot look configured.
-#include "src/app/unregister_config.hpp"
+#include "src/config/config_unregister_values.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "src/app/config_values.hpp"
+#include "src/config/config_values.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {

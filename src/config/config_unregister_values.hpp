@@ -3,7 +3,7 @@
 // reader per key (bound to its row in config_schema.cpp) and the checks that span them, such
 // as the keys a GitHub scope needs, or GitLab keys set while kind is "github".
 
-#include "src/app/config_reader.hpp"
+#include "src/config/config_reader.hpp"
 
 namespace runwarden {
 

@@ -2,7 +2,7 @@
 // arrays, signals, "none" or a duration, listen addresses and URLs. Each checks one key's
 // value with config_value's expectations plus its own rules and stores it in settings.
 
-#include "src/app/config_values.hpp"
+#include "src/config/config_values.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <array>
 #include <vector>
 
-#include "src/control/listen_address.hpp"
+#include "src/config/listen_address.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/util/duration_text.hpp"
 

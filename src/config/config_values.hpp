@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "src/app/config_reader.hpp"
+#include "src/config/config_reader.hpp"
 
 namespace runwarden {
 

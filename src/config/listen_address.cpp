@@ -1,6 +1,6 @@
 // Parses listen addresses strictly, so that a typo is refused when the config is read
 // rather than when the server binds, and is_loopback can trust the host it is given.
-#include "src/control/listen_address.hpp"
+#include "src/config/listen_address.hpp"
 
 #include <arpa/inet.h>
 #include <unistd.h>

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "src/config/listen_address.hpp"
 #include "src/control/bearer_token.hpp"
-#include "src/control/listen_address.hpp"
 #include "src/control/unix_socket_file.hpp"
 
 namespace runwarden {

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "runwarden/v1/warden.grpc.pb.h"
-#include "src/app/exit_codes.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

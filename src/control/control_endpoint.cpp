@@ -5,9 +5,9 @@
 #include <cstring>
 #include <fstream>
 
-#include "src/app/logging.hpp"
 #include "src/control/bearer_token.hpp"
 #include "src/control/unix_socket_file.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

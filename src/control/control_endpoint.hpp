@@ -12,9 +12,9 @@
 #include <optional>
 #include <string>
 
-#include "src/app/exit_codes.hpp"
-#include "src/app/settings.hpp"
-#include "src/control/listen_address.hpp"
+#include "src/config/listen_address.hpp"
+#include "src/config/settings.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

@@ -8,7 +8,7 @@
 
 #include <limits>
 
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

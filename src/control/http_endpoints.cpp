@@ -11,9 +11,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 
-#include "src/app/logging.hpp"
+#include "src/config/listen_address.hpp"
 #include "src/control/http_listener.hpp"
-#include "src/control/listen_address.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/control/http_limits.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 

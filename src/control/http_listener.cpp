@@ -7,8 +7,8 @@
 #include <chrono>
 #include <utility>
 
-#include "src/app/logging.hpp"
 #include "src/control/http_session.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

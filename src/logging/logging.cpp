@@ -1,6 +1,6 @@
 // See logging.hpp. The JSON lines are built with nlohmann-json so that every message, the
 // runner's arbitrary output included, is escaped correctly.
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 
 #include <chrono>
 #include <mutex>

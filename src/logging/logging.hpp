@@ -9,7 +9,7 @@
 
 #include <spdlog/logger.h>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 
 namespace runwarden {
 

@@ -16,8 +16,8 @@
 #include "actors/warden/warden_actor.hpp"
 #include "caf/scheduler/test_coordinator.hpp"
 #include "messages/supervisor_messages.hpp"
-#include "src/app/logging.hpp"
 #include "src/journal/journal_writer.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 #include "src/unregister/retry_schedule.hpp"
 #include "src/unregister/unregister_target.hpp"
 

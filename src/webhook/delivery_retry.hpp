@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 
 namespace runwarden {
 

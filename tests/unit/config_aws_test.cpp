@@ -2,7 +2,7 @@
 // the rest of the config tests pin them (config_file_test.cpp).
 #include <catch2/catch.hpp>
 
-#include "src/app/config_file.hpp"
+#include "src/config/config_file.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // directory, unreadable) use a scratch directory, and the shipped config/runwarden.toml
 // must parse to exactly the defaults in settings.hpp.
 
-#include "src/app/config_file.hpp"
+#include "src/config/config_file.hpp"
 
 #include <unistd.h>
 

@@ -3,7 +3,7 @@
 // words of each refusal are pinned. grpc_target and is_loopback are checked on parsed
 // addresses, so they see exactly what the server will.
 
-#include "src/control/listen_address.hpp"
+#include "src/config/listen_address.hpp"
 
 #include <unistd.h>
 

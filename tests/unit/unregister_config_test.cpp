@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "src/app/config_file.hpp"
+#include "src/config/config_file.hpp"
 #include "src/unregister/unregister_plan.hpp"
 
 namespace {

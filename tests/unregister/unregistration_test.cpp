@@ -15,7 +15,7 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/unregistrar/unregistrar_actor.hpp"
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 #include "tests/common/python_server.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "messages/warden_messages.hpp"
-#include "src/app/logging.hpp"
+#include "src/logging/logging.hpp"
 
 extern char** environ;
 

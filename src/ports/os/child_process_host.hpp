@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "caf/actor.hpp"
-#include "src/app/settings.hpp"
+#include "src/config/settings.hpp"
 
 namespace runwarden {
 
