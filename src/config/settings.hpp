@@ -11,13 +11,14 @@
 #include "src/aws/imds/lifecycle_watch.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/scaling/scaling_policy.hpp"
+#include "src/logging/log_settings.hpp"
 #include "src/supervision/restart_policy.hpp"
-#include "src/unregister/unregister_target.hpp"
+#include "src/unregister/unregister_settings.hpp"
+#include "src/webhook/webhook_settings.hpp"
 
 namespace runwarden {
 
 enum class output_mode : std::uint8_t { log, inherit };
-enum class log_format : std::uint8_t { text, json };
 
 struct runner_settings {
   // Empty means "decide from the command": gitlab for gitlab-runner, generic otherwise.
@@ -82,52 +83,6 @@ struct control_settings {
   bool insecure_unauthenticated_warden_shutdown = false;
 };
 
-// Where runwarden reports the drain (issue 3): a POST when it starts and when it is gone.
-struct webhook_settings {
-  std::string url;          // http:// or https://; empty means no webhook
-  std::string secret_file;  // HMAC-SHA256 key for the X-Runwarden-Signature header
-  // Link-local targets (169.254.0.0/16, fe80::/10: the instance metadata service among
-  // them) are refused unless this is set, so an API caller cannot aim runwarden at them.
-  bool allow_link_local = false;
-  std::chrono::milliseconds timeout{std::chrono::seconds{10}};  // per attempt
-  std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
-  std::chrono::milliseconds retry_max{std::chrono::seconds{30}};
-  std::uint32_t attempts_max = 8;  // the retry budget, first attempt included
-};
-
-// Removing the runner from its CI server as a drain phase (issue 5). Tokens come from files
-// (or, for GitLab, from gitlab-runner's own config.toml), never from the command line.
-enum class unregister_kind : std::uint8_t { none, gitlab, github };
-
-struct gitlab_unregister_settings {
-  // Empty url and token_file: the runners discovered in gitlab-runner's config.toml.
-  std::string name;  // for reports only
-  std::string url;
-  std::string token_file;
-  std::string system_id_file;  // needed for glrt- tokens
-};
-
-struct github_unregister_settings {
-  std::string api_url = "https://api.github.com";
-  github_scope scope = github_scope::repo;
-  std::string owner;  // repo scope: owner and repo
-  std::string repo;
-  std::string org;         // org scope
-  std::string enterprise;  // enterprise scope
-  std::string runner_name;
-  std::string token_file;
-};
-
-struct unregister_settings {
-  unregister_kind kind = unregister_kind::none;
-  std::chrono::milliseconds timeout{std::chrono::seconds{30}};  // per request
-  std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
-  std::chrono::milliseconds retry_max{std::chrono::minutes{5}};
-  std::uint32_t attempts_max = 0;  // 0: retry until the server confirms
-  gitlab_unregister_settings gitlab;
-  github_unregister_settings github;
-};
-
 // Which cloud lifecycle the lifecycle watcher follows (issue 6).
 enum class lifecycle_provider : std::uint8_t { none, aws };
 
@@ -164,11 +119,6 @@ struct journal_settings {
   // Past this size, outside a drain, the journal is rewritten as the few entries that
   // rebuild the present (journal_compaction.hpp).
   std::uint64_t compact_bytes = 1024 * 1024;
-};
-
-struct log_settings {
-  std::string level = "info";  // trace, debug, info, warn, error, critical, off
-  log_format format = log_format::text;
 };
 
 struct settings {

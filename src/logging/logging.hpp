@@ -9,7 +9,7 @@
 
 #include <spdlog/logger.h>
 
-#include "src/config/settings.hpp"
+#include "src/logging/log_settings.hpp"
 
 namespace runwarden {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "src/config/settings.hpp"
 #include "src/unregister/retry_schedule.hpp"
+#include "src/unregister/unregister_settings.hpp"
 #include "src/unregister/unregister_target.hpp"
 
 namespace runwarden {

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "src/config/settings.hpp"
+#include "src/webhook/webhook_settings.hpp"
 
 namespace runwarden {
 
