@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "messages/http_messages.hpp"
 #include "src/metrics/gitlab_runner_load.hpp"
+#include "src/util/http_exchange.hpp"
 
 namespace runwarden {
 

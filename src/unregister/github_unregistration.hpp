@@ -16,9 +16,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "messages/http_messages.hpp"
 #include "src/unregister/unregister_outcome.hpp"
 #include "src/unregister/unregister_target.hpp"
+#include "src/util/http_exchange.hpp"
 
 namespace runwarden {
 

@@ -11,9 +11,9 @@
 // the legacy endpoint, which means the URL is not a GitLab API) is retried too, reported as
 // an error each time, since a wrong token must never silently end the retries.
 
-#include "messages/http_messages.hpp"
 #include "src/unregister/unregister_outcome.hpp"
 #include "src/unregister/unregister_target.hpp"
+#include "src/util/http_exchange.hpp"
 
 namespace runwarden {
 

@@ -5,8 +5,8 @@
 // resets (GitHub's x-ratelimit-reset, GitLab's ratelimit-reset). A value that is not a plain
 // number is ignored rather than trusted.
 
-#include "messages/http_messages.hpp"
 #include "src/unregister/unregister_outcome.hpp"
+#include "src/util/http_exchange.hpp"
 
 namespace runwarden {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "messages/http_messages.hpp"
+#include "src/util/http_exchange.hpp"
 #include "src/webhook/webhook_target.hpp"
 
 namespace runwarden {

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "messages/http_messages.hpp"
 #include "src/drain/drain_vocabulary.hpp"
+#include "src/util/http_exchange.hpp"
 #include "src/webhook/webhook_target.hpp"
 
 namespace runwarden {
