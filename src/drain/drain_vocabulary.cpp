@@ -3,8 +3,6 @@
 
 #include <string>
 
-#include "src/runner/signal_names.hpp"
-
 namespace runwarden {
 
 std::string_view to_string(warden_status status) {
@@ -82,12 +80,6 @@ std::string_view to_string(notification_kind kind) {
     case notification_kind::gone: return "gone";
   }
   return "unknown";
-}
-
-std::string to_string(const exit_status& status) {
-  if (status.unknown) return "exit status unknown";
-  if (status.signaled) return "killed by " + signal_name(status.value);
-  return "exit code " + std::to_string(status.value);
 }
 
 bool is_operator_signal(trigger_source source) {

@@ -1,20 +1,19 @@
 #pragma once
-// The small words the drain machine, its actors and its observers share: time, status,
-// triggers, timers and exit statuses, with their printed names.
+// The small words the drain machine, its actors and its observers share: status, triggers
+// and timers, with their printed names. Time (src/util/machine_time.hpp) and how a process
+// ended (src/runner/exit_status.hpp) are words the supervision below it shares too.
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "src/runner/exit_status.hpp"
+#include "src/util/machine_time.hpp"
+
 namespace runwarden {
 
-// Time as the machine sees it: a count since the epoch of whichever clock drives it (CAF's
-// steady clock in production, virtual time in tests and the simulation).
-using duration = std::chrono::nanoseconds;
-using instant = std::chrono::nanoseconds;
 using timer_id = std::uint64_t;
 
 // Status seen from outside; it only ever moves forward.
@@ -55,25 +54,6 @@ struct shutdown_callback {
   friend bool operator==(const shutdown_callback&, const shutdown_callback&) = default;
 };
 
-// runwarden's exit code when its runner ended in a way nobody could read (see exit_status)
-// and nothing proves its jobs were done: EX_TEMPFAIL, documented in README.md.
-inline constexpr int runner_end_unknown_exit_code = 75;
-
-// How a process ended: exited with a code, killed by a signal, or, for a runner adopted by a
-// restarted runwarden (no child of it, so its status cannot be waited for), unknown.
-struct exit_status {
-  bool signaled = false;
-  int value = 0;  // the exit code, or the signal number when signaled
-  bool unknown = false;  // the end was seen, its status could not be read
-  // The shell's convention, which tini and runwarden follow for their own exit code.
-  int as_exit_code() const {
-    if (unknown) return runner_end_unknown_exit_code;
-    return signaled ? 128 + value : value;
-  }
-  bool normal() const { return !unknown && !signaled && value == 0; }
-  friend bool operator==(const exit_status&, const exit_status&) = default;
-};
-
 std::string_view to_string(warden_status status);
 std::string_view to_string(trigger_source source);
 // A stable machine-readable word for a trigger ("sigterm", "control_api"): metric labels,
@@ -88,7 +68,6 @@ std::string_view to_string(lifecycle_result result);
 bool calls_for_lifecycle_lookup(trigger_source source);
 std::string_view to_string(signal_purpose purpose);
 std::string_view to_string(notification_kind kind);
-std::string to_string(const exit_status& status);
 bool is_operator_signal(trigger_source source);
 
 }  // namespace runwarden

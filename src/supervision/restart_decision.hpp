@@ -7,8 +7,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "src/drain/drain_vocabulary.hpp"
+#include "src/runner/exit_status.hpp"
 #include "src/supervision/restart_policy.hpp"
+#include "src/util/machine_time.hpp"
 
 namespace runwarden {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/drain/drain_vocabulary.hpp"
+#include "src/util/machine_time.hpp"
 #include "src/supervision/restart_type.hpp"
 
 namespace runwarden {

@@ -2,7 +2,7 @@
 // Exit codes of runwarden's own making (sysexits.h). Otherwise runwarden exits with the
 // runner's code, as tini does: 128 + signal when the runner died of one, 127 when the
 // command does not exist, 126 when it cannot run, and runner_end_unknown_exit_code (75,
-// src/drain/drain_vocabulary.hpp) when an adopted runner ended unreadably.
+// src/runner/exit_status.hpp) when an adopted runner ended unreadably.
 
 namespace runwarden {
 

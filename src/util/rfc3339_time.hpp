@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "src/drain/drain_vocabulary.hpp"
+#include "src/util/machine_time.hpp"
 
 namespace runwarden {
 
