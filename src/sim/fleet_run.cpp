@@ -10,7 +10,6 @@
 #include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 #include "actors/scaler/scaler_actor.hpp"
-#include "actors/sim/sim_ports.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
@@ -18,6 +17,7 @@
 #include "messages/supervisor_messages.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/logging/logging.hpp"
+#include "src/sim/sim_ports.hpp"
 
 namespace runwarden {
 

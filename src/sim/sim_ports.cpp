@@ -1,5 +1,5 @@
 // See sim_ports.hpp.
-#include "actors/sim/sim_ports.hpp"
+#include "src/sim/sim_ports.hpp"
 
 namespace runwarden {
 
