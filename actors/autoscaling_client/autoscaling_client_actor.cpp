@@ -2,7 +2,6 @@
 // kept under it; the port answers each request exactly once, so each continuation runs once.
 #include "actors/autoscaling_client/autoscaling_client_actor.hpp"
 
-#include <cassert>
 #include <utility>
 
 #include "src/aws/autoscaling_http_request.hpp"
@@ -10,6 +9,7 @@
 #include "src/aws/imds/imds_documents.hpp"
 #include "src/aws/imds_role_credentials.hpp"
 #include "src/logging/logging.hpp"
+#include "src/util/assert.hpp"
 #include "src/util/capped_backoff.hpp"
 #include "src/util/seeded_random.hpp"
 
@@ -257,7 +257,7 @@ void attempt(client_pointer self, std::uint64_t id) {
 
 caf::behavior autoscaling_client_actor(caf::stateful_actor<autoscaling_client_state>* self,
                                        autoscaling_client_wiring wiring) {
-  assert(wiring.http_port);
+  RUNWARDEN_ASSERT(wiring.http_port);
   auto& state = self->state;
   state.random_state = wiring.random_seed;
   state.wiring = std::move(wiring);

@@ -2,12 +2,11 @@
 // launch_hook.cpp, what both use in hook_calls.cpp.
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 
-#include <cassert>
-
 #include "actors/lifecycle_hooks/hook_calls.hpp"
 #include "actors/lifecycle_hooks/launch_hook.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/logging/logging.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -127,8 +126,8 @@ void complete_for_warden(hooks_pointer self, const std::string& hook_name,
 
 caf::behavior lifecycle_hooks_actor(caf::stateful_actor<lifecycle_hooks_state>* self,
                                     lifecycle_hooks_wiring wiring) {
-  assert(wiring.autoscaling_client);
-  assert(wiring.warden);
+  RUNWARDEN_ASSERT(wiring.autoscaling_client);
+  RUNWARDEN_ASSERT(wiring.warden);
   auto& state = self->state;
   state.random_state = wiring.random_seed;
   state.wiring = std::move(wiring);

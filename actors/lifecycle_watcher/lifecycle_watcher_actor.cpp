@@ -2,9 +2,8 @@
 // not the one awaited (a stale one) is dropped, so one answer is never used twice.
 #include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
 
-#include <cassert>
-
 #include "src/logging/logging.hpp"
+#include "src/util/assert.hpp"
 #include "src/util/rfc3339_time.hpp"
 
 namespace runwarden {
@@ -31,7 +30,7 @@ void carry_out(watcher_pointer self, std::vector<poller_effect> effects) {
   auto& state = self->state;
   for (auto& effect : effects) {
     if (auto* request = std::get_if<imds_request>(&effect)) {
-      assert(state.waiting_for == 0);
+      RUNWARDEN_ASSERT(state.waiting_for == 0);
       state.waiting_for = state.next_id++;
       self->send(state.wiring.http_port,
                  http_request{state.waiting_for, std::move(request->method),
@@ -69,9 +68,9 @@ void on_response(watcher_pointer self, http_response& response) {
 
 caf::behavior lifecycle_watcher_actor(caf::stateful_actor<lifecycle_watcher_state>* self,
                                       lifecycle_watcher_wiring wiring) {
-  assert(wiring.http_port);
-  assert(wiring.listener);
-  assert(wiring.poll_interval.count() > 0);
+  RUNWARDEN_ASSERT(wiring.http_port);
+  RUNWARDEN_ASSERT(wiring.listener);
+  RUNWARDEN_ASSERT(wiring.poll_interval.count() > 0);
   auto& state = self->state;
   state.poller.emplace(wiring.poller);
   state.wiring = std::move(wiring);

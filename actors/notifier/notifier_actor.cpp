@@ -3,9 +3,8 @@
 // counted twice.
 #include "actors/notifier/notifier_actor.hpp"
 
-#include <cassert>
-
 #include "src/logging/logging.hpp"
+#include "src/util/assert.hpp"
 #include "src/webhook/address_policy.hpp"
 #include "src/webhook/delivery_plan.hpp"
 #include "src/webhook/notification_body.hpp"
@@ -35,7 +34,7 @@ delivery_iterator waiting_for(notifier_pointer self, std::uint64_t answer_id) {
 void release(notifier_pointer self, std::uint64_t notification) {
   auto& notifications = self->state.notifications;
   const auto it = notifications.find(notification);
-  assert(it != notifications.end() && it->second.deliveries_open > 0);
+  RUNWARDEN_ASSERT(it != notifications.end() && it->second.deliveries_open > 0);
   if (--it->second.deliveries_open > 0) return;
   if (it->second.requester) self->send(it->second.requester, it->second.settled);
   notifications.erase(it);
@@ -77,7 +76,7 @@ void send_request(notifier_pointer self, delivery_iterator it,
 void start_attempt(notifier_pointer self, delivery_iterator it) {
   auto& state = self->state;
   auto& d = it->second;
-  assert(d.waiting_for == 0);
+  RUNWARDEN_ASSERT(d.waiting_for == 0);
   if (d.target.host_is_address) {
     send_request(self, it, {d.target.host});
     return;
@@ -154,7 +153,7 @@ void on_notify(notifier_pointer self, notification_kind kind,
         id, delivery{kind, std::move(planned.target), std::move(planned.method),
                      std::move(planned.headers), std::move(planned.body), planned.is_callback, 0,
                      0, notification});
-    assert(inserted);
+    RUNWARDEN_ASSERT(inserted);
     ++state.notifications[notification].deliveries_open;
     start_attempt(self, it);
   }
@@ -180,8 +179,8 @@ void on_port_down(notifier_pointer self, const caf::down_msg& down) {
 }  // namespace
 
 caf::behavior notifier_actor(caf::stateful_actor<notifier_state>* self, notifier_wiring wiring) {
-  assert(wiring.http_port);
-  assert(wiring.limits.attempts_max >= 1);
+  RUNWARDEN_ASSERT(wiring.http_port);
+  RUNWARDEN_ASSERT(wiring.limits.attempts_max >= 1);
   self->state.random_state = wiring.random_seed;
   self->state.wiring = std::move(wiring);
   self->monitor(self->state.wiring.http_port);

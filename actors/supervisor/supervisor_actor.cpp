@@ -5,10 +5,10 @@
 #include "actors/supervisor/supervisor_actor.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <exception>
 
 #include "src/logging/logging.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -48,7 +48,7 @@ caf::actor call_factory(supervisor_pointer self, std::size_t child) {
 
 void start(supervisor_pointer self, std::size_t child, std::deque<supervision_event>& pending) {
   auto& state = self->state;
-  assert(!state.handles[child]);
+  RUNWARDEN_ASSERT(!state.handles[child]);
   auto handle = call_factory(self, child);
   if (!handle) {
     pending.push_back(child_went_down{child, child_exit::abnormal});
@@ -66,7 +66,7 @@ void start(supervisor_pointer self, std::size_t child, std::deque<supervision_ev
 
 void stop(supervisor_pointer self, const stop_child& effect) {
   const auto& handle = self->state.handles[effect.child];
-  assert(handle);
+  RUNWARDEN_ASSERT(handle);
   if (effect.shutdown_timeout == duration::zero()) {
     self->send_exit(handle, caf::exit_reason::kill);
     return;
@@ -178,7 +178,7 @@ caf::behavior supervisor_actor(caf::stateful_actor<supervisor_state>* self,
   auto& state = self->state;
   std::vector<child_spec> specs;
   for (const auto& child : wiring.children) {
-    assert(child.start);
+    RUNWARDEN_ASSERT(child.start);
     specs.push_back(child.spec);
   }
   state.machine.emplace(wiring.flags, std::move(specs));

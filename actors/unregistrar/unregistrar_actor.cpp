@@ -1,11 +1,10 @@
 // See unregistrar_actor.hpp.
 #include "actors/unregistrar/unregistrar_actor.hpp"
 
-#include <cassert>
-
 #include "src/logging/logging.hpp"
 #include "src/unregister/github_unregistration.hpp"
 #include "src/unregister/gitlab_unregistration.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -27,7 +26,7 @@ void send_request(unregistrar_pointer self, runner_progress& runner, http_reques
 
 // Every attempt starts from the beginning: a GitHub runner's id may have changed meanwhile.
 void start_attempt(unregistrar_pointer self, runner_progress& runner) {
-  assert(runner.waiting_for == 0);
+  RUNWARDEN_ASSERT(runner.waiting_for == 0);
   const auto& user_agent = self->state.wiring.user_agent;
   if (const auto* gitlab = std::get_if<gitlab_runner>(&runner.target)) {
     send_request(self, runner, gitlab_unregister_request(*gitlab));
@@ -143,9 +142,9 @@ void on_retry(unregistrar_pointer self, std::uint64_t index) {
 
 caf::behavior unregistrar_actor(caf::stateful_actor<unregistrar_state>* self,
                                 unregistrar_wiring wiring) {
-  assert(wiring.http_port);
-  assert(wiring.listener);
-  assert(!wiring.targets.empty());
+  RUNWARDEN_ASSERT(wiring.http_port);
+  RUNWARDEN_ASSERT(wiring.listener);
+  RUNWARDEN_ASSERT(!wiring.targets.empty());
   auto& state = self->state;
   state.random_state = wiring.random_seed;
   for (auto& target : wiring.targets) {

@@ -2,10 +2,10 @@
 #include "src/aws/autoscaling_failure.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <initializer_list>
 
 #include "src/aws/aws_error_envelope.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -46,7 +46,7 @@ std::string capped(std::string text) {
 
 autoscaling_failure classify_autoscaling_failure(const autoscaling_call& call, int http_status,
                                                  std::string_view body) {
-  assert(http_status < 200 || http_status > 299);
+  RUNWARDEN_ASSERT(http_status < 200 || http_status > 299);
   const std::string what = "the " + call.action + " answer (HTTP " +
                            std::to_string(http_status) + ")";
   const auto parse = parse_aws_error_envelope(body, what);

@@ -3,7 +3,7 @@
 // botocore's own encodings.
 #include "src/aws/autoscaling_requests.hpp"
 
-#include <cassert>
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -26,7 +26,7 @@ void add_members(autoscaling_call& call, std::string_view list_name,
 std::string boolean_text(bool value) { return value ? "true" : "false"; }
 
 void add_target(autoscaling_call& call, const lifecycle_action_target& target) {
-  assert(!target.instance_id.empty() || target.action_token);
+  RUNWARDEN_ASSERT(!target.instance_id.empty() || target.action_token);
   call.parameters.emplace_back("LifecycleHookName", target.hook_name);
   call.parameters.emplace_back("AutoScalingGroupName", target.group_name);
   if (target.action_token)
@@ -72,7 +72,7 @@ autoscaling_call complete_lifecycle_action_call(const lifecycle_action_target& t
 
 autoscaling_call set_desired_capacity(const std::string& group_name, int desired_capacity,
                                       bool honor_cooldown) {
-  assert(desired_capacity >= 0);
+  RUNWARDEN_ASSERT(desired_capacity >= 0);
   auto call = start_call("SetDesiredCapacity");
   call.parameters.emplace_back("AutoScalingGroupName", group_name);
   call.parameters.emplace_back("DesiredCapacity", std::to_string(desired_capacity));

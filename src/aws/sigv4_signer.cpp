@@ -2,12 +2,12 @@
 // intermediate string can be compared with the AWS test suite's .creq and .sts files.
 #include "src/aws/sigv4_signer.hpp"
 
-#include <cassert>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
 
 #include "src/aws/canonical_uri.hpp"
+#include "src/util/assert.hpp"
 #include "src/util/sha256_digest.hpp"
 
 namespace runwarden {
@@ -71,7 +71,7 @@ std::string sigv4_signing_key(const secret_text& secret_access_key, std::string_
 
 sigv4_signature sign_sigv4(const sigv4_request& request, const aws_credentials& credentials,
                            const sigv4_scope& scope, std::chrono::system_clock::time_point time) {
-  assert(!request.method.empty() && !request.payload_hash.empty());
+  RUNWARDEN_ASSERT(!request.method.empty() && !request.payload_hash.empty());
   const std::string timestamp = amz_date(time);
   const std::string date = timestamp.substr(0, 8);
   const header_list headers = headers_to_sign(request, timestamp, credentials);

@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include <array>
-#include <cassert>
 #include <cerrno>
 #include <system_error>
 
 #include "src/config/config_schema.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -90,7 +90,7 @@ config_result apply_overrides(settings base, const std::vector<config_override>&
   config_labels labels;
   for (const config_override& override : overrides) {
     const auto dot = override.key.find('.');
-    assert(dot != std::string::npos);
+    RUNWARDEN_ASSERT(dot != std::string::npos);
     const auto table_name = override.key.substr(0, dot);
     if (!root.contains(table_name)) root.insert(table_name, toml::table{});
     // A flag's text is a string to the file's checks, but for true and false, which the

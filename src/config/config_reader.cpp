@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
 #include <numeric>
 #include <utility>
 
+#include "src/util/assert.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {
@@ -212,7 +212,7 @@ config_value::config_value(config_reader& reader, const toml::node& node, std::s
 
 config_value config_value::element(std::size_t index) const {
   const toml::array* array = node_.as_array();
-  assert(array != nullptr && index < array->size());
+  RUNWARDEN_ASSERT(array != nullptr && index < array->size());
   return config_value{reader_, (*array)[index], fmt::format("{}[{}]", key_, index)};
 }
 
@@ -271,7 +271,7 @@ std::optional<std::chrono::milliseconds> config_value::expect_positive_duration(
 }
 
 std::optional<std::int64_t> config_value::expect_integer(std::int64_t min, std::int64_t max) {
-  assert(min <= max);
+  RUNWARDEN_ASSERT(min <= max);
   const toml::value<std::int64_t>* integer = node_.as_integer();
   if (integer == nullptr) {
     refuse_type("an integer");

@@ -3,12 +3,12 @@
 // pending handlers afterwards, find nobody to report to.
 #include "src/control/http_listener.hpp"
 
-#include <cassert>
 #include <chrono>
 #include <utility>
 
 #include "src/control/http_session.hpp"
 #include "src/logging/logging.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -26,13 +26,13 @@ http_listener::http_listener(boost::asio::ip::tcp::acceptor acceptor, metrics_re
       retry_timer_(acceptor_.get_executor()),
       registry_(registry),
       limits_(limits) {
-  assert(limits_.connections_max > 0);
+  RUNWARDEN_ASSERT(limits_.connections_max > 0);
 }
 
 void http_listener::start() { accept_next(); }
 
 void http_listener::accept_next() {
-  assert(!accepting_);
+  RUNWARDEN_ASSERT(!accepting_);
   if (connections_ >= limits_.connections_max) return;  // on_session_closed resumes
   accepting_ = true;
   acceptor_.async_accept(
@@ -65,7 +65,7 @@ void http_listener::on_accept(boost::system::error_code error,
 }
 
 void http_listener::on_session_closed() {
-  assert(connections_ > 0);
+  RUNWARDEN_ASSERT(connections_ > 0);
   --connections_;
   if (!accepting_) accept_next();
 }

@@ -2,8 +2,9 @@
 #include "src/control/open_watches.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <thread>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -17,7 +18,7 @@ bool open_watches::try_open() {
 void open_watches::closed() {
   {
     std::lock_guard lock{mutex_};
-    assert(open_ > 0);
+    RUNWARDEN_ASSERT(open_ > 0);
     --open_;
     last_closed_ = clock::now();
   }

@@ -5,12 +5,12 @@
 // safe, and the reactor pointer is cleared under the same mutex before the reactor dies.
 #include "src/control/watch_stream.hpp"
 
-#include <cassert>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 #include "src/control/snapshot_wire.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -63,7 +63,7 @@ class watch_outbox {
 
  private:
   void write_waiting() {
-    assert(reactor_ != nullptr && waiting_ && !writing_ && !finishing_);
+    RUNWARDEN_ASSERT(reactor_ != nullptr && waiting_ && !writing_ && !finishing_);
     in_flight_ = std::move(*waiting_);
     waiting_.reset();
     if (is_last(in_flight_)) {
@@ -76,7 +76,7 @@ class watch_outbox {
   }
 
   void finish() {
-    assert(reactor_ != nullptr && finish_status_ && !writing_ && !finishing_);
+    RUNWARDEN_ASSERT(reactor_ != nullptr && finish_status_ && !writing_ && !finishing_);
     finishing_ = true;
     reactor_->Finish(*finish_status_);
   }

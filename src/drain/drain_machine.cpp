@@ -5,13 +5,13 @@
 #include "src/drain/drain_machine.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cerrno>
 #include <csignal>
 #include <utility>
 
 #include "src/drain/drain_wind_down.hpp"
 #include "src/supervision/restart_decision.hpp"
+#include "src/util/assert.hpp"
 #include "src/util/seeded_random.hpp"
 
 namespace runwarden {
@@ -38,7 +38,7 @@ public:
   using drain_wind_down::operator();
 
   void operator()(const warden_started&) {
-    assert(state_.status == warden_status::starting && !state_.runner_pid);
+    RUNWARDEN_ASSERT(state_.status == warden_status::starting && !state_.runner_pid);
     emit(spawn_runner{});
   }
 
@@ -273,8 +273,8 @@ private:
 };
 
 drain_machine::drain_machine(drain_config config) : config_(std::move(config)) {
-  assert(config_.kill_timeout > duration::zero());
-  assert(!config_.drain_timeout || *config_.drain_timeout > duration::zero());
+  RUNWARDEN_ASSERT(config_.kill_timeout > duration::zero());
+  RUNWARDEN_ASSERT(!config_.drain_timeout || *config_.drain_timeout > duration::zero());
   state_.random_state = config_.random_seed;
 }
 

@@ -1,10 +1,10 @@
 // See drain_step_context.hpp.
 #include "src/drain/drain_step_context.hpp"
 
-#include <cassert>
 #include <csignal>
 
 #include "src/runner/signal_names.hpp"
+#include "src/util/assert.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {
@@ -14,7 +14,7 @@ std::string describe_duration(duration value) {
 }
 
 void drain_step_context::send_graceful_signal() {
-  assert(state_.runner == runner_state::alive && state_.stage == escalation::none);
+  RUNWARDEN_ASSERT(state_.runner == runner_state::alive && state_.stage == escalation::none);
   state_.stage = escalation::graceful_sent;
   say(report_level::info, "asking the runner to finish its jobs (" +
                               signal_name(config_.graceful_signal) + ")");
@@ -33,7 +33,7 @@ bool drain_step_context::runner_ready() const {
 }
 
 void drain_step_context::send_graceful_signal_once_ready() {
-  assert(state_.runner == runner_state::alive && state_.stage == escalation::none);
+  RUNWARDEN_ASSERT(state_.runner == runner_state::alive && state_.stage == escalation::none);
   if (!runner_ready() && !state_.force_requested) {
     if (!state_.timers.runner_start_grace) {
       say(report_level::info, "the runner started moments ago: the graceful signal waits "
@@ -49,7 +49,7 @@ void drain_step_context::send_graceful_signal_once_ready() {
 }
 
 void drain_step_context::escalate_to_forceful(const std::string& why) {
-  assert(state_.runner == runner_state::alive);
+  RUNWARDEN_ASSERT(state_.runner == runner_state::alive);
   if (state_.stage == escalation::forceful_sent || state_.stage == escalation::kill_sent) {
     say(report_level::info, why + "; the forceful signal was already sent");
     return;
@@ -85,7 +85,7 @@ void drain_step_context::finish(int exit_code, std::string reason) {
 }
 
 void drain_step_context::move_to(warden_status next) {
-  assert(next > state_.status);  // Status only moves forward.
+  RUNWARDEN_ASSERT(next > state_.status);  // Status only moves forward.
   emit(change_status{state_.status, next});
   state_.status = next;
   state_.status_since = now_;

@@ -2,7 +2,8 @@
 #include "src/journal/journal_frame.hpp"
 
 #include <boost/crc.hpp>
-#include <cassert>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -38,7 +39,7 @@ std::string encode_prologue(std::uint32_t format_version) {
 }
 
 std::string encode_frame(std::string_view payload) {
-  assert(payload.size() <= record_bytes_max);
+  RUNWARDEN_ASSERT(payload.size() <= record_bytes_max);
   std::string out;
   out.reserve(frame_header_bytes + payload.size());
   append_u32_le(out, static_cast<std::uint32_t>(payload.size()));
@@ -57,7 +58,7 @@ prologue_check check_prologue(std::string_view file_bytes) {
 }
 
 frame_scan scan_frames(std::string_view file_bytes) {
-  assert(file_bytes.size() >= journal_prologue_bytes);
+  RUNWARDEN_ASSERT(file_bytes.size() >= journal_prologue_bytes);
   frame_scan scan;
   std::size_t at = journal_prologue_bytes;
   const auto damaged = [&](std::string what) {

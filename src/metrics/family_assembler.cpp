@@ -2,10 +2,10 @@
 #include "src/metrics/family_assembler.hpp"
 
 #include <array>
-#include <cassert>
 #include <utility>
 
 #include "src/metrics/quoted_text.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 namespace {
@@ -64,7 +64,7 @@ family_ref family_assembler::family_for(std::string_view name) {
 }
 
 std::optional<std::string> family_assembler::declare_help(std::size_t index, std::string help) {
-  assert(index < slots_.size());
+  RUNWARDEN_ASSERT(index < slots_.size());
   slot& target = slots_[index];
   if (target.help_declared) return "second HELP line for metric name " + quoted(target.family.name);
   target.help_declared = true;
@@ -74,7 +74,7 @@ std::optional<std::string> family_assembler::declare_help(std::size_t index, std
 
 std::optional<std::string> family_assembler::declare_type(std::size_t index,
                                                           std::string_view type_word) {
-  assert(index < slots_.size());
+  RUNWARDEN_ASSERT(index < slots_.size());
   slot& target = slots_[index];
   if (target.type_fixed)
     return "second TYPE line for metric name " + quoted(target.family.name) +
@@ -89,7 +89,7 @@ std::optional<std::string> family_assembler::declare_type(std::size_t index,
 }
 
 std::optional<std::string> family_assembler::add_sample(family_ref family, scraped_sample sample) {
-  assert(family.index < slots_.size());
+  RUNWARDEN_ASSERT(family.index < slots_.size());
   slot& target = slots_[family.index];
   target.type_fixed = true;
   if (auto problem = check_sample_role(target.family, family.role, sample)) return problem;

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
 
+#include "src/util/assert.hpp"
 #include "src/util/capped_backoff.hpp"
 #include "src/util/duration_text.hpp"
 #include "src/util/seeded_random.hpp"
@@ -273,7 +273,7 @@ std::optional<instant> next_wake(const scaling_state& state, instant now) {
 }  // namespace
 
 scaling_state initial_scaling_state(const scaling_policy& policy, std::uint64_t random_seed) {
-  assert(policy.capacity > 0 && policy.step > 0);
+  RUNWARDEN_ASSERT(policy.capacity > 0 && policy.step > 0);
   return scaling_state{.policy = policy, .random_state = random_seed};
 }
 

@@ -2,8 +2,9 @@
 #include "src/supervision/restart_decision.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -21,8 +22,8 @@ bool exit_calls_for_restart(restart_type type, const exit_status& status) {
 
 duration backoff_delay(const restart_settings& settings, std::size_t restarts_in_window,
                        double unit_random) {
-  assert(unit_random >= 0.0 && unit_random < 1.0);
-  assert(settings.jitter >= 0.0 && settings.jitter <= 1.0);
+  RUNWARDEN_ASSERT(unit_random >= 0.0 && unit_random < 1.0);
+  RUNWARDEN_ASSERT(settings.jitter >= 0.0 && settings.jitter <= 1.0);
   const auto initial = std::chrono::duration_cast<duration>(settings.backoff_initial);
   const auto maximum = std::chrono::duration_cast<duration>(settings.backoff_max);
   // Doubling past 2^32 cannot matter: the cap is reached long before.
@@ -31,7 +32,7 @@ duration backoff_delay(const restart_settings& settings, std::size_t restarts_in
   const double capped = std::min(uncapped, static_cast<double>(maximum.count()));
   const double jittered = capped * (1.0 - settings.jitter * unit_random);
   const auto delay = duration{static_cast<duration::rep>(jittered)};
-  assert(delay <= maximum || maximum < initial);
+  RUNWARDEN_ASSERT(delay <= maximum || maximum < initial);
   return delay;
 }
 

@@ -3,8 +3,7 @@
 // silently misread.
 #include "src/supervision/supervision_machine.hpp"
 
-#include <cassert>
-
+#include "src/util/assert.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {
@@ -44,7 +43,7 @@ supervision_machine::supervision_machine(supervisor_flags flags, std::vector<chi
       children_(std::move(children)),
       statuses_(children_.size(), child_status::waiting_to_start),
       restart_after_stop_(children_.size(), false) {
-  assert(!check_supervisor_spec(flags_, children_));
+  RUNWARDEN_ASSERT(!check_supervisor_spec(flags_, children_));
 }
 
 std::vector<supervision_effect> supervision_machine::step(const supervision_event& event,
@@ -55,7 +54,7 @@ std::vector<supervision_effect> supervision_machine::step(const supervision_even
         using event_type = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<event_type, supervisor_started>) {
           // settle() below starts every child, in order.
-          assert(phase_ == phase::not_started);
+          RUNWARDEN_ASSERT(phase_ == phase::not_started);
           phase_ = phase::running;
         } else if constexpr (std::is_same_v<event_type, child_went_down>) {
           on_went_down(e, now, effects);
@@ -71,8 +70,8 @@ std::vector<supervision_effect> supervision_machine::step(const supervision_even
 
 void supervision_machine::on_went_down(const child_went_down& down, instant now,
                                        std::vector<supervision_effect>& effects) {
-  assert(down.child < children_.size());
-  assert(phase_ == phase::running || phase_ == phase::stopping_all);
+  RUNWARDEN_ASSERT(down.child < children_.size());
+  RUNWARDEN_ASSERT(phase_ == phase::running || phase_ == phase::stopping_all);
   auto& status = statuses_[down.child];
   switch (status) {
     case child_status::stopping:
@@ -84,7 +83,7 @@ void supervision_machine::on_went_down(const child_went_down& down, instant now,
       return;
     case child_status::waiting_to_start:
     case child_status::ended:
-      assert(false && "a child that is not running cannot go down");
+      RUNWARDEN_ASSERT(false && "a child that is not running cannot go down");
       return;
   }
 }
@@ -92,7 +91,7 @@ void supervision_machine::on_went_down(const child_went_down& down, instant now,
 void supervision_machine::on_unexpected_exit(const child_went_down& down, instant now,
                                              std::vector<supervision_effect>& effects) {
   // While stopping all, every child is stopping or ended: none can exit unexpectedly.
-  assert(phase_ == phase::running);
+  RUNWARDEN_ASSERT(phase_ == phase::running);
   const auto& spec = children_[down.child];
   if (!wants_restart(spec.restart, down.exit)) {
     statuses_[down.child] = child_status::ended;
@@ -110,7 +109,7 @@ void supervision_machine::on_unexpected_exit(const child_went_down& down, instan
     stop_all(effects);
     return;
   }
-  assert(restarts_.size() <= flags_.restarts_max);
+  RUNWARDEN_ASSERT(restarts_.size() <= flags_.restarts_max);
   statuses_[down.child] = child_status::waiting_to_start;
   stop_group(down.child, effects);
 }
@@ -171,7 +170,7 @@ void supervision_machine::stop_all(std::vector<supervision_effect>& effects) {
 
 void supervision_machine::stop(std::size_t child, bool restart_after,
                                std::vector<supervision_effect>& effects) {
-  assert(statuses_[child] == child_status::running);
+  RUNWARDEN_ASSERT(statuses_[child] == child_status::running);
   statuses_[child] = child_status::stopping;
   restart_after_stop_[child] = restart_after;
   effects.push_back(stop_child{child, children_[child].shutdown_timeout});

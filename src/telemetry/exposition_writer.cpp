@@ -4,17 +4,17 @@
 #include "src/telemetry/exposition_writer.hpp"
 
 #include <array>
-#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <system_error>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
 namespace {
 
-// Only assertions call it, so release builds do not.
-[[maybe_unused]] bool valid_name(std::string_view name, bool colon_allowed) {
+bool valid_name(std::string_view name, bool colon_allowed) {
   if (name.empty()) return false;
   for (std::size_t index = 0; index < name.size(); ++index) {
     const char c = name[index];
@@ -31,7 +31,7 @@ void write_labels(std::string& out, const label_set& labels, const metric_label*
   out += '{';
   bool first = true;
   const auto write_one = [&](const metric_label& label) {
-    assert(valid_name(label.name, false) && !label.name.starts_with("__"));
+    RUNWARDEN_ASSERT(valid_name(label.name, false) && !label.name.starts_with("__"));
     if (!first) out += ',';
     first = false;
     out += label.name;
@@ -55,7 +55,7 @@ void write_line(std::string& out, std::string_view name, const label_set& labels
 
 void write_histogram(std::string& out, const std::string& name, const histogram_sample& sample) {
   const auto& histogram = sample.histogram;
-  assert(histogram.bucket_counts.size() == histogram.upper_bounds.size());
+  RUNWARDEN_ASSERT(histogram.bucket_counts.size() == histogram.upper_bounds.size());
   const std::string bucket_name = name + "_bucket";
   std::uint64_t cumulative = 0;
   for (std::size_t index = 0; index < histogram.upper_bounds.size(); ++index) {
@@ -63,7 +63,7 @@ void write_histogram(std::string& out, const std::string& name, const histogram_
     const metric_label le{"le", format_sample_value(histogram.upper_bounds[index])};
     write_line(out, bucket_name, sample.labels, &le, static_cast<double>(cumulative));
   }
-  assert(cumulative <= histogram.count);
+  RUNWARDEN_ASSERT(cumulative <= histogram.count);
   const metric_label infinity{"le", "+Inf"};
   write_line(out, bucket_name, sample.labels, &infinity, static_cast<double>(histogram.count));
   write_line(out, name + "_sum", sample.labels, nullptr, histogram.sum);
@@ -87,7 +87,7 @@ std::string format_sample_value(double value) {
   // Shortest round-trip form: 0.1 stays "0.1", 3.0 prints "3", 1e21 prints "1e+21".
   std::array<char, 32> buffer{};
   const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  assert(error == std::errc{});
+  RUNWARDEN_ASSERT(error == std::errc{});
   return std::string(buffer.data(), end);
 }
 
@@ -126,9 +126,9 @@ std::string escape_help(std::string_view help) {
 std::string write_exposition(std::span<const metric_family> families) {
   std::string out;
   for (const auto& family : families) {
-    assert(valid_name(family.name, true));
-    assert(family.type == metric_type::histogram || family.histograms.empty());
-    assert(family.type != metric_type::histogram || family.samples.empty());
+    RUNWARDEN_ASSERT(valid_name(family.name, true));
+    RUNWARDEN_ASSERT(family.type == metric_type::histogram || family.histograms.empty());
+    RUNWARDEN_ASSERT(family.type != metric_type::histogram || family.samples.empty());
     out += "# HELP " + family.name + ' ' + escape_help(family.help) + '\n';
     out += "# TYPE " + family.name + ' ' + std::string{type_name(family.type)} + '\n';
     for (const auto& sample : family.samples)

@@ -2,18 +2,20 @@
 #include "src/telemetry/histogram_value.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <utility>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
 histogram_value make_histogram(std::vector<double> upper_bounds) {
-  assert(!upper_bounds.empty());
-  assert(std::adjacent_find(upper_bounds.begin(), upper_bounds.end(),
-                            [](double a, double b) { return a >= b; }) == upper_bounds.end());
-  assert(std::all_of(upper_bounds.begin(), upper_bounds.end(),
-                     [](double bound) { return std::isfinite(bound); }));
+  RUNWARDEN_ASSERT(!upper_bounds.empty());
+  RUNWARDEN_ASSERT(std::adjacent_find(upper_bounds.begin(), upper_bounds.end(),
+                                      [](double a, double b) { return a >= b; }) ==
+                   upper_bounds.end());
+  RUNWARDEN_ASSERT(std::all_of(upper_bounds.begin(), upper_bounds.end(),
+                               [](double bound) { return std::isfinite(bound); }));
   histogram_value result;
   result.bucket_counts.assign(upper_bounds.size(), 0);
   result.upper_bounds = std::move(upper_bounds);
@@ -21,7 +23,7 @@ histogram_value make_histogram(std::vector<double> upper_bounds) {
 }
 
 void observe(histogram_value& histogram, double value) {
-  assert(histogram.bucket_counts.size() == histogram.upper_bounds.size());
+  RUNWARDEN_ASSERT(histogram.bucket_counts.size() == histogram.upper_bounds.size());
   const auto bound =
       std::lower_bound(histogram.upper_bounds.begin(), histogram.upper_bounds.end(), value);
   if (bound != histogram.upper_bounds.end())

@@ -5,8 +5,9 @@
 // still unanswered is a spawn failure.
 #include "src/telemetry/metrics_registry.hpp"
 
-#include <cassert>
 #include <utility>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -185,7 +186,7 @@ void metrics_registry::absorb_snapshot(const warden_snapshot& snapshot) {
     ++counts_.exits[exit_label_index(*snapshot.last_exit)];
   runner_alive_ = snapshot.runner_pid.has_value();
   if (runner_alive_) spawn_pending_ = false;
-  assert(snapshot.restarts_total >= counts_.restarts_total);
+  RUNWARDEN_ASSERT(snapshot.restarts_total >= counts_.restarts_total);
   counts_.restarts_total = snapshot.restarts_total;
   counts_.status = snapshot.status;
   counts_.phase = snapshot.phase;
@@ -207,12 +208,12 @@ void metrics_registry::count_effect(const drain_effect& effect, const warden_sna
 void metrics_registry::count_status_change(const change_status& change,
                                            const warden_snapshot& snapshot) {
   if (change.to == warden_status::shutting_down) {
-    assert(snapshot.trigger.has_value());
+    RUNWARDEN_ASSERT(snapshot.trigger.has_value());
     if (snapshot.trigger) ++counts_.drains[index_of(*snapshot.trigger)];
   } else if (change.to == warden_status::gone) {
     if (snapshot.drain_started_at) {
       const auto took = snapshot.status_since - *snapshot.drain_started_at;
-      assert(took >= duration::zero());
+      RUNWARDEN_ASSERT(took >= duration::zero());
       runwarden::observe(counts_.drain_duration, std::chrono::duration<double>(took).count());
     }
     if (spawn_pending_) ++counts_.errors[index_of(error_kind::runner_spawn)];

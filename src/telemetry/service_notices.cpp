@@ -6,7 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -142,8 +143,8 @@ std::vector<std::string> notices_for(service_notice_state& told,
   }
   told.phase_seen = snapshot.phase;
   told.jobs_seen = snapshot.jobs_running;
-  assert(told.ready_sent || !told.control_listening ||
-         snapshot.status == warden_status::starting);
+  RUNWARDEN_ASSERT(told.ready_sent || !told.control_listening ||
+                   snapshot.status == warden_status::starting);
   return lines;
 }
 

@@ -1,11 +1,10 @@
 // See gitlab_unregistration.hpp.
 #include "src/unregister/gitlab_unregistration.hpp"
 
-#include <cassert>
-
 #include "src/unregister/answer_text.hpp"
-#include "src/util/form_encoding.hpp"
 #include "src/unregister/server_wait.hpp"
+#include "src/util/assert.hpp"
+#include "src/util/form_encoding.hpp"
 
 namespace runwarden {
 
@@ -48,7 +47,7 @@ std::string text_for(outcome_kind kind, const std::string& answer_text, bool man
 
 http_request gitlab_unregister_request(const gitlab_runner& runner) {
   const bool manager = uses_runner_manager(runner);
-  assert(!manager || !runner.system_id.empty());
+  RUNWARDEN_ASSERT(!manager || !runner.system_id.empty());
   http_request request;
   request.method = "DELETE";
   request.url = api_base(runner.url) + (manager ? "/runners/managers" : "/runners");

@@ -3,8 +3,8 @@
 #include "src/unregister/retry_schedule.hpp"
 
 #include <algorithm>
-#include <cassert>
 
+#include "src/util/assert.hpp"
 #include "src/util/capped_backoff.hpp"
 #include "src/util/duration_text.hpp"
 #include "src/util/seeded_random.hpp"
@@ -45,8 +45,8 @@ unregister_decision decide_after_outcome(const unregister_retry_limits& limits,
                                          std::uint32_t attempts_made,
                                          std::chrono::system_clock::time_point now,
                                          std::uint64_t& random_state) {
-  assert(attempts_made >= 1);
-  assert(limits.retry_initial.count() > 0);
+  RUNWARDEN_ASSERT(attempts_made >= 1);
+  RUNWARDEN_ASSERT(limits.retry_initial.count() > 0);
   if (is_done(outcome.kind)) return {unregister_verdict::done, {}, outcome.text};
   if (limits.attempts_max != 0 && attempts_made >= limits.attempts_max)
     return {unregister_verdict::give_up,
@@ -54,7 +54,7 @@ unregister_decision decide_after_outcome(const unregister_retry_limits& limits,
             outcome.text + "; gave up after " + std::to_string(attempts_made) +
                 " attempts (attempts_max)"};
   const nanoseconds delay = wait_before_retry(limits, outcome, attempts_made, now, random_state);
-  assert(delay.count() >= 0);
+  RUNWARDEN_ASSERT(delay.count() >= 0);
   return {unregister_verdict::retry, delay, outcome.text + "; next attempt in " + wait_text(delay)};
 }
 

@@ -3,16 +3,17 @@
 #include "src/util/capped_backoff.hpp"
 
 #include <algorithm>
-#include <cassert>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
 std::chrono::nanoseconds capped_backoff(std::chrono::nanoseconds initial,
                                         std::chrono::nanoseconds cap, std::uint32_t attempts_made,
                                         double jitter, double unit_random) {
-  assert(attempts_made >= 1);
-  assert(jitter >= 0.0 && jitter <= 1.0);
-  assert(unit_random >= 0.0 && unit_random < 1.0);
+  RUNWARDEN_ASSERT(attempts_made >= 1);
+  RUNWARDEN_ASSERT(jitter >= 0.0 && jitter <= 1.0);
+  RUNWARDEN_ASSERT(unit_random >= 0.0 && unit_random < 1.0);
   cap = std::max(cap, initial);
   std::chrono::nanoseconds delay = initial;
   for (std::uint32_t doubling = 1; doubling < attempts_made && delay < cap; ++doubling) delay *= 2;

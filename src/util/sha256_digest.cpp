@@ -5,7 +5,8 @@
 #include <openssl/hmac.h>
 
 #include <array>
-#include <cassert>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -15,8 +16,7 @@ std::string sha256_hex(std::string_view data) {
   const int ok = EVP_Digest(data.data(), data.size(), digest.data(), &length, EVP_sha256(),
                             nullptr);
   // Only a broken OpenSSL fails here: SHA-256 is always built in.
-  assert(ok == 1 && length == 32);
-  (void)ok;
+  RUNWARDEN_ASSERT(ok == 1 && length == 32);
   return lowercase_hex({reinterpret_cast<const char*>(digest.data()), length});
 }
 
@@ -27,8 +27,7 @@ std::string hmac_sha256_bytes(std::string_view key, std::string_view message) {
       HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
            reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest.data(),
            &length);
-  assert(result != nullptr && length == 32);
-  (void)result;
+  RUNWARDEN_ASSERT(result != nullptr && length == 32);
   return {reinterpret_cast<const char*>(digest.data()), length};
 }
 

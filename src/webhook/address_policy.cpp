@@ -5,9 +5,10 @@
 #include <arpa/inet.h>
 
 #include <array>
-#include <cassert>
 #include <cstdint>
 #include <cstring>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -23,8 +24,8 @@ bool is_refused_v6(const in6_addr& address) {
       bytes[11] == 0xff)
     return is_link_local_v4(bytes + 12);
   in6_addr metadata{};
-  [[maybe_unused]] const int parsed = ::inet_pton(AF_INET6, "fd00:ec2::254", &metadata);
-  assert(parsed == 1);
+  const int parsed = ::inet_pton(AF_INET6, "fd00:ec2::254", &metadata);
+  RUNWARDEN_ASSERT(parsed == 1);
   return std::memcmp(&address, &metadata, sizeof address) == 0;
 }
 
@@ -56,7 +57,7 @@ std::optional<std::string> check_target_addresses(const webhook_target& target,
 
 std::vector<resolve_pin> pins_for(const webhook_target& target,
                                   const std::vector<std::string>& addresses) {
-  assert(!addresses.empty());
+  RUNWARDEN_ASSERT(!addresses.empty());
   if (target.host_is_address) return {};
   return {resolve_pin{target.host, target.port, addresses}};
 }

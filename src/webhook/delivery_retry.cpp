@@ -3,8 +3,8 @@
 #include "src/webhook/delivery_retry.hpp"
 
 #include <algorithm>
-#include <cassert>
 
+#include "src/util/assert.hpp"
 #include "src/util/capped_backoff.hpp"
 #include "src/util/seeded_random.hpp"
 
@@ -61,7 +61,7 @@ delivery_decision decide_after_attempt(const delivery_limits& limits,
                                        std::uint32_t attempts_made,
                                        std::optional<int> status_code,
                                        std::uint64_t& random_state) {
-  assert(attempts_made >= 1 && attempts_made <= limits.attempts_max);
+  RUNWARDEN_ASSERT(attempts_made >= 1 && attempts_made <= limits.attempts_max);
   switch (classify(status_code)) {
     case answer_class::success:
       return {delivery_verdict::delivered, {}, "HTTP " + std::to_string(*status_code)};

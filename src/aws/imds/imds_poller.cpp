@@ -3,7 +3,7 @@
 // log line, not one a second.
 #include "src/aws/imds/imds_poller.hpp"
 
-#include <cassert>
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -42,10 +42,10 @@ std::string lower_case(std::string_view text) {
 
 imds_poller::imds_poller(imds_poller_config config)
     : config_(std::move(config)), watch_(config_.policy), random_state_(config_.random_seed) {
-  assert(!config_.endpoint.empty());
-  assert(config_.request_timeout.count() > 0);
-  assert(config_.token_ttl.count() > 0 && config_.token_ttl <= imds_token_ttl_max);
-  assert(config_.retry.attempts_max >= 1);
+  RUNWARDEN_ASSERT(!config_.endpoint.empty());
+  RUNWARDEN_ASSERT(config_.request_timeout.count() > 0);
+  RUNWARDEN_ASSERT(config_.token_ttl.count() > 0 && config_.token_ttl <= imds_token_ttl_max);
+  RUNWARDEN_ASSERT(config_.retry.attempts_max >= 1);
 }
 
 std::vector<poller_effect> imds_poller::poll_due(instant now) {

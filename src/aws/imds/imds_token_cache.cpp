@@ -2,15 +2,16 @@
 #include "src/aws/imds/imds_token_cache.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <charconv>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
 imds_token_accepted accept_imds_token(std::string_view body,
                                       const std::optional<std::string>& ttl_header,
                                       std::chrono::seconds asked) {
-  assert(asked.count() > 0);
+  RUNWARDEN_ASSERT(asked.count() > 0);
   if (body.empty()) return {std::nullopt, {}, "the token answer is empty"};
   if (body.size() > imds_token_length_max)
     return {std::nullopt, {}, "the token answer is longer than a token can be"};
@@ -37,8 +38,8 @@ std::optional<std::string_view> imds_token_cache::usable(instant now) const {
 }
 
 void imds_token_cache::store(std::string token, std::chrono::seconds ttl, instant fetched_at) {
-  assert(!token.empty());
-  assert(ttl.count() > 0);
+  RUNWARDEN_ASSERT(!token.empty());
+  RUNWARDEN_ASSERT(ttl.count() > 0);
   token_ = std::move(token);
   const auto lifetime = std::chrono::duration_cast<instant>(ttl);
   refresh_at_ = fetched_at + std::chrono::duration_cast<instant>(lifetime * refresh_fraction);

@@ -6,10 +6,11 @@
 #include <curl/curl.h>
 
 #include <algorithm>
-#include <cassert>
 #include <cctype>
 #include <mutex>
 #include <string_view>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -154,7 +155,7 @@ curl_session::curl_session() : handle_(std::make_unique<handle>()) {
 curl_session::~curl_session() = default;
 
 std::string curl_resolve_entry(const resolve_pin& pin) {
-  assert(!pin.addresses.empty());
+  RUNWARDEN_ASSERT(!pin.addresses.empty());
   std::string entry = pin.host + ":" + std::to_string(pin.port) + ":";
   for (std::size_t i = 0; i < pin.addresses.size(); ++i) {
     const auto& address = pin.addresses[i];
@@ -165,7 +166,7 @@ std::string curl_resolve_entry(const resolve_pin& pin) {
 }
 
 http_response curl_session::perform(const http_request& request) {
-  assert(request.timeout.count() > 0);
+  RUNWARDEN_ASSERT(request.timeout.count() > 0);
   http_response response{.id = request.id};
   CURL* easy = handle_->easy;
   string_list headers;

@@ -8,8 +8,9 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <cassert>
 #include <cerrno>
+
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -112,7 +113,7 @@ resolved_host host_resolver::resolve(const std::string& host,
   if (status != 0) return {{}, ::gai_strerror(status)};
   auto addresses = addresses_of(pending->request.ar_result);
   if (addresses.empty()) return {{}, "the host has no IPv4 or IPv6 address"};
-  assert(abandoned_.size() <= abandoned_lookups_max);
+  RUNWARDEN_ASSERT(abandoned_.size() <= abandoned_lookups_max);
   return {std::move(addresses), {}};
 }
 

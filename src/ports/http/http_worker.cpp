@@ -2,9 +2,8 @@
 // runs unlocked, so submit() never waits for a transfer.
 #include "src/ports/http/http_worker.hpp"
 
-#include <cassert>
-
 #include "src/ports/http/curl_transfer.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -72,7 +71,7 @@ void http_worker::run() {
 }
 
 void http_worker::carry_out(const job& current) {
-  assert(current.reply_to);
+  RUNWARDEN_ASSERT(current.reply_to);
   if (const auto* lookup = std::get_if<host_lookup>(&current.work)) {
     auto resolved = resolver_.resolve(lookup->host, lookup->timeout);
     caf::anon_send(current.reply_to, host_lookup_result{lookup->id, std::move(resolved.addresses),
