@@ -2,7 +2,7 @@
 // The simulated world around a fleet of runwardens: the Auto Scaling group with its launch
 // and terminate hooks, the instances' metadata, the simulated gitlab-runner processes with
 // their jobs, the CI job queue, the GitLab registry, and the faults. It is plain C++ with
-// no actor and no clock of its own: the simulated ports (actors/sim) ask it for answers and
+// no actor and no clock of its own: the simulated ports (sim_ports.hpp) ask it for answers and
 // the fleet run (fleet_run.hpp) ticks it once a virtual second. Every random choice comes
 // from its seed, so one seed is one world.
 //
