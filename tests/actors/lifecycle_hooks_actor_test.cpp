@@ -2,9 +2,11 @@
 // instance's LifecycleState per lookup, the group's hooks, failures queued per action) and
 // a fake warden that records what it is told. The tests check that a cloud lifecycle
 // trigger finds the one terminate hook and hands it over with its expiry, that the API
-// lagging the metadata is looked at again, that several hooks without a configured name are
-// refused, and that completion is asked again through throttling until AWS has it, with
-// "no active lifecycle action" counted as done and a refusal reported unconfirmed.
+// lagging the metadata is looked at again (past the quick looks, for as long as the hook
+// could wait, and no longer), that several hooks without a configured name are refused,
+// that a failed heartbeat is asked again a bounded number of times, and that completion is
+// asked again through throttling until AWS has it, with "no active lifecycle action"
+// counted as done and a refusal reported unconfirmed.
 #include <catch2/catch.hpp>
 
 #include <deque>
