@@ -25,6 +25,7 @@ observe the Watch stream, the log and the runner's record, never a fixed time.
 import errno
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -148,6 +149,8 @@ class JournalDiskFaultTest(unittest.TestCase):
         self.assertEqual(0, replay.returncode, replay.stdout + replay.stderr)
 
     def test_a_file_system_turned_read_only_lets_the_drain_finish(self):
+        if not shutil.which("mkfs.ext4") or not shutil.which("findmnt"):
+            self.skipTest("mkfs.ext4 and findmnt are needed (scripts/install-deps.sh)")
         image = os.path.join(self.world.dir, "ext4.img")
         with open(image, "wb") as f:
             f.truncate(8 * 1024 * 1024)
