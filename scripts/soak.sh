@@ -5,7 +5,9 @@
 # seeds no fixed range reaches.
 #   scripts/soak.sh SECONDS [SCENARIO.toml ...]
 # Environment: RUNWARDEN (default build/runwarden), JOBS (default nproc), BATCH (seeds per
-# sim process, default 20). Exit code 1 when any seed broke an invariant.
+# sim process, default 20), BATCH_SECONDS_MAX (default 600: a batch still running then is
+# reported as a hang). A sim that crashes or hangs is a failure too, reported with the batch
+# that repeats it. Exit code 1 when any seed broke an invariant, crashed or hung.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +22,7 @@ scenarios=("$@")
 runwarden=${RUNWARDEN:-build/runwarden}
 jobs=${JOBS:-$(nproc)}
 batch=${BATCH:-20}
+batch_seconds_max=${BATCH_SECONDS_MAX:-600}
 [[ -x $runwarden ]] || { echo "soak: $runwarden is not built (scripts/build.sh)" >&2; exit 66; }
 
 work=$(mktemp -d)
@@ -38,12 +41,22 @@ worker() {
     local first
     first=$(random_seed)
     local last=$((first + batch - 1))
-    local output
-    output=$("$runwarden" sim "$scenario" --seeds "$first..$last" 2>&1) || true
-    local failed
+    local output status=0
+    output=$(timeout --signal=KILL "$batch_seconds_max" \
+               "$runwarden" sim "$scenario" --seeds "$first..$last" 2>&1) || status=$?
+    local ran failed
+    ran=$(grep -c '^seed [0-9]*:' <<<"$output" || true)
     failed=$(grep -c '^  repeat with:' <<<"$output" || true)
     grep '^  ' <<<"$output" || true  # each broken invariant, then its repeat command
-    echo "$(basename "$scenario" .toml) $batch $failed" >>"$tally"
+    if ((status > 1)); then  # neither all held (0) nor an invariant broken (1)
+      local what="crashed (exit $status)"
+      ((status == 137)) && what="hung (killed after ${batch_seconds_max}s)"
+      echo "  sim $what in a batch, after $ran seeds; repeat with:" \
+           "$runwarden sim $scenario --seeds $((first + ran))..$last"
+      ran=$((ran + 1))  # the seed it was running
+      failed=$((failed + 1))
+    fi
+    echo "$(basename "$scenario" .toml) $ran $failed" >>"$tally"
   done
 }
 

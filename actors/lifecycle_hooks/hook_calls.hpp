@@ -57,7 +57,8 @@ void complete_hook(hooks_pointer self, const std::string& hook_name,
                    lifecycle_action_result result,
                    std::function<void(bool confirmed, const std::string& detail)> done);
 
-// RecordLifecycleActionHeartbeat, best effort: the next one is due soon anyway.
+// RecordLifecycleActionHeartbeat, asked again through throttling, 5xx and lost answers up to
+// heartbeat_attempts_max times; a refusal or "no active lifecycle action" is not.
 void record_heartbeat(hooks_pointer self, const std::string& hook_name);
 
 }  // namespace runwarden

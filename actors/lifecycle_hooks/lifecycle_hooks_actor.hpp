@@ -12,8 +12,8 @@
 // are asked again with capped backoff; "no active lifecycle action" counts as done (an
 // earlier runwarden completed it, or it timed out). Only a refusal (a missing permission, a
 // bad request) ends it unconfirmed, loudly. Each outcome reaches the warden as
-// lifecycle_action_completed. Heartbeats are best effort: the next one is due at half the
-// heartbeat timeout anyway.
+// lifecycle_action_completed. A failed heartbeat is asked again with backoff a few times
+// (hook_calls.cpp), well inside the half heartbeat timeout before the next one is due.
 //
 // The launch hook (launch_hook.hpp): an instance that starts in Pending:Wait completes its
 // launch hook with CONTINUE as soon as the runner is actually ready (running and, when its

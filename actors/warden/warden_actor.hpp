@@ -26,7 +26,8 @@
 namespace runwarden {
 
 using effect_observer = std::function<void(const drain_effect&, const warden_snapshot&)>;
-// Appends one event and its effects to the journal; an error text when it could not.
+// Appends one event and its effects to the journal; an error text when the journal stops
+// being written (a refusal the disk may lift is the journal's to hold and retry).
 using journal_sink = std::function<std::optional<std::string>(
     instant, const drain_event&, const std::vector<drain_effect>&)>;
 

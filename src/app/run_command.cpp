@@ -57,6 +57,19 @@ void log_effect(const drain_effect& effect) {
 // How long open control calls (Watch streams taking their final `gone`) may take at exit.
 constexpr std::chrono::seconds control_stop_grace{2};
 constexpr std::chrono::seconds notifier_flush_wait_max{30};
+// How often the main thread, otherwise idle, looks for journal entries a disk left held.
+constexpr std::chrono::seconds journal_retry_interval{1};
+
+// Entries a refusing disk left held are written once it has room again, even when the drain
+// makes no new ones for hours; at the warden's clock, which the entries carry.
+void write_held_journal(caf::actor_system& system, run_journal& journal,
+                        metrics_registry& metrics) {
+  const auto now =
+      std::chrono::duration_cast<instant>(system.clock().now().time_since_epoch());
+  if (auto stopped = journal.write_held(now))
+    warden_logger()->error("journal: {}; the drain goes on without being recorded", *stopped);
+  metrics.observe_journal(journal.health());
+}
 
 // Starts the control server for a prepared endpoint. When it cannot listen, the runner,
 // which is already up, is stopped at once and runwarden ends with the server's exit code.
@@ -240,9 +253,11 @@ int run_warden(const settings& config) {
                       log_effect(effect);
                       metrics->observe(effect, snapshot);
                     },
-                    .journal = [&journal](instant at, const drain_event& event,
-                                          const std::vector<drain_effect>& effects) {
-                      return journal.journal->append(at, event, effects);
+                    .journal = [&journal, metrics](instant at, const drain_event& event,
+                                                   const std::vector<drain_effect>& effects) {
+                      auto stopped = journal.journal->append(at, event, effects);
+                      metrics->observe_journal(journal.journal->health());
+                      return stopped;
                     },
                     .recovered = journal.journal->recovered()});
   awareness.awareness->start_metrics(system, warden);
@@ -286,6 +301,9 @@ int run_warden(const settings& config) {
                                system.render(down.reason), exit_software);
         caf::anon_send(warden, shutdown_requested{.source = trigger_source::control_api,
                                                   .reason = "a supervised worker failed"});
+      },
+      caf::after(journal_retry_interval) >> [&] {
+        write_held_journal(system, *journal.journal, *metrics);
       });
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!notifier.notifier->flush(system, notifier_flush_wait_max))

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "runwarden_version.hpp"
 #include "src/journal/journal_compaction.hpp"
@@ -14,6 +15,7 @@
 #include "src/journal/journal_reader.hpp"
 #include "src/journal/state_directory.hpp"
 #include "src/logging/logging.hpp"
+#include "src/util/capped_backoff.hpp"
 #include "src/util/exit_codes.hpp"
 
 namespace runwarden {
@@ -25,6 +27,11 @@ std::optional<std::string_view> variable(const environment_map& environment, con
   if (found == environment.end()) return std::nullopt;
   return found->second;
 }
+
+// How soon a refused write is tried again: soon (a freed disk is used at once), then less
+// often (a read-only file system stays so), never rarer than every retry_max.
+constexpr std::chrono::seconds retry_initial{1};
+constexpr std::chrono::seconds retry_max{30};
 
 // True when the recorded drain already reached gone: nothing is left to finish.
 bool finished(const journal_contents& contents) {
@@ -62,7 +69,9 @@ run_journal::run_journal(run_journal&& other) noexcept
       mutex_(std::move(other.mutex_)), writer_(std::move(other.writer_)),
       recovered_(std::move(other.recovered_)), config_(std::move(other.config_)),
       shadow_(std::move(other.shadow_)), compact_bytes_(other.compact_bytes_),
-      policy_(other.policy_) {}
+      policy_(other.policy_), unrecorded_(std::move(other.unrecorded_)),
+      refusals_in_a_row_(other.refusals_in_a_row_), next_attempt_at_(other.next_attempt_at_),
+      stopped_(other.stopped_), write_failures_total_(other.write_failures_total_) {}
 
 run_journal::~run_journal() {
   if (lock_ >= 0) ::close(lock_);
@@ -124,11 +133,62 @@ run_journal_open run_journal::open(const settings& config, const drain_config& d
 std::optional<std::string> run_journal::append(instant at, const drain_event& event,
                                                const std::vector<drain_effect>& effects) {
   const std::lock_guard lock{*mutex_};
-  if (!writer_) return std::nullopt;
-  if (auto error = writer_->append(at, event, effects)) return error;
-  (void)shadow_->step(event, at);
+  if (!writer_ || stopped_) return std::nullopt;
+  unrecorded_.push_back({at, event, effects});
+  // Before the backoff is over, entries only wait; at the limit the disk gets a last try.
+  const bool waiting = refusals_in_a_row_ > 0 && at < next_attempt_at_;
+  if (waiting && unrecorded_.size() <= unrecorded_entries_max) return std::nullopt;
+  return write_unrecorded(at);
+}
+
+std::optional<std::string> run_journal::write_held(instant now) {
+  const std::lock_guard lock{*mutex_};
+  if (!writer_ || stopped_ || unrecorded_.empty() || now < next_attempt_at_)
+    return std::nullopt;
+  return write_unrecorded(now);
+}
+
+journal_health run_journal::health() const {
+  const std::lock_guard lock{*mutex_};
+  return {.healthy = !stopped_ && unrecorded_.empty(),
+          .write_failures_total = write_failures_total_,
+          .unrecorded_entries = unrecorded_.size()};
+}
+
+std::optional<std::string> run_journal::write_unrecorded(instant now) {
+  const auto held = unrecorded_.size();
+  while (!unrecorded_.empty()) {
+    const auto& next = unrecorded_.front();
+    if (auto error = writer_->append(next.at, next.event, next.effects))
+      return write_refused(now, *error);
+    (void)shadow_->step(next.event, next.at);
+    unrecorded_.pop_front();
+  }
+  if (refusals_in_a_row_ > 0)
+    warden_logger()->info("journal {}: written again, {} held entries caught up",
+                          writer_->file().string(), held);
+  refusals_in_a_row_ = 0;
   if (writer_->size_bytes() <= compact_bytes_) return std::nullopt;
-  return compact(at);
+  return compact(now);
+}
+
+// The disk refused: the entries wait for the next attempt, a backoff from now, unless the
+// file cannot be trusted any more or too many wait. Logged at the first refusal of a run.
+std::optional<std::string> run_journal::write_refused(instant now, const std::string& error) {
+  ++write_failures_total_;
+  if (!writer_->usable() || unrecorded_.size() > unrecorded_entries_max) {
+    stopped_ = true;
+    const auto lost = std::exchange(unrecorded_, {}).size();
+    return error + "; the journal is not written again this run (" + std::to_string(lost) +
+           " entries not written), and a runwarden restarted now would continue from its "
+           "last entry";
+  }
+  if (refusals_in_a_row_++ == 0)
+    warden_logger()->error("journal: {}; the drain goes on, its entries held in memory (up to "
+                           "{}) and written again once the disk takes them",
+                           error, unrecorded_entries_max);
+  next_attempt_at_ = now + capped_backoff(retry_initial, retry_max, refusals_in_a_row_, 0, 0);
+  return std::nullopt;
 }
 
 // The compacted journal is written whole beside the old one, synced, then renamed over it:
@@ -166,7 +226,8 @@ std::optional<std::string> run_journal::compact(instant now) {
 void run_journal::retire() {
   const std::lock_guard lock{*mutex_};
   if (!writer_) return;
-  if (auto error = writer_->sync()) warden_logger()->error("journal: {}", *error);
+  if (auto error = writer_->usable() ? writer_->sync() : std::nullopt)
+    warden_logger()->error("journal: {}", *error);
   writer_.reset();
   if (auto error = retire_journal(directory_)) warden_logger()->error("journal: {}", *error);
 }

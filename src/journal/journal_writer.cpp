@@ -101,7 +101,8 @@ journal_writer::journal_writer(journal_writer&& other) noexcept
       size_bytes_(other.size_bytes_),
       policy_(other.policy_),
       unsynced_records_(other.unsynced_records_),
-      failed_(other.failed_) {}
+      write_failed_(other.write_failed_),
+      sync_failed_(other.sync_failed_) {}
 
 journal_writer& journal_writer::operator=(journal_writer&& other) noexcept {
   if (this == &other) return *this;
@@ -112,7 +113,8 @@ journal_writer& journal_writer::operator=(journal_writer&& other) noexcept {
   size_bytes_ = other.size_bytes_;
   policy_ = other.policy_;
   unsynced_records_ = other.unsynced_records_;
-  failed_ = other.failed_;
+  write_failed_ = other.write_failed_;
+  sync_failed_ = other.sync_failed_;
   return *this;
 }
 
@@ -122,7 +124,9 @@ journal_writer::~journal_writer() {
 
 std::optional<std::string> journal_writer::append(instant at, const drain_event& event,
                                                   const std::vector<drain_effect>& effects) {
-  if (failed_) return "journal " + file_.string() + " is unusable after an earlier failed write";
+  if (sync_failed_) return "journal " + file_.string() + " is unusable after a failed sync";
+  if (write_failed_)
+    if (auto error = cut_partial_record()) return error;
   journal_entry entry{.sequence = next_sequence_, .at = at, .event = event, .effects = {}};
   entry.effects.reserve(effects.size());
   for (const auto& effect : effects) entry.effects.push_back(to_string(effect));
@@ -132,7 +136,7 @@ std::optional<std::string> journal_writer::append(instant at, const drain_event&
            std::to_string(payload.size()) + " bytes exceeds the maximum";
   const auto frame = encode_frame(payload);
   if (!write_fully(descriptor_, frame)) {
-    failed_ = true;
+    write_failed_ = true;
     return system_error_text("cannot append to", file_);
   }
   ++next_sequence_;
@@ -143,11 +147,18 @@ std::optional<std::string> journal_writer::append(instant at, const drain_event&
   return std::nullopt;
 }
 
+std::optional<std::string> journal_writer::cut_partial_record() {
+  if (::ftruncate(descriptor_, static_cast<off_t>(size_bytes_)) != 0)
+    return system_error_text("cannot cut a partly written record from", file_);
+  write_failed_ = false;
+  return std::nullopt;
+}
+
 std::optional<std::string> journal_writer::sync() {
   if (unsynced_records_ == 0) return std::nullopt;
   if (::fdatasync(descriptor_) != 0) {
     // After a failed fsync the kernel may have dropped the dirty pages: nothing is certain.
-    failed_ = true;
+    sync_failed_ = true;
     return system_error_text("cannot sync", file_);
   }
   unsynced_records_ = 0;

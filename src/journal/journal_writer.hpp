@@ -47,12 +47,16 @@ public:
   ~journal_writer();
 
   // Appends one entry (the next sequence number, the effects as text) and syncs when the
-  // policy says so. After an error the journal may end in a torn record, so every later
-  // append is refused too: the caller stops rather than record past a hole.
+  // policy says so. A failed write (a full disk, a file system turned read-only) may have
+  // left part of a record: the next append first cuts the file back to its last whole
+  // record, so a caller that appends the refused entry again, and the ones after it in
+  // order, keeps the journal whole. After a failed sync nothing on disk is certain, and
+  // every later append is refused (usable() turns false).
   std::optional<std::string> append(instant at, const drain_event& event,
                                     const std::vector<drain_effect>& effects);
   // fsyncs what is not yet synced; does nothing when all is.
   std::optional<std::string> sync();
+  bool usable() const { return !sync_failed_; }
 
   // Records appended since the last fsync: a batching caller arms its flush timer when this
   // turns non-zero.
@@ -64,7 +68,8 @@ public:
 private:
   journal_writer(std::filesystem::path file, int descriptor, std::uint64_t next_sequence,
                  std::uint64_t size_bytes, journal_sync_policy policy);
-  std::optional<std::string> write_all(const std::string& bytes);
+  // After a failed write: the file cut back to size_bytes_, its last whole record.
+  std::optional<std::string> cut_partial_record();
 
   std::filesystem::path file_;
   int descriptor_ = -1;
@@ -72,7 +77,8 @@ private:
   std::uint64_t size_bytes_ = 0;
   journal_sync_policy policy_;
   std::uint32_t unsynced_records_ = 0;
-  bool failed_ = false;
+  bool write_failed_ = false;  // the file may end in part of a record
+  bool sync_failed_ = false;   // the file's contents on disk are unknown
 };
 
 // Either a writer, or why there is none (the caller must then refuse to start).

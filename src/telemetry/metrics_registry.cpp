@@ -65,6 +65,25 @@ metric_family start_time_family(double seconds) {
   return family;
 }
 
+void add_journal_families(std::vector<metric_family>& result, const journal_health& health) {
+  auto healthy = make_family("runwarden_journal_healthy",
+                             "1 while every journal entry is written; 0 while the disk refuses "
+                             "them (full, read-only) or after writing stopped. The drain goes "
+                             "on either way; a restart would continue from the last written.",
+                             metric_type::gauge);
+  healthy.samples.push_back({{}, health.healthy ? 1.0 : 0.0});
+  result.push_back(std::move(healthy));
+  auto failures = make_family("runwarden_journal_write_failures_total",
+                              "Journal writes the disk refused.", metric_type::counter);
+  failures.samples.push_back({{}, as_value(health.write_failures_total)});
+  result.push_back(std::move(failures));
+  auto unrecorded = make_family("runwarden_journal_unrecorded_entries",
+                                "Journal entries held in memory until the disk takes them.",
+                                metric_type::gauge);
+  unrecorded.samples.push_back({{}, as_value(health.unrecorded_entries)});
+  result.push_back(std::move(unrecorded));
+}
+
 metric_family exits_family(const std::array<std::uint64_t, exit_label_count>& exits) {
   auto family = make_family("runwarden_runner_exits_total",
                             "Runner exits, by exit code (0, 1 or other) or by the signal that "
@@ -160,6 +179,12 @@ void metrics_registry::count_webhook_delivery(notification_kind kind, bool deliv
 void metrics_registry::count_error(error_kind kind) {
   const std::lock_guard lock{mutex_};
   ++counts_.errors[index_of(kind)];
+}
+
+void metrics_registry::observe_journal(const journal_health& health) {
+  const std::lock_guard lock{mutex_};
+  assert(health.write_failures_total >= counts_.journal.write_failures_total);
+  counts_.journal = health;
 }
 
 void metrics_registry::count_scaling_decision(scaling_decision_kind kind,
@@ -273,6 +298,7 @@ std::vector<metric_family> metrics_registry::collect() const {
   result.push_back(std::move(errors));
   add_scaling_families(result, copy.scaling_decisions, copy.scaling_last_decision_seconds,
                        copy.scaling_call_failures);
+  add_journal_families(result, copy.journal);
   return result;
 }
 

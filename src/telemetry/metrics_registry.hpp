@@ -15,6 +15,7 @@
 
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
+#include "src/journal/journal_health.hpp"
 #include "src/scaling/scaling_decision_text.hpp"
 #include "src/telemetry/metric_family.hpp"
 #include "src/telemetry/metric_labels.hpp"
@@ -45,6 +46,9 @@ public:
 
   void count_error(error_kind kind);
 
+  // The journal's writes after each append: whether every entry is on disk (journal_health).
+  void observe_journal(const journal_health& health);
+
   // The scaler's decisions (issue 7), with the wall-clock time each was made, and its
   // failed Auto Scaling calls by what the failure means.
   void count_scaling_decision(scaling_decision_kind kind,
@@ -71,6 +75,7 @@ private:
     double scaling_last_decision_seconds = 0;  // 0: no decision yet
     std::array<std::uint64_t, autoscaling_failure_kind_count> scaling_call_failures{};
     histogram_value drain_duration;
+    journal_health journal;
   };
 
   void absorb_snapshot(const warden_snapshot& snapshot);

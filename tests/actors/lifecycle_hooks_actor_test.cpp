@@ -2,9 +2,11 @@
 // instance's LifecycleState per lookup, the group's hooks, failures queued per action) and
 // a fake warden that records what it is told. The tests check that a cloud lifecycle
 // trigger finds the one terminate hook and hands it over with its expiry, that the API
-// lagging the metadata is looked at again, that several hooks without a configured name are
-// refused, and that completion is asked again through throttling until AWS has it, with
-// "no active lifecycle action" counted as done and a refusal reported unconfirmed.
+// lagging the metadata is looked at again (past the quick looks, for as long as the hook
+// could wait, and no longer), that several hooks without a configured name are refused,
+// that a failed heartbeat is asked again a bounded number of times, and that completion is
+// asked again through throttling until AWS has it, with "no active lifecycle action"
+// counted as done and a refusal reported unconfirmed.
 #include <catch2/catch.hpp>
 
 #include <deque>
@@ -369,4 +371,101 @@ TEST_CASE("a runner that says its own state is ready only once it says running",
   CHECK(runner_ready(snapshot, true));
   snapshot.runner_state = "graceful-shutdown";
   CHECK_FALSE(runner_ready(snapshot, false));
+}
+
+namespace {
+
+// When the hooks actor's calls were made, in virtual time since the fixture started.
+std::vector<caf::timespan> times_of(const world& script, const std::string& action) {
+  std::vector<caf::timespan> times;
+  for (const auto& [at, call] : script.calls)
+    if (call.action == action) times.push_back(at);
+  return times;
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(hooks_fixture,
+                 "an API that lags past the quick looks is looked at until the hook shows",
+                 "[lifecycle_hooks][lag]") {
+  // One state for the launch look at start, 30 lagging looks (past the 20 quick ones), then
+  // the hook: the instance must still be handed over, with no lookup_ended in between.
+  script_->instance_states.assign(31, "InService");
+  script_->instance_states.push_back("Terminating:Wait");
+  const auto hooks = start();
+  terminate(hooks);
+  for (int second = 0; second < 600 && script_->pending.empty(); ++second) advance(1s);
+  REQUIRE(script_->pending.size() == 1);
+  CHECK(script_->pending[0].action.hook_name == "drain-runner");
+  CHECK(script_->lookups_ended.empty());
+  CHECK(script_->count("DescribeAutoScalingInstances") == 32);
+  // Past the quick looks each look also reads the hook's heartbeat timeout, which bounds the
+  // wait; the quick looks read no hooks.
+  CHECK(script_->count("DescribeLifecycleHooks") == 10 + 1);
+  const auto looks = times_of(*script_, "DescribeAutoScalingInstances");
+  CHECK(looks[21] - looks[1] == 20s);  // the quick looks, one second apart
+  CHECK(looks.back() - looks[1] < 300s);  // found inside the hook's heartbeat timeout
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == 1);
+  advance(20min);
+  CHECK(script_->count("DescribeAutoScalingInstances") == 32);  // settled: no more looks
+}
+
+TEST_CASE_METHOD(hooks_fixture,
+                 "an instance still InService past the hook's heartbeat timeout ends the look",
+                 "[lifecycle_hooks][lag]") {
+  script_->instance_states = {"InService"};
+  const auto hooks = start();
+  terminate(hooks);
+  const auto started = elapsed();
+  for (int second = 0; second < 900 && script_->lookups_ended.empty(); ++second) advance(1s);
+  REQUIRE(script_->lookups_ended.size() == 1);
+  CHECK(script_->lookups_ended[0].detail ==
+        "the instance stays InService past hook drain-runner's heartbeat timeout: "
+        "no hook waits");
+  CHECK(script_->pending.empty());
+  // Not before the hook (heartbeat timeout 300 s) could have given up, nor long after.
+  CHECK(elapsed() - started >= 300s);
+  CHECK(elapsed() - started < 300s + 10s);
+  const auto looks = script_->count("DescribeAutoScalingInstances");
+  advance(20min);
+  CHECK(script_->count("DescribeAutoScalingInstances") == looks);
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == 0);
+}
+
+TEST_CASE_METHOD(hooks_fixture, "a failed heartbeat is asked again with backoff, a few times",
+                 "[lifecycle_hooks][heartbeat]") {
+  const auto hooks = start();
+  terminate(hooks);  // the hand-over's own heartbeat succeeds
+  REQUIRE(script_->count("RecordLifecycleActionHeartbeat") == 1);
+  const auto retry = autoscaling_failure_kind::retry_with_backoff;
+  std::size_t expected = 0;
+  SECTION("throttled twice, then recorded") {
+    script_->failures["RecordLifecycleActionHeartbeat"] = {retry, retry};
+    expected = 3;
+  }
+  SECTION("failing every time: five attempts, then the next paced heartbeat's turn") {
+    script_->failures["RecordLifecycleActionHeartbeat"].assign(8, retry);
+    expected = 5;
+  }
+  SECTION("refused: not asked again") {
+    script_->failures["RecordLifecycleActionHeartbeat"] = {autoscaling_failure_kind::access_denied};
+    expected = 1;
+  }
+  SECTION("no active lifecycle action: not asked again") {
+    script_->failures["RecordLifecycleActionHeartbeat"] = {autoscaling_failure_kind::already_done};
+    expected = 1;
+  }
+  const auto sent_at = elapsed();
+  caf::anon_send(hooks, heartbeat_atom::value, std::string{"drain-runner"});
+  run();
+  for (int second = 0; second < 120; ++second) advance(1s);
+  auto beats = times_of(*script_, "RecordLifecycleActionHeartbeat");
+  beats.erase(beats.begin());  // the hand-over's
+  REQUIRE(beats.size() == expected);
+  CHECK(beats.front() == sent_at);
+  for (std::size_t i = 1; i < beats.size(); ++i) CHECK(beats[i] > beats[i - 1]);  // backed off
+  // Every retry lands well inside half the heartbeat timeout, when the next beat is due.
+  CHECK(beats.back() - beats.front() < 150s);
+  CHECK(script_->completed.empty());
+  CHECK(script_->lookups_ended.empty());
 }

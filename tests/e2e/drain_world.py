@@ -55,11 +55,11 @@ class DrainWorld:
         self.watches = []
         self.watch = None  # the latest warden's statuses
 
-    def start_warden(self, env=None):
+    def start_warden(self, env=None, http_listen="none"):
         with open(self.log_path, "a") as log:
             warden = subprocess.Popen(
                 [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",
-                 "unix://" + self.socket, "--http-listen", "none",
+                 "unix://" + self.socket, "--http-listen", http_listen,
                  "--state-dir", os.path.join(self.dir, "state"), "--",
                  "/usr/bin/python3", FAKE_RUNNER, str(self.metrics_port), str(self.jobs),
                  str(self.job_seconds), self.record],

@@ -1,6 +1,7 @@
 // The writer and the state directory on a real file system: a new journal, appends under
 // each sync policy, refusals (a journal already there, a directory that cannot be written),
-// the 0700 state directory and retirement to journal.prev after a drain.
+// a write cut short and repaired, the 0700 state directory and retirement to journal.prev
+// after a drain.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include "src/journal/journal_location.hpp"
 #include "src/journal/journal_reader.hpp"
 #include "src/journal/state_directory.hpp"
+#include "tests/unit/file_size_limit.hpp"
 #include "tests/unit/journal_samples.hpp"
 
 namespace {
@@ -73,8 +75,10 @@ TEST_CASE("the sync policy decides when appends are fsynced", "[journal][writer]
   CHECK(open.writer->unsynced_records() == 0);
 }
 
-TEST_CASE("a failed append is reported, and so is every later one", "[journal][writer]") {
-  // /dev/full takes the open and refuses every write with ENOSPC: a full disk.
+TEST_CASE("a failed append is reported, and so is a later one that cannot repair it",
+          "[journal][writer]") {
+  // /dev/full takes the open and refuses every write with ENOSPC: a full disk. It cannot be
+  // cut back to a last whole record either, so the next append says that.
   auto open = journal_writer::reopen("/dev/full", 0);
   REQUIRE(open.writer);
   const auto first = open.writer->append(instant{0}, warden_started{}, {spawn_runner{}});
@@ -84,7 +88,41 @@ TEST_CASE("a failed append is reported, and so is every later one", "[journal][w
   CHECK(open.writer->next_sequence() == 1);
   const auto second = open.writer->append(instant{1}, reload_requested{}, {});
   REQUIRE(second);
-  CHECK_THAT(*second, Catch::Contains("unusable after an earlier failed write"));
+  CHECK_THAT(*second, Catch::Contains("cannot cut a partly written record from /dev/full"));
+  CHECK(open.writer->next_sequence() == 1);
+  CHECK(open.writer->usable());
+}
+
+TEST_CASE("a write cut short is cut back and written again whole, in order",
+          "[journal][writer]") {
+  journal_temp_dir dir;
+  const auto file = dir.file("journal");
+  auto open = journal_writer::create(file, test_header());
+  REQUIRE(open.writer);
+  auto& writer = *open.writer;
+  REQUIRE_FALSE(writer.append(instant{1}, runner_spawned{41}, {spawn_runner{}}));
+  const auto whole = writer.size_bytes();
+  {
+    const file_size_limit limit{static_cast<rlim_t>(whole + 5)};  // room for part of one
+    const auto refused = writer.append(instant{2}, runner_spawned{42}, {spawn_runner{}});
+    REQUIRE(refused);
+    CHECK_THAT(*refused, Catch::Contains("cannot append to " + file.string()) &&
+                             Catch::Contains("File too large"));
+    CHECK(std::filesystem::file_size(file) == whole + 5);  // a torn record on disk
+    CHECK(writer.size_bytes() == whole);
+    CHECK(writer.next_sequence() == 2);
+  }
+  // The space is back: the same entry again, then the next.
+  REQUIRE_FALSE(writer.append(instant{2}, runner_spawned{42}, {spawn_runner{}}));
+  REQUIRE_FALSE(writer.append(instant{3}, reload_requested{}, {}));
+  CHECK(writer.size_bytes() == std::filesystem::file_size(file));
+  const auto read = read_journal(file);
+  REQUIRE(read.contents);
+  CHECK_FALSE(read.contents->damage);
+  REQUIRE(read.contents->entries.size() == 3);
+  CHECK(read.contents->entries[1].sequence == 2);
+  CHECK(read.contents->entries[1].event == drain_event{runner_spawned{42}});
+  CHECK(read.contents->entries[2].event == drain_event{reload_requested{}});
 }
 
 TEST_CASE("a journal is never created over another", "[journal][writer]") {
