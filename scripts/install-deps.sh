@@ -16,6 +16,7 @@ packages=(
   clang python3-prometheus-client  # the metrics parser's fuzzer; its Python comparison bench
   libsystemd-dev systemd  # sd_notify for Type=notify; systemd-analyze verifies the unit
   dpkg-dev lintian man-db groff-base  # the Debian package: dpkg-shlibdeps, its checks
+  libkainjow-mustache-dev  # Mustache for webhook body templates
 )
 
 missing=()

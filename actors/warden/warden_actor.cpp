@@ -21,7 +21,14 @@ instant now_of(warden_pointer self) {
 }
 
 warden_snapshot current_snapshot(warden_pointer self) {
-  return snapshot_of(self->state.machine->state(), now_of(self), self->state.version);
+  auto snapshot = snapshot_of(self->state.machine->state(), now_of(self), self->state.version);
+  snapshot.instance_id = self->state.instance_id;
+  snapshot.auto_scaling_group = self->state.auto_scaling_group;
+  if (snapshot.phase == drain_phase::unregistering) {
+    snapshot.unregistration_attempts = self->state.unregistration_attempts;
+    snapshot.next_unregistration_at = self->state.next_unregistration_at;
+  }
+  return snapshot;
 }
 
 void send_to_notifier(warden_pointer self, const unsettled_notification& notification) {
@@ -272,6 +279,22 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const instance_identity& identity) {
         warden_logger()->info("instance {} in {} (account {})", identity.instance_id,
                               identity.region, identity.account_id);
+        self->state.instance_id = identity.instance_id;
+      },
+      [=](const unregistration_progress& progress) {
+        auto& state = self->state;
+        state.unregistration_attempts = progress.attempts;
+        state.next_unregistration_at.reset();
+        if (progress.next_attempt_in) state.next_unregistration_at = now_of(self) +
+                                                                     *progress.next_attempt_in;
+        ++state.version;
+        publish(self);
+      },
+      [=](const instance_group& group) {
+        warden_logger()->info("instance {} is in Auto Scaling group {}", group.instance_id,
+                              group.group_name);
+        self->state.instance_id = group.instance_id;
+        self->state.auto_scaling_group = group.group_name;
       },
       // Once gone there is nothing left to drain; the exit listener may still be waiting
       // for a signal to stop lingering (run_command.cpp).

@@ -4,11 +4,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "src/aws/imds/lifecycle_watch.hpp"
+#include "src/drain/drain_vocabulary.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/scaling/scaling_policy.hpp"
 #include "src/supervision/restart_policy.hpp"
@@ -31,6 +33,8 @@ struct runner_settings {
   // listen_address, or none (jobs unknown).
   std::string metrics_url;
   std::chrono::milliseconds metrics_interval{std::chrono::seconds{5}};
+  // While the runner drains: the jobs counting down show live.
+  std::chrono::milliseconds metrics_interval_draining{std::chrono::seconds{1}};
   // gitlab-runner's own config.toml: its metrics address, runners and tokens, system id.
   std::string gitlab_config;
 };
@@ -93,6 +97,18 @@ struct webhook_settings {
   std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
   std::chrono::milliseconds retry_max{std::chrono::seconds{30}};
   std::uint32_t attempts_max = 8;  // the retry budget, first attempt included
+  // Body templates (Mustache, src/webhook/body_template.hpp), checked at load: the text of
+  // template_file for every event, and per event an inline template that overrides it.
+  // Neither: the default JSON body (src/webhook/notification_body.hpp).
+  std::string template_file;
+  std::string template_file_text;
+  std::map<notification_kind, std::string> templates;
+  // Sent with every webhook POST (not with shutdown callbacks, which carry their own).
+  // Values are never logged: they often hold a token.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // Reach the webhook and callbacks through the proxy libcurl finds in https_proxy,
+  // http_proxy (lower case only) and no_proxy, as curl does.
+  bool proxy_from_environment = true;
 };
 
 // Removing the runner from its CI server as a drain phase (issue 5). Tokens come from files
@@ -124,6 +140,9 @@ struct unregister_settings {
   std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
   std::chrono::milliseconds retry_max{std::chrono::minutes{5}};
   std::uint32_t attempts_max = 0;  // 0: retry until the server confirms
+  // Unconfirmed this long after it began, the unregistration sends the
+  // unregistration_failing webhook (once per drain) and keeps trying. None: never.
+  std::optional<std::chrono::milliseconds> alert_after{std::chrono::minutes{10}};
   gitlab_unregister_settings gitlab;
   github_unregister_settings github;
 };
