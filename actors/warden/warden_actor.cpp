@@ -159,6 +159,11 @@ void reconcile(warden_pointer self) {
   rearm(machine.timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat, now);
   rearm(machine.timers.lifecycle_expiry, timer_kind::lifecycle_expiry,
         machine.lifecycle ? machine.lifecycle->expires_at : now);
+  const auto& alert_after = state.machine->config().unregistration_alert_after;
+  rearm(machine.timers.unregistration_alert, timer_kind::unregistration_alert,
+        machine.unregistration_started_at && alert_after
+            ? *machine.unregistration_started_at + *alert_after
+            : now);
   if (machine.runner == runner_state::spawning) self->send(state.process_port, spawn_atom::value);
   if (machine.runner == runner_state::alive && machine.runner_pid) {
     const auto pid = *machine.runner_pid;

@@ -131,6 +131,8 @@ struct drain_state {
   std::string unregistration_result;  // per runner, as the unregistrar told it
   // When the next lifecycle heartbeat is due, while one is armed (for status texts).
   std::optional<instant> next_heartbeat_at;
+  // When the unregistration began: its alert is due alert_after later (recovery re-arms it).
+  std::optional<instant> unregistration_started_at;
   // When the status last changed, and how runwarden ends once gone.
   instant status_since{0};
   std::optional<int> exit_code;

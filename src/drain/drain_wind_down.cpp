@@ -203,6 +203,7 @@ void drain_wind_down::start_unregistration() {
     say(report_level::info, "runner stopped (" + to_string(*state_.drained_exit) +
                                 "); unregistering it from the CI server");
   state_.unregistration = step_progress::in_progress;
+  state_.unregistration_started_at = now_;
   emit(unregister_runner{});
   arm_last_unregistration_attempt();
   if (config_.unregistration_alert_after)

@@ -75,7 +75,8 @@ TEST_CASE("webhook headers are a table of names and strings; errors never quote 
                           "\"Bearer s3cret\" }\nproxy_from_environment = false\n");
   REQUIRE(good.config);
   CHECK(good.config->webhook.headers ==
-        runwarden::http_header_list{{"Authorization", "Bearer s3cret"}, {"X-Team", "ci"}});
+        std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer s3cret"},
+                                                         {"X-Team", "ci"}});
   CHECK_FALSE(good.config->webhook.proxy_from_environment);
 
   CHECK(parse("[webhook]\nheaders = { Host = \"evil\" }\n").errors ==
