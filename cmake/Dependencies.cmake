@@ -50,3 +50,8 @@ find_package(pugixml 1.13 REQUIRED CONFIG)
 # sd_notify(3) for Type=notify, STATUS= lines and the watchdog (libsystemd-dev).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(libsystemd REQUIRED IMPORTED_TARGET libsystemd)
+
+# Webhook body templates are Mustache (libkainjow-mustache-dev, one header, no build files).
+find_path(KAINJOW_MUSTACHE_INCLUDE_DIR kainjow/mustache.hpp REQUIRED)
+add_library(kainjow::mustache INTERFACE IMPORTED)
+target_include_directories(kainjow::mustache SYSTEM INTERFACE ${KAINJOW_MUSTACHE_INCLUDE_DIR})

@@ -36,6 +36,14 @@ install(FILES ${runwarden_package_staging}/runwarden.8.gz
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man8)
 install(FILES ${runwarden_package_staging}/changelog.gz ${runwarden_package_dir}/copyright
         DESTINATION ${runwarden_doc_dir})
+# Webhook body templates for chat services, to point webhook.template_file at.
+install(FILES ${PROJECT_SOURCE_DIR}/config/webhooks/slack.mustache
+              ${PROJECT_SOURCE_DIR}/config/webhooks/teams.mustache
+        DESTINATION ${runwarden_doc_dir}/examples/webhooks)
+# Prometheus alerting rules for /metrics, with their promtool test file.
+install(FILES ${PROJECT_SOURCE_DIR}/config/alerts/runwarden.rules.yml
+              ${PROJECT_SOURCE_DIR}/config/alerts/runwarden.rules.test.yml
+        DESTINATION ${runwarden_doc_dir}/examples/alerts)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME runwarden)

@@ -10,15 +10,25 @@
 //                      turns it into the drain machine's event on the machine's clock.
 //   instance_identity  instance id, region and account id, once, when first read.
 //
+// The lifecycle hooks actor tells the same listener instance_group once it has found the
+// Auto Scaling group of this instance (for webhooks and status).
+//
 // Internally the watcher sends itself (imds_poll_atom) every poll interval and
 // (imds_retry_atom) when a token or identity retry is due, and gets http_response from its
 // HTTP port. The messages never leave the process, so they are unsafe local types.
+
+#include <string>
 
 #include "caf/all.hpp"
 #include "src/aws/imds/imds_documents.hpp"
 #include "src/aws/imds/lifecycle_watch.hpp"
 
 namespace runwarden {
+
+struct instance_group {
+  std::string instance_id;
+  std::string group_name;
+};
 
 using imds_poll_atom = caf::atom_constant<caf::atom("imdspoll")>;
 using imds_retry_atom = caf::atom_constant<caf::atom("imdsretry")>;
@@ -27,3 +37,4 @@ using imds_retry_atom = caf::atom_constant<caf::atom("imdsretry")>;
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_trigger)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::instance_identity)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::instance_group)

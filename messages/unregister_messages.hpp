@@ -11,7 +11,9 @@
 // never contain a token. The messages stay in the process, so they are allowed as unsafe
 // local types like the other local vocabularies.
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +62,7 @@ struct runner_unregister_status {
   unregister_how how = unregister_how::not_yet;
   std::uint32_t attempts = 0;  // attempts finished so far
   std::string detail;          // the last outcome and what follows; empty while pending
+  std::optional<std::chrono::nanoseconds> next_attempt_in = std::nullopt;  // while retrying
 };
 
 struct unregister_finished {

@@ -46,6 +46,14 @@ struct os_signal_received {
   int signal_number = 0;
 };
 
+// The unregistration step's progress, for status texts only (the machine waits for
+// unregistration_finished): attempts made so far, and the wait before the next one while
+// the last failed. Not journaled: a restarted runwarden counts afresh.
+struct unregistration_progress {
+  std::uint32_t attempts = 0;
+  std::optional<duration> next_attempt_in;
+};
+
 // Sent once to the warden's exit listener when the warden reaches gone.
 struct warden_exited {
   int exit_code = 0;
@@ -68,7 +76,8 @@ struct warden_exited {
 // (and a look for the hook with lifecycle_action_pending or lifecycle_lookup_ended):
 //   (heartbeat_atom, std::string hook_name)
 //   (complete_atom, std::string hook_name, lifecycle_result)
-// Load, unregistration and lifecycle news reach the warden as the machine's own events.
+// Load, unregistration and lifecycle news reach the warden as the machine's own events;
+// unregistration_progress only informs the snapshot.
 
 // The process port owns the runner's process. `spawn` starts the configured command; the
 // port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
@@ -95,6 +104,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::reload_requested)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::timer_fired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::os_signal_received)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_exited)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::unregistration_progress)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_load_observed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::unregistration_finished)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_pending)

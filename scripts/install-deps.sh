@@ -17,6 +17,7 @@ packages=(
   libsystemd-dev systemd  # sd_notify for Type=notify; systemd-analyze verifies the unit
   dpkg-dev lintian man-db groff-base  # the Debian package: dpkg-shlibdeps, its checks
   e2fsprogs util-linux  # mkfs.ext4, mount, findmnt: the journal's disk-fault test
+  libkainjow-mustache-dev  # Mustache for webhook body templates
 )
 
 missing=()

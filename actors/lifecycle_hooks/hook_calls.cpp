@@ -65,7 +65,10 @@ void read_instance(hooks_pointer self, std::function<void(const std::string&)> n
       if (!answer.error.empty())
         return failed({autoscaling_failure_kind::retry_with_backoff, {}, answer.error});
       if (answer.items.empty()) return next(std::string{not_in_a_group});
-      self->state.group_name = answer.items.front().group_name;
+      if (self->state.group_name != answer.items.front().group_name) {
+        self->state.group_name = answer.items.front().group_name;
+        self->send(self->state.wiring.warden, instance_group{id, *self->state.group_name});
+      }
       next(answer.items.front().lifecycle_state);
     });
   }, failed);
@@ -105,14 +108,27 @@ void read_hook(hooks_pointer self, std::string_view transition,
        });
 }
 
+namespace {
+
+void observe_completion(hooks_pointer self, completion_result result) {
+  if (self->state.wiring.completion_observer) self->state.wiring.completion_observer(result);
+}
+
+}  // namespace
+
 void complete_hook(hooks_pointer self, const std::string& hook_name,
                    lifecycle_action_result result,
                    std::function<void(bool confirmed, const std::string& detail)> done) {
   const failure_handler failed = [=](const autoscaling_failure& failure) {
-    if (failure.kind == autoscaling_failure_kind::already_done) return done(true, failure.description);
+    if (failure.kind == autoscaling_failure_kind::already_done) {
+      observe_completion(self, completion_result::already_done);
+      return done(true, failure.description);
+    }
     if (failure.kind == autoscaling_failure_kind::access_denied ||
-        failure.kind == autoscaling_failure_kind::failed)
+        failure.kind == autoscaling_failure_kind::failed) {
+      observe_completion(self, completion_result::refused);
       return done(false, failure.description);
+    }
     const auto wait = backoff(self, ++self->state.completions_failed);
     warden_logger()->warn("lifecycle hooks: completing {}: {}; again in {} ms", hook_name,
                           failure.description,
@@ -122,8 +138,10 @@ void complete_hook(hooks_pointer self, const std::string& hook_name,
   if (!self->state.group_name) {
     // A restarted hooks actor learns its instance and group again first.
     return read_instance(self, [=](const std::string& lifecycle_state) {
-      if (!self->state.group_name)
+      if (!self->state.group_name) {
+        observe_completion(self, completion_result::refused);
         return done(false, "the instance is " + lifecycle_state + ": no hook to complete");
+      }
       complete_hook(self, hook_name, result, done);
     }, failed);
   }
@@ -131,6 +149,7 @@ void complete_hook(hooks_pointer self, const std::string& hook_name,
        [=](const autoscaling_outcome& outcome) {
          if (!outcome.succeeded) return failed(outcome.failure);
          self->state.completions_failed = 0;
+         observe_completion(self, completion_result::completed);
          done(true, "CompleteLifecycleAction " +
                         std::string{result == lifecycle_action_result::proceed ? "CONTINUE"
                                                                                : "ABANDON"} +
@@ -150,9 +169,12 @@ void record_heartbeat_attempt(hooks_pointer self, const std::string& hook_name,
                               std::uint32_t attempt) {
   call(self, record_lifecycle_action_heartbeat(target_of(self, hook_name)),
        [=](const autoscaling_outcome& outcome) {
-         if (outcome.succeeded)
+         const auto& observer = self->state.wiring.heartbeat_observer;
+         if (outcome.succeeded) {
+           if (observer) observer(heartbeat_outcome::recorded);
            return warden_logger()->debug("lifecycle hooks: heartbeat recorded for {}",
                                          hook_name);
+         }
          const auto kind = outcome.failure.kind;
          const bool final = kind == autoscaling_failure_kind::already_done ||
                             kind == autoscaling_failure_kind::access_denied ||
@@ -160,6 +182,7 @@ void record_heartbeat_attempt(hooks_pointer self, const std::string& hook_name,
                             attempt >= heartbeat_attempts_max;
          warden_logger()->warn("lifecycle hooks: heartbeat for {}: {}{}", hook_name,
                                outcome.failure.description, final ? "" : "; asking again");
+         if (final && observer) observer(heartbeat_outcome::failed);
          if (!final)
            run_later(self, backoff(self, attempt),
                      [=] { record_heartbeat_attempt(self, hook_name, attempt + 1); });

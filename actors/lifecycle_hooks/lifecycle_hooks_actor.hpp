@@ -30,6 +30,7 @@
 #include "caf/all.hpp"
 #include "src/aws/autoscaling_answers.hpp"
 #include "src/drain/warden_snapshot.hpp"
+#include "src/telemetry/metric_labels.hpp"
 
 namespace runwarden {
 
@@ -52,6 +53,9 @@ struct lifecycle_hooks_wiring {
   std::optional<std::string> launch_hook_name = std::nullopt;  // aws.launch_hook
   bool ready_needs_metrics = false;
   std::chrono::milliseconds launch_ready_timeout{std::chrono::minutes{10}};
+  // Told how each terminate hook heartbeat and completion ended (for /metrics); may be empty.
+  std::function<void(heartbeat_outcome)> heartbeat_observer = {};
+  std::function<void(completion_result)> completion_observer = {};
 };
 
 // The launch hook this instance waits on, once found.

@@ -22,7 +22,8 @@ lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system
                                                        const aws_settings& settings,
                                                        const environment_map& environment,
                                                        caf::actor listener,
-                                                       std::uint64_t random_seed) {
+                                                       std::uint64_t random_seed,
+                                                       std::function<void()> answered) {
   if (settings.provider == lifecycle_provider::none) return {std::nullopt, {}};
   if (!listener) return {std::nullopt, "the lifecycle watcher needs a listener"};
   if (settings.poll_interval.count() <= 0)
@@ -38,7 +39,8 @@ lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system
   lifecycle_watcher_wiring wiring{.http_port = port,
                                   .listener = std::move(listener),
                                   .poller = std::move(poller),
-                                  .poll_interval = settings.poll_interval};
+                                  .poll_interval = settings.poll_interval,
+                                  .answered = std::move(answered)};
   auto supervisor = spawn_worker_supervisor(
       system, {{std::string{lifecycle_watcher_child_id}},
                [wiring = std::move(wiring)](caf::local_actor* parent) {

@@ -6,6 +6,7 @@
 // returned handle owns the worker thread, which is why stopping goes through it.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,12 +45,14 @@ struct lifecycle_watcher_spawn_result {
   std::string error;
 };
 
-// `listener` receives lifecycle_trigger and instance_identity (lifecycle_messages.hpp).
+// `listener` receives lifecycle_trigger and instance_identity (lifecycle_messages.hpp);
+// `answered` is called on every answer of the metadata service (lifecycle_watcher_wiring).
 // `environment` is consulted for AWS_EC2_METADATA_SERVICE_ENDPOINT only.
 lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
                                                        const aws_settings& settings,
                                                        const environment_map& environment,
                                                        caf::actor listener,
-                                                       std::uint64_t random_seed);
+                                                       std::uint64_t random_seed,
+                                                       std::function<void()> answered = {});
 
 }  // namespace runwarden

@@ -59,6 +59,9 @@ void on_response(watcher_pointer self, http_response& response) {
   auto& state = self->state;
   if (response.id == 0 || response.id != state.waiting_for) return;
   state.waiting_for = 0;
+  const auto code = response.status_code.value_or(0);
+  if (state.wiring.answered && ((code >= 200 && code < 300) || code == 404))
+    state.wiring.answered();
   imds_answer answer{response.status_code, std::move(response.body),
                      std::move(response.transport_error), std::move(response.headers)};
   carry_out(self, state.poller->answer_arrived(answer, now_of(self)));

@@ -9,6 +9,7 @@
 // supervisor decides.
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -28,6 +29,9 @@ struct lifecycle_watcher_wiring {
   caf::actor listener;
   imds_poller_config poller;
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
+  // Called whenever the metadata service answered (2xx, or 404 for a page with nothing to
+  // say), for /metrics; may be empty. The caller reads the clock.
+  std::function<void()> answered = {};
 };
 
 struct lifecycle_watcher_state {

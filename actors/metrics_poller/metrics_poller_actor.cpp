@@ -63,7 +63,9 @@ void judge(poller_pointer self, const http_response& response) {
 // Quick tries until the runner first answers (it listens a moment after it starts), then
 // the interval.
 std::chrono::milliseconds next_wait(metrics_poller_state& state) {
-  const auto interval = state.wiring.interval;
+  const auto interval = state.draining && state.wiring.interval_draining
+                            ? *state.wiring.interval_draining
+                            : state.wiring.interval;
   if (state.answered || state.quick_retries >= first_answer_retries_max ||
       interval <= first_answer_retry)
     return interval;
@@ -71,10 +73,30 @@ std::chrono::milliseconds next_wait(metrics_poller_state& state) {
   return first_answer_retry;
 }
 
+void schedule_poll(poller_pointer self) {
+  auto& state = self->state;
+  self->delayed_send(self, next_wait(state), poll_atom::value, ++state.poll_generation);
+}
+
+// A drain just began: scrape now (unless one is under way, whose answer schedules the next
+// at the draining interval), and forget the poll scheduled at the longer interval.
+void follow(poller_pointer self, const warden_snapshot& snapshot) {
+  auto& state = self->state;
+  const bool draining = snapshot.status == warden_status::shutting_down;
+  if (draining == state.draining) return;
+  state.draining = draining;
+  if (!draining || state.in_flight) return;
+  ++state.poll_generation;
+  scrape(self);
+}
+
 }  // namespace
 
 caf::behavior metrics_poller_actor(poller_pointer self, metrics_poller_wiring wiring) {
   self->state.wiring = std::move(wiring);
+  if (self->state.wiring.interval_draining && self->state.wiring.listener)
+    self->send(self->state.wiring.listener, subscribe_atom::value,
+               caf::actor_cast<caf::actor>(self));
   scrape(self);
   return {
       [=](const http_response& response) {
@@ -82,9 +104,14 @@ caf::behavior metrics_poller_actor(poller_pointer self, metrics_poller_wiring wi
         if (state.in_flight != response.id) return;  // an answer from before a restart
         state.in_flight.reset();
         judge(self, response);
-        self->delayed_send(self, next_wait(state), poll_atom::value);
+        schedule_poll(self);
       },
-      [=](poll_atom) { scrape(self); },
+      [=](poll_atom, std::uint64_t generation) {
+        if (generation == self->state.poll_generation) scrape(self);
+      },
+      [=](const warden_snapshot& snapshot) { follow(self, snapshot); },
+      // Past the warden's subscriber limit the poller keeps its one interval.
+      [=](refused_atom) {},
   };
 }
 

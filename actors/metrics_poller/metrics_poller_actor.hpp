@@ -4,7 +4,10 @@
 // runner 19.1+), whenever that changes (known or not). One scrape at a time; the next is scheduled when the answer arrives, so a slow runner is
 // never asked twice at once. The runner starts listening a moment after it starts, so until
 // its first answer a failed scrape is retried quickly (first_answer_retry), not an interval
-// later, for a bounded number of tries. No socket of its own: tests and the simulation
+// later, for a bounded number of tries. While the runner drains it scrapes more often
+// (interval_draining), so that the jobs counting down show live in status and STATUS=
+// texts: it follows the listener's snapshots (the warden's subscription) for that, and
+// scrapes at once when a drain begins. No socket of its own: tests and the simulation
 // script the port.
 
 #include <chrono>
@@ -32,6 +35,9 @@ struct metrics_poller_wiring {
   std::chrono::milliseconds timeout{std::chrono::seconds{2}};
   http_port_actor http_port;
   caf::actor listener;  // receives runner_load_observed
+  // The interval while the listener (then a warden, subscribed to) says it shuts down;
+  // none: one interval throughout, and no subscription.
+  std::optional<std::chrono::milliseconds> interval_draining = std::nullopt;
 };
 
 struct metrics_poller_state {
@@ -44,6 +50,10 @@ struct metrics_poller_state {
   std::string last_error;  // logged once per distinct failure, not once per scrape
   bool answered = false;    // the runner answered a scrape at least once
   std::uint32_t quick_retries = 0;
+  bool draining = false;  // the warden's last snapshot said shutting_down
+  // Only the poll scheduled last counts, so that scraping at once when a drain begins
+  // does not start a second chain of polls beside the first.
+  std::uint64_t poll_generation = 0;
 };
 
 caf::behavior metrics_poller_actor(caf::stateful_actor<metrics_poller_state>* self,

@@ -6,7 +6,9 @@
 #include "src/logging/logging.hpp"
 #include "src/util/assert.hpp"
 #include "src/webhook/address_policy.hpp"
+#include "src/webhook/body_template.hpp"
 #include "src/webhook/delivery_plan.hpp"
+#include "src/webhook/header_rules.hpp"
 #include "src/webhook/notification_body.hpp"
 
 namespace runwarden {
@@ -68,9 +70,12 @@ void send_request(notifier_pointer self, delivery_iterator it,
   }
   ++d.attempts;
   d.waiting_for = state.next_id++;
-  self->send(state.wiring.http_port,
-             http_request{d.waiting_for, d.method, d.target.url, d.headers, d.body,
-                          state.wiring.timeout, pins_for(d.target, addresses)});
+  warden_logger()->debug("{}: attempt {}, headers {}", describe(d), d.attempts,
+                         loggable_headers(d.headers));
+  http_request request{d.waiting_for, d.method, d.target.url, d.headers, d.body,
+                       state.wiring.timeout, pins_for(d.target, addresses)};
+  request.environment_proxy = state.wiring.environment_proxy;
+  self->send(state.wiring.http_port, std::move(request));
 }
 
 void start_attempt(notifier_pointer self, delivery_iterator it) {
@@ -124,13 +129,24 @@ void on_response(notifier_pointer self, const http_response& response) {
   conclude_attempt(self, it, response.status_code, response.transport_error);
 }
 
+std::string body_for(const notifier_wiring& wiring, notification_kind kind,
+                     const warden_snapshot& snapshot) {
+  const auto wall_now = wiring.clock();
+  const auto chosen = wiring.templates.find(kind);
+  if (chosen == wiring.templates.end())
+    return notification_body(kind, snapshot, wall_now, wiring.version);
+  return render_body(chosen->second,
+                     values_of(kind, snapshot, wall_now, wiring.runner, wiring.version));
+}
+
 void on_notify(notifier_pointer self, notification_kind kind,
                const std::vector<shutdown_callback>& callbacks, const warden_snapshot& snapshot) {
   auto& state = self->state;
   const auto& wiring = state.wiring;
-  const auto body = notification_body(kind, snapshot, wiring.clock(), wiring.version);
+  const auto body = body_for(wiring, kind, snapshot);
   auto plan = plan_deliveries({.kind = kind, .callbacks = callbacks, .webhook = wiring.webhook,
-                               .secret = wiring.secret, .body = body, .version = wiring.version});
+                               .secret = wiring.secret, .body = body, .version = wiring.version,
+                               .webhook_headers = wiring.headers});
   for (const auto& rejected : plan.rejected) {
     warden_logger()->warn("{}", rejected);
     if (wiring.observer) wiring.observer(kind, false, 0);

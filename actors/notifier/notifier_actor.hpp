@@ -1,6 +1,7 @@
 #pragma once
-// The notifier: tells the configured webhook when a drain starts and when runwarden is gone,
-// and at gone each shutdown callback an API caller left. It never blocks, and tells the
+// The notifier: tells the configured webhook when a drain starts, when runwarden is gone and
+// when a failure needs a person (notification_kind), and at gone each shutdown callback an
+// API caller left. The webhook's body is the operator's template for the event, if any. It never blocks, and tells the
 // warden nothing but that a notification is settled (so that a restarted notifier is sent
 // what its crashed predecessor left open): a slow or failing receiver can neither hold up
 // nor undo a drain.
@@ -29,6 +30,7 @@
 #include "src/config/settings.hpp"
 #include "src/drain/drain_machine.hpp"
 #include "src/webhook/delivery_retry.hpp"
+#include "src/webhook/notification_values.hpp"
 #include "src/webhook/webhook_target.hpp"
 
 namespace runwarden {
@@ -52,6 +54,12 @@ struct notifier_wiring {
   delivery_observer observer = {};
   wall_clock clock = [] { return std::chrono::system_clock::now(); };
   std::string version;
+  // The webhook's body per event, as a Mustache template checked at config load; an event
+  // without one gets the default JSON body.
+  std::map<notification_kind, std::string> templates = {};
+  http_header_list headers = {};  // the operator's, for the webhook only
+  bool environment_proxy = false;
+  runner_identity runner = {};
 };
 
 struct delivery {

@@ -49,6 +49,19 @@ check_result check_settings(const webhook_settings& settings) {
   return {std::move(checked), {}};
 }
 
+// Per event: its own template, else the file's for every event, else none (default body).
+std::map<notification_kind, std::string> templates_of(const webhook_settings& settings) {
+  std::map<notification_kind, std::string> templates;
+  for (const auto kind : all_notification_kinds) {
+    if (const auto own = settings.templates.find(kind); own != settings.templates.end()) {
+      templates.emplace(kind, own->second);
+    } else if (!settings.template_file_text.empty()) {
+      templates.emplace(kind, settings.template_file_text);
+    }
+  }
+  return templates;
+}
+
 }  // namespace
 
 webhook_notifier::webhook_notifier(caf::actor supervisor, http_port_actor port,
@@ -77,7 +90,8 @@ void webhook_notifier::stop() {
 }
 
 notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_settings& settings,
-                                     std::uint64_t random_seed, delivery_observer observer) {
+                                     std::uint64_t random_seed, delivery_observer observer,
+                                     runner_identity runner) {
   auto checked = check_settings(settings);
   if (!checked.checked) return {std::nullopt, std::move(checked.error)};
   auto worker = std::make_shared<http_worker>();
@@ -93,6 +107,10 @@ notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_se
       .observer = std::move(observer),
       .clock = [] { return std::chrono::system_clock::now(); },
       .version = version_text,
+      .templates = templates_of(settings),
+      .headers = settings.headers,
+      .environment_proxy = settings.proxy_from_environment,
+      .runner = std::move(runner),
   };
   // Each incarnation starts from these settings; only pending deliveries die with one.
   supervised_child notifier{

@@ -23,6 +23,7 @@
 #include "messages/notifier_messages.hpp"
 #include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
+#include "src/webhook/notification_values.hpp"
 
 namespace runwarden {
 
@@ -61,6 +62,7 @@ struct notifier_spawn_result {
 
 // An empty settings.url still gives a notifier: shutdown callbacks need one.
 notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_settings& settings,
-                                     std::uint64_t random_seed, delivery_observer observer);
+                                     std::uint64_t random_seed, delivery_observer observer,
+                                     runner_identity runner = {});
 
 }  // namespace runwarden

@@ -72,9 +72,11 @@ void conclude_attempt(unregistrar_pointer self, std::size_t index,
   runner.waiting_for = 0;
   auto& status = runner.status;
   ++status.attempts;
+  if (state.wiring.attempt_observer) state.wiring.attempt_observer(outcome.kind);
   const auto decision = decide_after_outcome(state.wiring.limits, outcome, status.attempts,
                                              state.wiring.clock(), state.random_state);
   status.detail = decision.report;
+  status.next_attempt_in.reset();
   switch (decision.verdict) {
     case unregister_verdict::done:
       status.state = unregister_state::done;
@@ -84,6 +86,7 @@ void conclude_attempt(unregistrar_pointer self, std::size_t index,
     case unregister_verdict::give_up: status.state = unregister_state::failed; break;
     case unregister_verdict::retry:
       status.state = unregister_state::retrying;
+      status.next_attempt_in = decision.delay;
       self->delayed_send(self, decision.delay, unregister_retry_atom::value,
                          static_cast<std::uint64_t>(index));
       break;

@@ -25,6 +25,7 @@
 #include "messages/http_messages.hpp"
 #include "messages/unregister_messages.hpp"
 #include "src/unregister/retry_schedule.hpp"
+#include "src/unregister/unregister_outcome.hpp"
 #include "src/unregister/unregister_target.hpp"
 
 namespace runwarden {
@@ -41,6 +42,8 @@ struct unregistrar_wiring {
     return std::chrono::system_clock::now();
   };
   std::string user_agent = "runwarden";
+  // Told the outcome of every attempt (for /metrics); may be empty.
+  std::function<void(outcome_kind)> attempt_observer = {};
 };
 
 struct runner_progress {

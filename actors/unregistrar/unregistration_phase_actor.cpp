@@ -68,7 +68,12 @@ caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring 
         start_unregistrar(self);
       },
       // The unregistrar logs each runner's progress itself.
-      [=](const runner_unregister_status&) {},
+      // Progress only informs the warden's status texts; the log already has each attempt.
+      [=](const runner_unregister_status& status) {
+        if (self->state.warden)
+          self->send(self->state.warden,
+                     unregistration_progress{status.attempts, status.next_attempt_in});
+      },
       [=](const unregister_finished& finished) {
         auto& state = self->state;
         state.finished = true;

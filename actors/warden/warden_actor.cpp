@@ -21,7 +21,14 @@ instant now_of(warden_pointer self) {
 }
 
 warden_snapshot current_snapshot(warden_pointer self) {
-  return snapshot_of(self->state.machine->state(), now_of(self), self->state.version);
+  auto snapshot = snapshot_of(self->state.machine->state(), now_of(self), self->state.version);
+  snapshot.instance_id = self->state.instance_id;
+  snapshot.auto_scaling_group = self->state.auto_scaling_group;
+  if (snapshot.phase == drain_phase::unregistering) {
+    snapshot.unregistration_attempts = self->state.unregistration_attempts;
+    snapshot.next_unregistration_at = self->state.next_unregistration_at;
+  }
+  return snapshot;
 }
 
 void send_to_notifier(warden_pointer self, const unsettled_notification& notification) {
@@ -152,6 +159,11 @@ void reconcile(warden_pointer self) {
   rearm(machine.timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat, now);
   rearm(machine.timers.lifecycle_expiry, timer_kind::lifecycle_expiry,
         machine.lifecycle ? machine.lifecycle->expires_at : now);
+  const auto& alert_after = state.machine->config().unregistration_alert_after;
+  rearm(machine.timers.unregistration_alert, timer_kind::unregistration_alert,
+        machine.unregistration_started_at && alert_after
+            ? *machine.unregistration_started_at + *alert_after
+            : now);
   if (machine.runner == runner_state::spawning) self->send(state.process_port, spawn_atom::value);
   if (machine.runner == runner_state::alive && machine.runner_pid) {
     const auto pid = *machine.runner_pid;
@@ -272,6 +284,22 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const instance_identity& identity) {
         warden_logger()->info("instance {} in {} (account {})", identity.instance_id,
                               identity.region, identity.account_id);
+        self->state.instance_id = identity.instance_id;
+      },
+      [=](const unregistration_progress& progress) {
+        auto& state = self->state;
+        state.unregistration_attempts = progress.attempts;
+        state.next_unregistration_at.reset();
+        if (progress.next_attempt_in) state.next_unregistration_at = now_of(self) +
+                                                                     *progress.next_attempt_in;
+        ++state.version;
+        publish(self);
+      },
+      [=](const instance_group& group) {
+        warden_logger()->info("instance {} is in Auto Scaling group {}", group.instance_id,
+                              group.group_name);
+        self->state.instance_id = group.instance_id;
+        self->state.auto_scaling_group = group.group_name;
       },
       // Once gone there is nothing left to drain; the exit listener may still be waiting
       // for a signal to stop lingering (run_command.cpp).

@@ -54,6 +54,12 @@ struct warden_state {
   std::uint64_t version = 0;
   warden_snapshot last_published;
   std::function<std::chrono::system_clock::time_point()> wall_clock;
+  // Where the runner runs, once the metadata service and the hooks actor have said.
+  std::string instance_id;
+  std::string auto_scaling_group;
+  // The unregistration step's last progress report (status texts).
+  std::uint32_t unregistration_attempts = 0;
+  std::optional<instant> next_unregistration_at;
 };
 
 struct warden_wiring {

@@ -83,7 +83,15 @@ void autoscaling_link::start(caf::actor_system& system, const caf::actor& warden
                                  .random_seed = seed + 1,
                                  .launch_hook_name = config_.aws.launch_hook,
                                  .ready_needs_metrics = ready_needs_metrics,
-                                 .launch_ready_timeout = config_.aws.launch_ready_timeout};
+                                 .launch_ready_timeout = config_.aws.launch_ready_timeout,
+                                 .heartbeat_observer =
+                                     [metrics](heartbeat_outcome outcome) {
+                                       metrics->count_lifecycle_heartbeat(outcome);
+                                     },
+                                 .completion_observer =
+                                     [metrics](completion_result result) {
+                                       metrics->count_lifecycle_completion(result);
+                                     }};
     hooks_supervisor_ = spawn_worker_supervisor(
         system, {{std::string{lifecycle_hooks_child_id}}, [hooks](caf::local_actor* parent) {
                    return parent->spawn(lifecycle_hooks_actor, hooks);

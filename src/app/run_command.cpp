@@ -129,6 +129,16 @@ void become_subreaper() {
     warden_logger()->warn("cannot become a child subreaper; orphans go to init");
 }
 
+// The runner as webhook templates name it: the name its CI server knows, when configured.
+runner_identity runner_identity_of(const settings& config) {
+  const auto kind_name = config.runner.kind.value_or(
+      guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
+  const auto& unregister = config.unregister;
+  std::string name = unregister.kind == unregister_kind::github ? unregister.github.runner_name
+                                                                 : unregister.gitlab.name;
+  return {std::move(name), std::string{kind_of(kind_name).text}};
+}
+
 }  // namespace
 
 drain_config make_drain_config(const settings& config, std::uint64_t random_seed,
@@ -161,6 +171,8 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
   // GitHub only allows once it is idle, and only then stopped.
   result.unregister = config.unregister.kind != unregister_kind::none;
   result.unregister_before_stop = config.unregister.kind == unregister_kind::github;
+  if (result.unregister && config.unregister.alert_after)
+    result.unregistration_alert_after = *config.unregister.alert_after;
   // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain.
   result.await_lifecycle_lookup =
       config.aws.provider == lifecycle_provider::aws && config.aws.complete_lifecycle_hooks;
@@ -225,7 +237,8 @@ int run_warden(const settings& config) {
   auto notifier = spawn_notifier(system, config.webhook, entropy(),
                                  [metrics](notification_kind kind, bool delivered, unsigned) {
                                    metrics->count_webhook_delivery(kind, delivered);
-                                 });
+                                 },
+                                 runner_identity_of(config));
   if (!notifier.notifier) {
     warden_logger()->error("webhook: {}", notifier.error);
     return exit_config;
@@ -239,7 +252,9 @@ int run_warden(const settings& config) {
 
   caf::scoped_actor waiter{system};
   auto port = system.spawn(process_port, std::weak_ptr<child_process_host>{host});
-  awareness.awareness->start_unregistration(system, entropy());
+  awareness.awareness->start_unregistration(
+      system, entropy(),
+      [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); });
   // The warden learns of the notifier, and of every restart of it, from its supervisor.
   auto warden = system.spawn(
       warden_actor,
@@ -261,7 +276,9 @@ int run_warden(const settings& config) {
                     },
                     .recovered = journal.journal->recovered()});
   awareness.awareness->start_metrics(system, warden);
-  auto lifecycle = spawn_lifecycle_watcher(system, config.aws, environment, warden, entropy());
+  auto lifecycle = spawn_lifecycle_watcher(
+      system, config.aws, environment, warden, entropy(),
+      [metrics] { metrics->mark_metadata_answered(std::chrono::system_clock::now()); });
   if (!lifecycle.error.empty()) warden_logger()->error("lifecycle watcher: {}", lifecycle.error);
   // Every worker runs under a supervisor of its own: the warden hears of each restart,
   // and a supervisor that gives up ends runwarden the graceful way (below).

@@ -64,6 +64,7 @@ runner_awareness::start_result runner_awareness::plan(const settings& config,
   std::unique_ptr<runner_awareness> awareness{new runner_awareness};
   awareness->metrics_url_ = config.runner.metrics_url;
   awareness->metrics_interval_ = config.runner.metrics_interval;
+  awareness->metrics_interval_draining_ = config.runner.metrics_interval_draining;
   const auto kind = config.runner.kind.value_or(
       guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
   std::optional<std::string> config_listen_address;
@@ -111,18 +112,21 @@ void runner_awareness::start_metrics(caf::actor_system& system, const caf::actor
     metrics_poller_wiring wiring{.url = metrics_url_,
                                  .interval = metrics_interval_,
                                  .http_port = port,
-                                 .listener = warden};
+                                 .listener = warden,
+                                 .interval_draining = metrics_interval_draining_};
     poller_supervisor_ = spawn_worker_supervisor(
         system, {{std::string{metrics_poller_child_id}},
                  [wiring = std::move(wiring)](caf::local_actor* supervisor) {
                    return supervisor->spawn(metrics_poller_actor, wiring);
                  }});
-    warden_logger()->info("scraping the runner's metrics at {} every {}s", metrics_url_,
-                          metrics_interval_.count() / 1000.0);
+    warden_logger()->info("scraping the runner's metrics at {} every {}s, every {}s while it "
+                          "drains", metrics_url_, metrics_interval_.count() / 1000.0,
+                          metrics_interval_draining_.count() / 1000.0);
   }
 }
 
-void runner_awareness::start_unregistration(caf::actor_system& system, std::uint64_t seed) {
+void runner_awareness::start_unregistration(caf::actor_system& system, std::uint64_t seed,
+                                            std::function<void(outcome_kind)> observer) {
   if (unregistration_plan_) {
     const auto& plan = unregistration_plan_->plan;
     unregister_worker_ = std::make_shared<http_worker>();
@@ -133,7 +137,8 @@ void runner_awareness::start_unregistration(caf::actor_system& system, std::uint
                               .targets = plan.targets,
                               .limits = plan.limits,
                               .timeout = plan.timeout,
-                              .random_seed = seed};
+                              .random_seed = seed,
+                              .attempt_observer = std::move(observer)};
     unregistration_supervisor_ = spawn_worker_supervisor(
         system, {{std::string{unregistration_child_id}},
                  [wiring = std::move(wiring)](caf::local_actor* supervisor) {

@@ -5,6 +5,7 @@
 // unregister, so nothing is configured twice. Each client gets its own HTTP port, so a slow
 // CI server never delays a scrape.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "caf/all.hpp"
 #include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
+#include "src/unregister/unregister_outcome.hpp"
 #include "src/util/process_environment.hpp"
 
 namespace runwarden {
@@ -30,8 +32,10 @@ public:
   // config.toml's listen_address (an explicit runner.metrics_url wins over all three).
   static start_result plan(const settings& config, const environment_map& environment);
 
-  // Starts the unregistration step (if any), before the warden that is to call it.
-  void start_unregistration(caf::actor_system& system, std::uint64_t seed);
+  // Starts the unregistration step (if any), before the warden that is to call it;
+  // `observer` hears the outcome of every attempt (for /metrics).
+  void start_unregistration(caf::actor_system& system, std::uint64_t seed,
+                            std::function<void(outcome_kind)> observer = {});
   // Starts the poller (if the metrics URL is known), telling `warden` of the runner's jobs.
   void start_metrics(caf::actor_system& system, const caf::actor& warden);
   bool unregisters() const { return static_cast<bool>(unregistration_plan_); }
@@ -58,6 +62,7 @@ private:
   std::string metrics_url_;
   std::string unregister_url_;
   std::chrono::milliseconds metrics_interval_{0};
+  std::chrono::milliseconds metrics_interval_draining_{0};
   std::optional<std::chrono::seconds> gitlab_shutdown_timeout_;
   std::unique_ptr<unregistration_plan> unregistration_plan_;
   std::shared_ptr<http_worker> metrics_worker_;

@@ -15,6 +15,7 @@
 #include "src/config/config_scaling_values.hpp"
 #include "src/config/config_unregister_values.hpp"
 #include "src/config/config_values.hpp"
+#include "src/config/config_webhook_values.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/util/duration_text.hpp"
 
@@ -47,6 +48,11 @@ constexpr key_spec schema[] = {
      [](config_value& value) {
        return store(value.expect_positive_duration("scrapes need time between them"),
                     value.config().runner.metrics_interval);
+     }},
+    {"runner", "metrics_interval_draining",
+     [](config_value& value) {
+       return store(value.expect_positive_duration("scrapes need time between them"),
+                    value.config().runner.metrics_interval_draining);
      }},
     {"runner", "gitlab_config",
      [](config_value& value) {
@@ -144,6 +150,17 @@ constexpr key_spec schema[] = {
        return store(value.expect_integer(1, webhook_attempts_limit),
                     value.config().webhook.attempts_max);
      }},
+    {"webhook", "template_file", read_webhook_template_file},
+    {"webhook", "headers", read_webhook_headers},
+    {"webhook", "proxy_from_environment",
+     [](config_value& value) {
+       return store(value.expect_bool(), value.config().webhook.proxy_from_environment);
+     }},
+    {"webhook.templates", "drain_started", read_webhook_template},
+    {"webhook.templates", "gone", read_webhook_template},
+    {"webhook.templates", "unregistration_failing", read_webhook_template},
+    {"webhook.templates", "hook_expiring", read_webhook_template},
+    {"webhook.templates", "restart_budget_spent", read_webhook_template},
     {"aws", "provider", read_aws_provider},
     {"aws", "imds_endpoint", read_aws_imds_endpoint},
     {"aws", "poll_interval", read_aws_poll_interval},
@@ -202,6 +219,7 @@ constexpr key_spec schema[] = {
     {"unregister", "retry_initial", read_unregister_retry_initial},
     {"unregister", "retry_max", read_unregister_retry_max},
     {"unregister", "attempts_max", read_unregister_attempts_max},
+    {"unregister", "alert_after", read_unregister_alert_after},
     {"unregister.gitlab", "name", read_gitlab_unregister_name},
     {"unregister.gitlab", "url", read_gitlab_unregister_url},
     {"unregister.gitlab", "token_file", read_gitlab_unregister_token_file},

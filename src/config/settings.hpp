@@ -32,6 +32,8 @@ struct runner_settings {
   // listen_address, or none (jobs unknown).
   std::string metrics_url;
   std::chrono::milliseconds metrics_interval{std::chrono::seconds{5}};
+  // While the runner drains: the jobs counting down show live.
+  std::chrono::milliseconds metrics_interval_draining{std::chrono::seconds{1}};
   // gitlab-runner's own config.toml: its metrics address, runners and tokens, system id.
   std::string gitlab_config;
 };

@@ -151,6 +151,7 @@ public:
         on_runner_ready();
         return;
       case timer_kind::unregistration_last_attempt: on_last_unregistration_attempt(event.id); return;
+      case timer_kind::unregistration_alert: on_unregistration_alert(event.id); return;
     }
   }
 
@@ -253,6 +254,8 @@ private:
     forget_restarts_outside_window(state_.recent_restarts, policy.budget_window, now_);
     if (!restart_budget_allows_one_more(policy, state_.recent_restarts)) {
       const int code = status.normal() ? 1 : status.as_exit_code();
+      // A runner that keeps dying needs a person, whatever the gone notification says.
+      emit(send_notification{notification_kind::restart_budget_spent, {}});
       finish(code, "runner ended (" + to_string(status) + ") and the restart budget is spent: " +
                        std::to_string(state_.recent_restarts.size()) + " restarts within " +
                        describe_duration(policy.budget_window));

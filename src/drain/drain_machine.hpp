@@ -59,6 +59,10 @@ struct drain_config {
   // this soon holds the graceful signal until the runner shows it is ready (its metrics
   // answer) or this long after its start, whichever is first.
   duration runner_start_grace = std::chrono::seconds{1};
+  // An unregistration the CI server has not confirmed this long after it began is a failure
+  // a person should look at: the machine sends the unregistration_failing notification,
+  // once per drain. None: never.
+  std::optional<duration> unregistration_alert_after = std::nullopt;
   friend bool operator==(const drain_config&, const drain_config&) = default;
 };
 
@@ -76,6 +80,7 @@ struct armed_timers {
   std::optional<timer_id> lifecycle_expiry;
   std::optional<timer_id> runner_start_grace;
   std::optional<timer_id> unregistration_last_attempt;
+  std::optional<timer_id> unregistration_alert;
 };
 
 // Where a step of the wind-down stands.
@@ -124,6 +129,10 @@ struct drain_state {
   step_progress lifecycle_completion = step_progress::not_started;
   std::optional<exit_status> drained_exit;  // how the runner ended, once the drain ended it
   std::string unregistration_result;  // per runner, as the unregistrar told it
+  // When the next lifecycle heartbeat is due, while one is armed (for status texts).
+  std::optional<instant> next_heartbeat_at;
+  // When the unregistration began: its alert is due alert_after later (recovery re-arms it).
+  std::optional<instant> unregistration_started_at;
   // When the status last changed, and how runwarden ends once gone.
   instant status_since{0};
   std::optional<int> exit_code;

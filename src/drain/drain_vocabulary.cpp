@@ -52,6 +52,7 @@ std::string_view to_string(timer_kind kind) {
     case timer_kind::lifecycle_expiry: return "lifecycle_expiry";
     case timer_kind::runner_start_grace: return "runner_start_grace";
     case timer_kind::unregistration_last_attempt: return "unregistration_last_attempt";
+    case timer_kind::unregistration_alert: return "unregistration_alert";
   }
   return "unknown";
 }
@@ -78,6 +79,9 @@ std::string_view to_string(notification_kind kind) {
   switch (kind) {
     case notification_kind::drain_started: return "drain_started";
     case notification_kind::gone: return "gone";
+    case notification_kind::unregistration_failing: return "unregistration_failing";
+    case notification_kind::hook_expiring: return "hook_expiring";
+    case notification_kind::restart_budget_spent: return "restart_budget_spent";
   }
   return "unknown";
 }

@@ -38,11 +38,21 @@ enum class timer_kind : std::uint8_t {
   lifecycle_expiry,     // the cloud gives up waiting for the lifecycle action
   runner_start_grace,   // a runner just started has had time to install its signal handlers
   unregistration_last_attempt,  // one more unregistration attempt before the drain deadline
+  unregistration_alert,  // an unregistration still unconfirmed this long calls for a person
 };
 // How a lifecycle action ends: CONTINUE lets the cloud go on (terminate, launch), ABANDON
 // tells it this instance failed (a launch that never became ready).
 enum class lifecycle_result : std::uint8_t { proceed, abandon };
-enum class notification_kind : std::uint8_t { drain_started, gone };
+// What a webhook tells: the drain's two milestones, and the failures a person has to look
+// at (the CI server keeps refusing to let the runner go, the cloud's lifecycle hook is about
+// to expire unanswered, the runner keeps dying and the restart budget is spent).
+enum class notification_kind : std::uint8_t {
+  drain_started,
+  gone,
+  unregistration_failing,
+  hook_expiring,
+  restart_budget_spent,
+};
 enum class signal_purpose : std::uint8_t { graceful, forceful, kill, reload };
 enum class report_level : std::uint8_t { debug, info, warning, error };
 

@@ -203,8 +203,12 @@ void drain_wind_down::start_unregistration() {
     say(report_level::info, "runner stopped (" + to_string(*state_.drained_exit) +
                                 "); unregistering it from the CI server");
   state_.unregistration = step_progress::in_progress;
+  state_.unregistration_started_at = now_;
   emit(unregister_runner{});
   arm_last_unregistration_attempt();
+  if (config_.unregistration_alert_after)
+    arm(state_.timers.unregistration_alert, timer_kind::unregistration_alert,
+        now_ + *config_.unregistration_alert_after);
 }
 
 void drain_wind_down::arm_last_unregistration_attempt() {
@@ -224,10 +228,27 @@ void drain_wind_down::on_last_unregistration_attempt(timer_id id) {
   emit(unregister_runner{});
 }
 
+void drain_wind_down::on_unregistration_alert(timer_id id) {
+  if (!take_timer(state_.timers.unregistration_alert, id)) return;
+  if (state_.unregistration != step_progress::in_progress) return;
+  say(report_level::error, "the CI server has not confirmed the unregistration " +
+                               describe_duration(*config_.unregistration_alert_after) +
+                               " after it began; still trying");
+  emit(send_notification{notification_kind::unregistration_failing, {}});
+}
+
 void drain_wind_down::schedule_heartbeat() {
   const auto next = now_ + state_.lifecycle->heartbeat_timeout / heartbeat_divisor;
   // A heartbeat cannot stretch the hook past its global timeout; none is sent that late.
-  if (next >= state_.lifecycle->expires_at) return;
+  // From here the hook expires at its global timeout unless the wind-down completes it.
+  if (next >= state_.lifecycle->expires_at) {
+    say(report_level::warning, "lifecycle hook " + state_.lifecycle->hook_name +
+                                   " cannot be extended again; it expires in " +
+                                   describe_duration(state_.lifecycle->expires_at - now_));
+    emit(send_notification{notification_kind::hook_expiring, {}});
+    return;
+  }
+  state_.next_heartbeat_at = next;
   arm(state_.timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat, next);
 }
 

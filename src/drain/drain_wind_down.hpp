@@ -38,6 +38,8 @@ protected:
   // with the instance, whatever wait the unregistrar chose).
   void arm_last_unregistration_attempt();
   void on_last_unregistration_attempt(timer_id id);
+  // An unregistration unconfirmed for config_.unregistration_alert_after calls for a person.
+  void on_unregistration_alert(timer_id id);
 
 private:
   void start_unregistration();

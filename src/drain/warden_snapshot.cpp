@@ -27,7 +27,9 @@ auto comparable(const warden_snapshot& s) {
   return std::tie(s.status, s.status_since, s.phase, s.runner_pid, s.restarts_total,
                   s.last_exit, s.drain_started_at, s.drain_deadline, s.trigger, s.reason,
                   s.jobs_running, s.lifecycle_hook, s.unregistration, s.exit_code,
-                  s.exit_reason, s.spawn_failure, s.runner_state);
+                  s.exit_reason, s.spawn_failure, s.runner_state, s.next_heartbeat_at, s.lifecycle_expires_at,
+                  s.instance_id, s.auto_scaling_group, s.unregistration_attempts,
+                  s.next_unregistration_at);
 }
 
 }  // namespace
@@ -64,6 +66,11 @@ warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t
       .jobs_running = state.runner == runner_state::alive ? state.jobs_running : std::nullopt,
       .runner_state = state.runner_reported_state,
       .lifecycle_hook = state.lifecycle ? std::optional{state.lifecycle->hook_name} : std::nullopt,
+      .next_heartbeat_at =
+          state.timers.lifecycle_heartbeat ? state.next_heartbeat_at : std::nullopt,
+      .lifecycle_expires_at = state.lifecycle && state.lifecycle_completion != step_progress::done
+                                  ? std::optional{state.lifecycle->expires_at}
+                                  : std::nullopt,
       .unregistration = state.unregistration_result,
       .exit_code = state.exit_code,
       .exit_reason = state.exit_reason,

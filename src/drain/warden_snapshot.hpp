@@ -41,10 +41,19 @@ struct warden_snapshot {
   std::optional<std::uint32_t> jobs_running;  // known once the metrics poller reports
   std::string runner_state;  // the runner's own view of its state, when it reports one
   std::optional<std::string> lifecycle_hook;  // the hook this drain completes, if any
+  std::optional<instant> next_heartbeat_at;   // the hook's next heartbeat, while one is due
+  std::optional<instant> lifecycle_expires_at;  // the hook's global timeout, until completed
   std::string unregistration;  // per runner, once unregistration finished
   std::optional<int> exit_code;               // once gone
   std::string exit_reason;
   std::string spawn_failure;  // why the runner could not be started, when it could not
+  // Where the runner runs, as the cloud names it; empty until the warden hears it (the
+  // metadata service's identity document, the Auto Scaling group of this instance).
+  std::string instance_id = {};
+  std::string auto_scaling_group = {};
+  // The unregistration's attempts so far, and when the next is due while the last failed.
+  std::uint32_t unregistration_attempts = 0;
+  std::optional<instant> next_unregistration_at = std::nullopt;
 };
 
 warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t version);

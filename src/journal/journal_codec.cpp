@@ -39,6 +39,7 @@ pb::TimerKind to_wire(timer_kind kind) {
     case timer_kind::runner_start_grace: return pb::TIMER_KIND_RUNNER_START_GRACE;
     case timer_kind::unregistration_last_attempt:
       return pb::TIMER_KIND_UNREGISTRATION_LAST_ATTEMPT;
+    case timer_kind::unregistration_alert: return pb::TIMER_KIND_UNREGISTRATION_ALERT;
   }
   return pb::TIMER_KIND_UNSPECIFIED;
 }
@@ -242,6 +243,8 @@ pb::DrainConfig encode_config(const drain_config& config) {
   message.set_wind_down_reserve_ns(config.wind_down_reserve.count());
   message.set_await_lifecycle_lookup(config.await_lifecycle_lookup);
   message.set_runner_start_grace_ns(config.runner_start_grace.count());
+  if (config.unregistration_alert_after)
+    message.set_unregistration_alert_after_ns(config.unregistration_alert_after->count());
   return message;
 }
 
@@ -266,6 +269,8 @@ drain_config decode_config(const pb::DrainConfig& message) {
       .await_lifecycle_lookup = message.await_lifecycle_lookup(),
       .runner_start_grace = duration{message.runner_start_grace_ns()}};
   if (message.has_drain_timeout_ns()) config.drain_timeout = duration{message.drain_timeout_ns()};
+  if (message.has_unregistration_alert_after_ns())
+    config.unregistration_alert_after = duration{message.unregistration_alert_after_ns()};
   return config;
 }
 

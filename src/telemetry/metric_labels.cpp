@@ -32,6 +32,19 @@ static_assert(code_label_count + counted_signals.size() + 1 == exit_label_count)
 
 std::string_view label_of(trigger_source source) { return trigger_token(source); }
 
+std::string_view label_of(heartbeat_outcome outcome) {
+  return outcome == heartbeat_outcome::recorded ? "recorded" : "failed";
+}
+
+std::string_view label_of(completion_result result) {
+  switch (result) {
+    case completion_result::completed: return "completed";
+    case completion_result::already_done: return "already_done";
+    case completion_result::refused: return "refused";
+  }
+  return "unknown";
+}
+
 std::string_view label_of(error_kind kind) {
   switch (kind) {
     case error_kind::runner_spawn: return "runner_spawn";

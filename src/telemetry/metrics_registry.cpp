@@ -151,13 +151,73 @@ void add_scaling_families(std::vector<metric_family>& result,
   result.push_back(std::move(failed));
 }
 
+double epoch_seconds(std::chrono::system_clock::time_point at) {
+  return std::chrono::duration<double>(at.time_since_epoch()).count();
+}
+
+metric_family gauge_of(std::string name, std::string help, double value) {
+  auto family = make_family(std::move(name), std::move(help), metric_type::gauge);
+  family.samples.push_back({{}, value});
+  return family;
+}
+
+template <typename enumeration, std::size_t count, typename namer>
+metric_family counter_per_value(std::string name, std::string help, const char* label,
+                                namer name_of, const std::array<std::uint64_t, count>& counts) {
+  auto family = make_family(std::move(name), std::move(help), metric_type::counter);
+  add_per_value<enumeration>(family, label, name_of, as_values(counts));
+  return family;
+}
+
+// What an operator watches while a runner drains, and what the drain's helpers report.
+template <typename counts>
+void add_drain_watch_families(std::vector<metric_family>& result, const counts& copy) {
+  result.push_back(gauge_of("runwarden_runner_jobs_running",
+                            "Jobs the runner says it is running (its own metrics); 0 while "
+                            "unknown, see runwarden_runner_jobs_known.",
+                            copy.jobs_running.value_or(0)));
+  result.push_back(gauge_of("runwarden_runner_jobs_known",
+                            "1 when the runner's metrics tell its running jobs, else 0.",
+                            copy.jobs_running ? 1 : 0));
+  result.push_back(gauge_of("runwarden_drain_deadline_timestamp_seconds",
+                            "The drain's deadline since the Unix epoch, in seconds; 0 when the "
+                            "drain has none or no drain runs.",
+                            copy.drain_deadline_seconds));
+  result.push_back(gauge_of("runwarden_lifecycle_hook_expiry_timestamp_seconds",
+                            "When the lifecycle hook the drain answers expires (its global "
+                            "timeout) since the Unix epoch, in seconds; 0 when none waits.",
+                            copy.hook_expiry_seconds));
+  result.push_back(counter_per_value<notification_kind>(
+      "runwarden_notifications_total",
+      "Notifications the drain decided to send, by event (the failures among them call for a "
+      "person).",
+      "event", [](notification_kind k) { return to_string(k); }, copy.notifications));
+  result.push_back(counter_per_value<heartbeat_outcome>(
+      "runwarden_lifecycle_heartbeats_total",
+      "Lifecycle hook heartbeats, by outcome (recorded, or failed after their retries).",
+      "outcome", [](heartbeat_outcome o) { return label_of(o); }, copy.heartbeats));
+  result.push_back(counter_per_value<completion_result>(
+      "runwarden_lifecycle_completions_total",
+      "Lifecycle action completions, by result (completed, already_done, refused).", "result",
+      [](completion_result r) { return label_of(r); }, copy.completions));
+  result.push_back(counter_per_value<outcome_kind>(
+      "runwarden_unregistration_attempts_total",
+      "Attempts to unregister the runner from its CI server, by outcome.", "outcome",
+      [](outcome_kind o) { return to_string(o); }, copy.unregistration_attempts));
+  result.push_back(gauge_of("runwarden_metadata_last_success_timestamp_seconds",
+                            "When the instance metadata service last answered a poll, since "
+                            "the Unix epoch, in seconds; 0 before its first answer.",
+                            copy.metadata_last_answer_seconds));
+}
+
 }  // namespace
 
 metrics_registry::metrics_registry(std::string version,
-                                   std::chrono::system_clock::time_point process_started_at)
+                                   std::chrono::system_clock::time_point process_started_at,
+                                   wall_clock clock)
     : version_(std::move(version)),
-      process_start_time_seconds_(
-          std::chrono::duration<double>(process_started_at.time_since_epoch()).count()) {
+      process_start_time_seconds_(epoch_seconds(process_started_at)),
+      wall_clock_(std::move(clock)) {
   counts_.drain_duration =
       make_histogram({drain_duration_bounds_seconds.begin(), drain_duration_bounds_seconds.end()});
 }
@@ -200,6 +260,26 @@ void metrics_registry::count_scaling_call_failure(autoscaling_failure_kind kind)
   ++counts_.scaling_call_failures[index_of(kind)];
 }
 
+void metrics_registry::count_lifecycle_heartbeat(heartbeat_outcome outcome) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.heartbeats[index_of(outcome)];
+}
+
+void metrics_registry::count_lifecycle_completion(completion_result result) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.completions[index_of(result)];
+}
+
+void metrics_registry::count_unregistration_attempt(outcome_kind outcome) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.unregistration_attempts[index_of(outcome)];
+}
+
+void metrics_registry::mark_metadata_answered(std::chrono::system_clock::time_point at) {
+  const std::lock_guard lock{mutex_};
+  counts_.metadata_last_answer_seconds = epoch_seconds(at);
+}
+
 readiness metrics_registry::current_readiness() const {
   const std::lock_guard lock{mutex_};
   const bool ready = counts_.status == warden_status::running && counts_.phase == drain_phase::none;
@@ -215,6 +295,15 @@ void metrics_registry::absorb_snapshot(const warden_snapshot& snapshot) {
   counts_.restarts_total = snapshot.restarts_total;
   counts_.status = snapshot.status;
   counts_.phase = snapshot.phase;
+  counts_.jobs_running = snapshot.jobs_running;
+  const auto wall_now = wall_clock_();
+  const auto wall_seconds = [&](const std::optional<instant>& moment) {
+    if (!moment) return 0.0;
+    return epoch_seconds(wall_now) + std::chrono::duration<double>(*moment - snapshot.now).count();
+  };
+  const bool draining = snapshot.status == warden_status::shutting_down;
+  counts_.drain_deadline_seconds = draining ? wall_seconds(snapshot.drain_deadline) : 0.0;
+  counts_.hook_expiry_seconds = draining ? wall_seconds(snapshot.lifecycle_expires_at) : 0.0;
 }
 
 void metrics_registry::count_effect(const drain_effect& effect, const warden_snapshot& snapshot) {
@@ -226,8 +315,10 @@ void metrics_registry::count_effect(const drain_effect& effect, const warden_sna
     if (said->level == report_level::error) ++counts_.errors[index_of(error_kind::drain)];
   } else if (const auto* change = std::get_if<change_status>(&effect)) {
     count_status_change(*change, snapshot);
+  } else if (const auto* notification = std::get_if<send_notification>(&effect)) {
+    ++counts_.notifications[index_of(notification->kind)];
   }
-  // arm_timer, send_notification and exit_warden change no metric.
+  // arm_timer and exit_warden change no metric.
 }
 
 void metrics_registry::count_status_change(const change_status& change,
@@ -299,6 +390,7 @@ std::vector<metric_family> metrics_registry::collect() const {
   add_scaling_families(result, copy.scaling_decisions, copy.scaling_last_decision_seconds,
                        copy.scaling_call_failures);
   add_journal_families(result, copy.journal);
+  add_drain_watch_families(result, copy);
   return result;
 }
 

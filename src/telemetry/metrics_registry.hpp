@@ -8,6 +8,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -35,7 +36,11 @@ struct readiness {
 
 class metrics_registry {
 public:
-  metrics_registry(std::string version, std::chrono::system_clock::time_point process_started_at);
+  using wall_clock = std::function<std::chrono::system_clock::time_point()>;
+
+  // `clock` reads the wall time a snapshot is absorbed at (deadlines become timestamps).
+  metrics_registry(std::string version, std::chrono::system_clock::time_point process_started_at,
+                   wall_clock clock = [] { return std::chrono::system_clock::now(); });
 
   // The warden's observer: every effect, with the snapshot taken after the step that made
   // it. The effects of one step share a snapshot version; the snapshot is read once per step.
@@ -54,6 +59,13 @@ public:
   void count_scaling_decision(scaling_decision_kind kind,
                               std::chrono::system_clock::time_point at);
   void count_scaling_call_failure(autoscaling_failure_kind kind);
+
+  // The lifecycle hooks actor's heartbeats and completions, the unregistrar's attempts, and
+  // the lifecycle watcher's successful metadata polls (with their wall-clock time).
+  void count_lifecycle_heartbeat(heartbeat_outcome outcome);
+  void count_lifecycle_completion(completion_result result);
+  void count_unregistration_attempt(outcome_kind outcome);
+  void mark_metadata_answered(std::chrono::system_clock::time_point at);
 
   readiness current_readiness() const;
 
@@ -76,6 +88,16 @@ private:
     std::array<std::uint64_t, autoscaling_failure_kind_count> scaling_call_failures{};
     histogram_value drain_duration;
     journal_health journal;
+    // What an operator watches during a drain (from the snapshots, wall-clock seconds; 0:
+    // none), and what the drain's helpers report.
+    std::optional<std::uint32_t> jobs_running;
+    double drain_deadline_seconds = 0;
+    double hook_expiry_seconds = 0;
+    std::array<std::uint64_t, notification_kind_count> notifications{};
+    std::array<std::uint64_t, heartbeat_outcome_count> heartbeats{};
+    std::array<std::uint64_t, completion_result_count> completions{};
+    std::array<std::uint64_t, unregister_outcome_count> unregistration_attempts{};
+    double metadata_last_answer_seconds = 0;
   };
 
   void absorb_snapshot(const warden_snapshot& snapshot);
@@ -84,6 +106,7 @@ private:
 
   const std::string version_;
   const double process_start_time_seconds_;
+  const wall_clock wall_clock_;
   mutable std::mutex mutex_;
   counts counts_;
   // What the previous step left, to tell what this one changed.

@@ -39,6 +39,16 @@ std::string running_text(const warden_snapshot& snapshot) {
   return text;
 }
 
+// "40s", "2m5s": a wait as a person reads it, whole seconds, rounded up so that a wait
+// about to end never reads "0s" early.
+std::string seconds_text(duration wait) {
+  const auto seconds = std::max<std::int64_t>(
+      0, std::chrono::ceil<std::chrono::seconds>(wait).count());
+  if (seconds < 60) return fmt::format("{}s", seconds);
+  if (seconds % 60 == 0) return fmt::format("{}m", seconds / 60);
+  return fmt::format("{}m{}s", seconds / 60, seconds % 60);
+}
+
 std::chrono::system_clock::time_point wall_of(instant at, const warden_snapshot& snapshot,
                                               std::chrono::system_clock::time_point wall_now) {
   return wall_now + std::chrono::duration_cast<std::chrono::system_clock::duration>(
@@ -57,7 +67,23 @@ std::string draining_text(const warden_snapshot& snapshot,
   if (snapshot.drain_deadline)
     text += ", deadline " + clock_text(wall_of(*snapshot.drain_deadline, snapshot, wall_now),
                                        wall_now);
-  if (snapshot.lifecycle_hook) text += ", lifecycle hook " + *snapshot.lifecycle_hook + " held";
+  if (snapshot.next_heartbeat_at)
+    text += ", hook heartbeat in " + seconds_text(*snapshot.next_heartbeat_at - snapshot.now);
+  else if (snapshot.lifecycle_hook)
+    text += ", lifecycle hook " + *snapshot.lifecycle_hook + " held";
+  return text;
+}
+
+// "unregistering from gitlab.example.com: attempt 4, next in 30s".
+std::string unregistering_text(const service_notice_facts& facts,
+                               const warden_snapshot& snapshot) {
+  std::string text = "unregistering from " + (facts.unregister_host.empty()
+                                                   ? std::string{"the CI server"}
+                                                   : facts.unregister_host);
+  if (snapshot.unregistration_attempts == 0) return text;
+  text += fmt::format(": attempt {}", snapshot.unregistration_attempts);
+  if (snapshot.next_unregistration_at)
+    text += ", next in " + seconds_text(*snapshot.next_unregistration_at - snapshot.now);
   return text;
 }
 
@@ -70,10 +96,7 @@ std::string shutting_down_text(const service_notice_facts& facts,
     case drain_phase::draining: return draining_text(snapshot, wall_now);
     case drain_phase::forcing: return "draining: deadline passed, forceful signal sent";
     case drain_phase::killing: return "draining: runner did not stop, SIGKILL sent";
-    case drain_phase::unregistering:
-      return "unregistering from " +
-             (facts.unregister_host.empty() ? std::string{"the CI server"}
-                                            : facts.unregister_host);
+    case drain_phase::unregistering: return unregistering_text(facts, snapshot);
     case drain_phase::completing:
       return "completing lifecycle hook " + snapshot.lifecycle_hook.value_or("(looking it up)");
     case drain_phase::done: break;

@@ -50,8 +50,10 @@ std::vector<std::string> notices_for(service_notice_state& told,
                                      const warden_snapshot& snapshot,
                                      std::chrono::system_clock::time_point wall_now);
 
-// The STATUS= text alone (without the prefix), e.g. "running, 3 jobs" or
-// "draining: 2 jobs left, deadline 14:05 UTC".
+// The STATUS= text alone (without the prefix), e.g. "running, 3 jobs",
+// "draining: 2 jobs left, deadline 14:05 UTC, hook heartbeat in 40s" or
+// "unregistering from gitlab.example.com: attempt 4, next in 30s". Waits are counted from
+// the snapshot's time; a new snapshot (at least every refresh) gives a new count.
 std::string status_text(const service_notice_facts& facts, const warden_snapshot& snapshot,
                         std::chrono::system_clock::time_point wall_now);
 

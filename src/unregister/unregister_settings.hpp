@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "src/unregister/unregister_target.hpp"
@@ -40,6 +41,9 @@ struct unregister_settings {
   std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
   std::chrono::milliseconds retry_max{std::chrono::minutes{5}};
   std::uint32_t attempts_max = 0;  // 0: retry until the server confirms
+  // Unconfirmed this long after it began, the unregistration sends the
+  // unregistration_failing webhook (once per drain) and keeps trying. None: never.
+  std::optional<std::chrono::milliseconds> alert_after{std::chrono::minutes{10}};
   gitlab_unregister_settings gitlab;
   github_unregister_settings github;
 };

@@ -48,6 +48,9 @@ struct http_request {
   std::vector<resolve_pin> pins = {};
   // A longer body fails the request rather than being buffered: remote servers choose sizes.
   std::size_t max_response_bytes = 64 * 1024;
+  // Go through the proxy the environment names for this URL (https_proxy, http_proxy,
+  // no_proxy, read by libcurl as curl reads them); otherwise never through a proxy.
+  bool environment_proxy = false;
 };
 
 struct http_response {

@@ -1,43 +1,25 @@
-// See delivery_plan.hpp. Header names follow RFC 9110's token rule; values may hold any
-// visible text but no CR, LF or NUL, which would end the header line early.
+// See delivery_plan.hpp. What a header may hold is header_rules.hpp's to say.
 #include "src/webhook/delivery_plan.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 #include "src/webhook/body_signature.hpp"
+#include "src/webhook/header_rules.hpp"
 
 namespace runwarden {
 
 namespace {
 
-bool is_token(std::string_view text) {
-  constexpr std::string_view extra = "!#$%&'*+-.^_`|~";
-  return !text.empty() && std::all_of(text.begin(), text.end(), [&](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-           extra.find(c) != std::string_view::npos;
-  });
-}
-
-bool is_safe_header_value(std::string_view text) {
-  return text.find_first_of(std::string_view{"\r\n\0", 3}) == std::string_view::npos;
-}
-
-bool same_name(std::string_view left, std::string_view right) {
-  return std::equal(left.begin(), left.end(), right.begin(), right.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  });
-}
-
 std::pair<std::string, std::string> user_agent(std::string_view version) {
   return {"User-Agent", "runwarden/" + std::string{version}};
 }
 
-// A callback's headers replace runwarden's of the same name, and are otherwise added in order.
-http_header_list merged(http_header_list base, const shutdown_callback& callback) {
-  for (const auto& [name, value] : callback.headers) {
-    std::erase_if(base, [&](const auto& header) { return same_name(header.first, name); });
+// Headers the operator or a caller chose replace runwarden's of the same name, and are
+// otherwise added in order.
+http_header_list merged(http_header_list base, const http_header_list& chosen) {
+  for (const auto& [name, value] : chosen) {
+    std::erase_if(base, [&](const auto& header) { return same_header_name(header.first, name); });
     base.emplace_back(name, value);
   }
   return base;
@@ -48,10 +30,10 @@ std::optional<std::string> callback_problem(const shutdown_callback& callback,
                                             const target_parse_result& parsed) {
   if (!parsed.target) return "callback refused: " + parsed.error;
   const auto where = " (" + parsed.target->label() + ")";
-  if (!callback.method.empty() && !is_token(callback.method))
+  if (!callback.method.empty() && !is_header_token(callback.method))
     return "callback refused: the method is not a valid HTTP method" + where;
   for (const auto& [name, value] : callback.headers) {
-    if (!is_token(name) || !is_safe_header_value(value))
+    if (!is_header_token(name) || !is_safe_header_value(value))
       return "callback refused: a header name or value is malformed" + where;
   }
   return std::nullopt;
@@ -62,7 +44,8 @@ std::optional<std::string> callback_problem(const shutdown_callback& callback,
 delivery_plan plan_deliveries(const plan_inputs& inputs) {
   delivery_plan plan;
   if (inputs.webhook) {
-    http_header_list headers{{"Content-Type", "application/json"}, user_agent(inputs.version)};
+    auto headers = merged({{"Content-Type", "application/json"}, user_agent(inputs.version)},
+                          inputs.webhook_headers);
     if (!inputs.secret.empty())
       headers.emplace_back(signature_header_name,
                            signature_header_value(inputs.secret, inputs.body));
@@ -79,7 +62,7 @@ delivery_plan plan_deliveries(const plan_inputs& inputs) {
     // Go's http.NewRequest reads an empty method as GET.
     const auto method = callback.method.empty() ? std::string{"GET"} : callback.method;
     plan.deliveries.push_back({*parsed.target, method,
-                               merged({user_agent(inputs.version)}, callback), {}, true});
+                               merged({user_agent(inputs.version)}, callback.headers), {}, true});
   }
   return plan;
 }

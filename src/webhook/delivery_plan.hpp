@@ -1,6 +1,6 @@
 #pragma once
-// What one notification sends where: the configured webhook for both events (a POST of the
-// JSON body) and, at gone only, the shutdown callback as gitlab-runner's wrapper sends it
+// What one notification sends where: the configured webhook for every event (a POST of the
+// JSON body, with the operator's own headers) and, at gone only, the shutdown callback as gitlab-runner's wrapper sends it
 // (helpers/runner_wrapper/api/shutdown_callback.go): its own method (GET when empty), its own
 // headers and no body, so no Content-Type unless the caller gave one; runwarden adds only its
 // User-Agent. Only the configured webhook is signed:
@@ -40,6 +40,7 @@ struct plan_inputs {
   std::string_view secret;                        // empty: unsigned
   std::string_view body;
   std::string_view version;
+  http_header_list webhook_headers = {};  // the operator's, checked at config load
 };
 
 delivery_plan plan_deliveries(const plan_inputs& inputs);

@@ -36,7 +36,7 @@ std::string notification_body(notification_kind kind, const warden_snapshot& sna
   const auto optional_time = [&](const std::optional<instant>& moment) {
     return moment ? json(wall_text(*moment)) : json(nullptr);
   };
-  const json body = {
+  json body = {
       {"event", to_string(kind)},
       {"state", to_string(snapshot.status)},
       {"phase", to_string(snapshot.phase)},
@@ -52,6 +52,11 @@ std::string notification_body(notification_kind kind, const warden_snapshot& sna
       {"drain_deadline", optional_time(snapshot.drain_deadline)},
       {"runwarden_version", version},
   };
+  // Where the runner runs, once the metadata service (and the hooks actor, for the group)
+  // said: left out before, as a runner outside a cloud never has them.
+  if (!snapshot.instance_id.empty()) body["instance_id"] = snapshot.instance_id;
+  if (!snapshot.auto_scaling_group.empty())
+    body["auto_scaling_group"] = snapshot.auto_scaling_group;
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

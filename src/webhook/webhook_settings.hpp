@@ -5,7 +5,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "src/drain/drain_vocabulary.hpp"
 
 namespace runwarden {
 
@@ -20,6 +25,18 @@ struct webhook_settings {
   std::chrono::milliseconds retry_initial{std::chrono::seconds{1}};
   std::chrono::milliseconds retry_max{std::chrono::seconds{30}};
   std::uint32_t attempts_max = 8;  // the retry budget, first attempt included
+  // Body templates (Mustache, src/webhook/body_template.hpp), checked at load: the text of
+  // template_file for every event, and per event an inline template that overrides it.
+  // Neither: the default JSON body (src/webhook/notification_body.hpp).
+  std::string template_file;
+  std::string template_file_text;
+  std::map<notification_kind, std::string> templates;
+  // Sent with every webhook POST (not with shutdown callbacks, which carry their own).
+  // Values are never logged: they often hold a token.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // Reach the webhook and callbacks through the proxy libcurl finds in https_proxy,
+  // http_proxy (lower case only) and no_proxy, as curl does.
+  bool proxy_from_environment = true;
 };
 
 }  // namespace runwarden

@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <tuple>
 
 #include "actors/lifecycle_hooks/launch_hook.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
@@ -41,6 +42,9 @@ struct world {
   std::vector<lifecycle_action_pending> pending;
   std::vector<lifecycle_action_completed> completed;
   std::vector<lifecycle_lookup_ended> lookups_ended;
+  std::vector<std::string> groups_heard;  // instance_group, as "instance in group"
+  std::vector<heartbeat_outcome> heartbeats;
+  std::vector<completion_result> completions;
   caf::actor_addr subscriber;
 
   std::size_t count(const std::string& action) const {
@@ -105,6 +109,9 @@ caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<world> script
       [=](const lifecycle_action_pending& pending) { script->pending.push_back(pending); },
       [=](const lifecycle_action_completed& done) { script->completed.push_back(done); },
       [=](const lifecycle_lookup_ended& ended) { script->lookups_ended.push_back(ended); },
+      [=](const instance_group& group) {
+        script->groups_heard.push_back(group.instance_id + " in " + group.group_name);
+      },
   };
 }
 
@@ -124,7 +131,15 @@ public:
                                               .retry_max = 8s,
                                               .random_seed = 3,
                                               .ready_needs_metrics = ready_needs_metrics,
-                                              .launch_ready_timeout = 10min});
+                                              .launch_ready_timeout = 10min,
+                                              .heartbeat_observer =
+                                                  [script = script_](heartbeat_outcome outcome) {
+                                                    script->heartbeats.push_back(outcome);
+                                                  },
+                                              .completion_observer =
+                                                  [script = script_](completion_result result) {
+                                                    script->completions.push_back(result);
+                                                  }});
     run();
     return hooks;
   }
@@ -156,7 +171,10 @@ TEST_CASE_METHOD(hooks_fixture, "a terminate transition finds the hook, beats on
   CHECK(action.heartbeat_timeout == 300s);
   CHECK(action.expires_at == now() - 1s + 3600s);  // counted from when it may have begun
   CHECK(script_->count("RecordLifecycleActionHeartbeat") == 1);
+  CHECK(script_->heartbeats == std::vector<heartbeat_outcome>{heartbeat_outcome::recorded});
   CHECK(script_->lookups_ended.empty());
+  // The group was found once (at start, for the launch hook), and the warden told so.
+  CHECK(script_->groups_heard == std::vector<std::string>{"i-self in runners"});
   // A second trigger (a restarted watcher sees the level again) looks nothing up again.
   terminate(hooks);
   CHECK(script_->pending.size() == 1);
@@ -252,10 +270,10 @@ TEST_CASE_METHOD(hooks_fixture, "completion is asked again through throttling un
 }
 
 TEST_CASE_METHOD(hooks_fixture, "how a completion ends reaches the warden", "[lifecycle_hooks]") {
-  const auto [kind, confirmed] = GENERATE(
-      std::pair{autoscaling_failure_kind::already_done, true},
-      std::pair{autoscaling_failure_kind::access_denied, false},
-      std::pair{autoscaling_failure_kind::failed, false});
+  const auto [kind, confirmed, counted] = GENERATE(
+      std::tuple{autoscaling_failure_kind::already_done, true, completion_result::already_done},
+      std::tuple{autoscaling_failure_kind::access_denied, false, completion_result::refused},
+      std::tuple{autoscaling_failure_kind::failed, false, completion_result::refused});
   script_->failures["CompleteLifecycleAction"] = {kind};
   // A restarted hooks actor asked to complete learns its instance and group first.
   const auto hooks = start();
@@ -263,6 +281,7 @@ TEST_CASE_METHOD(hooks_fixture, "how a completion ends reaches the warden", "[li
   run();
   REQUIRE(script_->completed.size() == 1);
   CHECK(script_->completed[0].confirmed == confirmed);
+  CHECK(script_->completions == std::vector<completion_result>{counted});
   CHECK(script_->count("CompleteLifecycleAction") == 1);
   advance(5min);
   CHECK(script_->count("CompleteLifecycleAction") == 1);

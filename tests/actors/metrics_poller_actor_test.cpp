@@ -114,3 +114,68 @@ TEST_CASE("a runner that never answers gets quick tries only for a while", "[met
   CHECK(script->asked_at.back() - script->asked_at[first_answer_retries_max] ==
         caf::timespan{5s});
 }
+
+namespace {
+
+// The warden's side of a subscription: it keeps its subscriber, and records what it heard.
+struct fake_warden_record {
+  caf::actor subscriber;
+  std::vector<std::optional<std::uint32_t>> heard;
+};
+
+caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<fake_warden_record> record) {
+  return {
+      [=](subscribe_atom, const caf::actor& subscriber) { record->subscriber = subscriber; },
+      [=](const runner_load_observed& load) { record->heard.push_back(load.jobs_running); },
+  };
+}
+
+warden_snapshot snapshot_in(warden_status status) {
+  warden_snapshot snapshot;
+  snapshot.status = status;
+  return snapshot;
+}
+
+}  // namespace
+
+TEST_CASE("while the runner drains the poller scrapes at once, then at the draining interval",
+          "[metrics_poller]") {
+  runwarden::testing::deterministic_fixture fixture;
+  auto script = std::make_shared<port_script>();
+  for (int jobs : {3, 3, 2, 1, 0, 0}) script->answers.push_back(ok(page_with_jobs(jobs)));
+  script->start = fixture.system().clock().now();
+  auto record = std::make_shared<fake_warden_record>();
+  auto warden = fixture.spawn(fake_warden, record);
+  auto port = fixture.spawn(scripted_port, script);
+  auto poller = fixture.spawn(metrics_poller_actor,
+                              metrics_poller_wiring{.url = url, .interval = 5s, .timeout = 2s,
+                                                    .http_port = port, .listener = warden,
+                                                    .interval_draining = 1s});
+  fixture.run();
+  REQUIRE(record->subscriber == poller);
+  caf::anon_send(poller, snapshot_in(warden_status::running));
+  fixture.advance(5s);   // the interval while running
+  fixture.advance(2s);
+  caf::anon_send(poller, snapshot_in(warden_status::shutting_down));
+  fixture.run();         // scraped at once, at 7 s
+  fixture.advance(1s);
+  fixture.advance(1s);
+  fixture.advance(1s);   // 8, 9 and 10 s; the poll left from before (10 s) is not a second one
+  const std::vector<caf::timespan> expected{0s, 5s, 7s, 8s, 9s, 10s};
+  CHECK(script->asked_at == expected);
+  CHECK(record->heard == std::vector<std::optional<std::uint32_t>>{3u, 2u, 1u, 0u});
+}
+
+TEST_CASE("without a draining interval the poller follows no warden", "[metrics_poller]") {
+  runwarden::testing::deterministic_fixture fixture;
+  auto script = std::make_shared<port_script>();
+  script->answers = {ok(page_with_jobs(1))};
+  auto record = std::make_shared<fake_warden_record>();
+  auto warden = fixture.spawn(fake_warden, record);
+  auto port = fixture.spawn(scripted_port, script);
+  fixture.spawn(metrics_poller_actor, metrics_poller_wiring{.url = url, .interval = 5s,
+                                                            .http_port = port, .listener = warden});
+  fixture.run();
+  CHECK_FALSE(record->subscriber);
+  CHECK(record->heard == std::vector<std::optional<std::uint32_t>>{1u});
+}

@@ -36,7 +36,7 @@ caf::behavior end_recorder(caf::event_based_actor* self, caf::actor phase,
                            std::shared_ptr<phase_end> end) {
   self->monitor(phase);
   self->set_down_handler([=](const caf::down_msg& down) { end->reason = down.reason; });
-  return {[](unregistration_finished) {}};
+  return {[](unregistration_finished) {}, [](unregistration_progress) {}};
 }
 
 class phase_fixture : public testing::deterministic_fixture {

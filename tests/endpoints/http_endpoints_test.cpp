@@ -93,6 +93,10 @@ TEST_CASE("/metrics serves the registry in a form promtool accepts without a wor
   registry.count_webhook_delivery(notification_kind::gone, true);
   registry.count_scaling_decision(scaling_decision_kind::scale_in_self, started_at + 120s);
   registry.count_scaling_call_failure(autoscaling_failure_kind::retry_later);
+  registry.count_lifecycle_heartbeat(heartbeat_outcome::recorded);
+  registry.count_lifecycle_completion(completion_result::already_done);
+  registry.count_unregistration_attempt(outcome_kind::rate_limited);
+  registry.mark_metadata_answered(started_at + 30s);
   auto endpoints = start_or_fail(registry);
   http_client client;
   const auto reply = client.fetch(url(*endpoints, "/metrics"));
@@ -107,6 +111,10 @@ TEST_CASE("/metrics serves the registry in a form promtool accepts without a wor
              Catch::Contains("runwarden_scaling_decisions_total{kind=\"scale_in_self\"} 1\n"));
   CHECK_THAT(reply.body, Catch::Contains("runwarden_runner_exits_total{kind=\"code\","
                                          "value=\"0\"} 1\n"));
+  CHECK_THAT(reply.body, Catch::Contains(
+                            "runwarden_unregistration_attempts_total{outcome=\"rate_limited\"} 1\n"));
+  CHECK_THAT(reply.body,
+             Catch::Contains("runwarden_lifecycle_completions_total{result=\"already_done\"} 1\n"));
   const auto verdict = check_with_promtool(reply.body);
   INFO(verdict.output);
   CHECK(verdict.exit_code == 0);

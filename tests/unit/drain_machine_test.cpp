@@ -155,7 +155,8 @@ TEST_CASE("backoff doubles up to its maximum and the budget ends the restarts") 
     CHECK(m.at(now, runner_spawned{++pid}).empty());
   }
   CHECK(m.at(now += 1s, exited(pid, 5)) ==
-        lines{"change_status running->gone", "send_notification gone", "exit_warden code=5"});
+        lines{"send_notification restart_budget_spent", "change_status running->gone",
+              "send_notification gone", "exit_warden code=5"});
   CHECK(m.reports().back().find("restart budget is spent: 4 restarts within 10m") !=
         std::string::npos);
 }

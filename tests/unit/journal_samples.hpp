@@ -35,7 +35,8 @@ inline drain_config journal_test_config() {
                       .unregister_before_stop = false,
                       .wind_down_reserve = 90s,
                       .await_lifecycle_lookup = true,
-                      .runner_start_grace = 3s};
+                      .runner_start_grace = 3s,
+                      .unregistration_alert_after = 10min};
 }
 
 inline shutdown_callback sample_callback() {
@@ -71,6 +72,7 @@ inline std::vector<drain_event> every_event_kind() {
           timer_fired{timer_kind::lifecycle_expiry, 44},
           timer_fired{timer_kind::runner_start_grace, 45},
           timer_fired{timer_kind::unregistration_last_attempt, 46},
+          timer_fired{timer_kind::unregistration_alert, 47},
           runner_load_observed{0u},
           runner_load_observed{std::nullopt},
           runner_load_observed{2u, "graceful-shutdown"},

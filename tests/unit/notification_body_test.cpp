@@ -87,6 +87,21 @@ TEST_CASE("gone body: the runner's exit and runwarden's own exit code", "[webhoo
   CHECK(body["drain_deadline"].is_null());
 }
 
+TEST_CASE("the instance and its Auto Scaling group are there once known", "[webhook]") {
+  auto snapshot = draining_snapshot();
+  snapshot.instance_id = "i-0abc";
+  const auto identified = json::parse(
+      notification_body(notification_kind::hook_expiring, snapshot, wall_now, "0.1.0"));
+  CHECK(identified["event"] == "hook_expiring");
+  CHECK(identified["instance_id"] == "i-0abc");
+  CHECK_FALSE(identified.contains("auto_scaling_group"));
+  snapshot.auto_scaling_group = "ci-runners";
+  const auto grouped =
+      json::parse(notification_body(notification_kind::gone, snapshot, wall_now, "0.1.0"));
+  CHECK(grouped["instance_id"] == "i-0abc");
+  CHECK(grouped["auto_scaling_group"] == "ci-runners");
+}
+
 TEST_CASE("a normal exit has no signal, no trigger is null", "[webhook]") {
   auto snapshot = draining_snapshot();
   snapshot.trigger = std::nullopt;

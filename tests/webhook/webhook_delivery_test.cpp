@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -281,4 +282,98 @@ TEST_CASE_METHOD(delivery_fixture, "the HTTP port resolves, pins and times out f
     CHECK_THAT(response.transport_error, Catch::Contains("stopped"));
   });
   caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
+}
+
+namespace {
+
+// Sets one environment variable for a test's span, as a user's shell would before starting
+// runwarden; restored after. Set only while no transfer runs (before the notifier starts).
+class environment_variable {
+public:
+  environment_variable(const char* name, const std::string& value) : name_(name) {
+    if (const char* before = std::getenv(name)) before_ = before;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~environment_variable() {
+    if (before_) {
+      ::setenv(name_, before_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  environment_variable(const environment_variable&) = delete;
+  environment_variable& operator=(const environment_variable&) = delete;
+
+private:
+  const char* name_;
+  std::optional<std::string> before_;
+};
+
+}  // namespace
+
+TEST_CASE_METHOD(delivery_fixture,
+                 "a template body goes out as rendered, signed, with the operator's headers",
+                 "[webhook][integration]") {
+  auto settings = settings_for(receiver().url("127.0.0.1", "/chat"));
+  settings.templates[notification_kind::drain_started] =
+      R"({"text": "{{headline}}", "reason": "{{reason}}", "event": "{{event}}"})";
+  settings.headers = {{"X-Team", "ci"}, {"Authorization", "Bearer s3cret"}};
+  start(settings);
+  notify(notification_kind::drain_started);
+  notify(notification_kind::gone);  // no template for gone: the default body
+  REQUIRE(flush());
+  const auto seen = receiver().requests(2);
+  REQUIRE(seen.size() == 2);
+  const auto& started = seen[0]["body"].get<std::string>().find("\"text\"") != std::string::npos
+                            ? seen[0] : seen[1];
+  const auto& gone = &started == &seen[0] ? seen[1] : seen[0];
+  const auto body = json::parse(started["body"].get<std::string>());
+  CHECK(body == json{{"text", "runner: drain started (control_api)"},
+                     {"reason", "integration"},
+                     {"event", "drain_started"}});
+  CHECK(started["headers"]["x-team"] == "ci");
+  CHECK(started["headers"]["authorization"] == "Bearer s3cret");
+  CHECK(started["headers"]["content-type"] == "application/json");
+  CHECK(started["signature_ok"] == true);  // over the rendered bytes
+  CHECK(json::parse(gone["body"].get<std::string>())["event"] == "gone");
+  CHECK(gone["headers"]["x-team"] == "ci");
+}
+
+TEST_CASE_METHOD(delivery_fixture, "the webhook goes through the environment's proxy",
+                 "[webhook][integration]") {
+  // The receiver answers absolute-form requests itself, as a forward proxy would after
+  // passing them on; port 1 on loopback has no server, so only the proxy can answer.
+  const environment_variable proxy{"http_proxy", receiver().url("127.0.0.1", "")};
+  auto settings = settings_for("http://127.0.0.1:1/behind-proxy");
+  settings.attempts_max = 1;
+  start(settings);
+  notify(notification_kind::drain_started);
+  REQUIRE(flush());
+  const auto seen = receiver().requests(1);
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0]["path"] == "http://127.0.0.1:1/behind-proxy");
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::drain_started, true, 1}});
+}
+
+TEST_CASE_METHOD(delivery_fixture, "without proxy_from_environment no proxy is used",
+                 "[webhook][integration]") {
+  const environment_variable proxy{"http_proxy", receiver().url("127.0.0.1", "")};
+  auto settings = settings_for("http://127.0.0.1:1/direct");
+  settings.attempts_max = 1;
+  settings.proxy_from_environment = false;
+  start(settings);
+  notify(notification_kind::drain_started);
+  REQUIRE(flush());
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::drain_started, false, 1}});
+  CHECK(receiver().requests(1, 300ms).empty());
+}
+
+TEST_CASE_METHOD(delivery_fixture, "the metadata guard holds for targets behind a proxy",
+                 "[webhook][integration]") {
+  const environment_variable proxy{"http_proxy", receiver().url("127.0.0.1", "")};
+  start(settings_for(""));
+  notify(notification_kind::gone, {{"http://169.254.169.254/latest/meta-data/", "", {}}});
+  REQUIRE(flush());
+  CHECK(outcomes() == std::vector<outcome>{{notification_kind::gone, false, 0}});
+  CHECK(receiver().requests(1, 300ms).empty());
 }

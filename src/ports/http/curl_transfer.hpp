@@ -4,8 +4,8 @@
 // Reusing the handle keeps connections and looked-up names between polls of the same
 // server (IMDS, a runner's /metrics), so a poll costs no new TCP or TLS handshake.
 // Transfers are locked down for talking to targets runwarden was told about by others:
-// http and https only, no redirects, no proxy from the environment, names pinned to
-// checked addresses, bodies capped.
+// http and https only, no redirects, no proxy from the environment unless the request asks
+// for one, names pinned to checked addresses, bodies capped.
 
 #include <memory>
 
