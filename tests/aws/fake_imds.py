@@ -17,6 +17,14 @@ order, each with its keys:
     token_ttl_max     the longest TTL granted, in seconds (shorter TTLs test expiry)
     revoke_tokens     true: every token handed out so far stops working
     token_status      answer the next token PUTs with this status (null: normal again)
+    hang              true: every request from now on is read and then held without an
+                      answer (as a wedged metadata service does, not refusing anything)
+                      until the client gives up and closes its connection, or until
+                      "hang": false, after which held requests are answered as usual
+    connections       any value: prints {"connections": {"open", "open_max", "held",
+                      "held_max", "abandoned"}}: client connections open now and at most so
+                      far, requests held now and at most, and held requests whose client
+                      closed its connection without an answer
     role              the instance role, {"name", "access_key", "secret_key", "token",
                       "expiration"}: iam/security-credentials/ lists its name and
                       iam/security-credentials/<name> serves its credentials as EC2 does
@@ -29,6 +37,7 @@ The server stops when stdin closes, so it never outlives the test that started i
 import http.server
 import json
 import secrets
+import socket
 import sys
 import threading
 import time
@@ -66,6 +75,36 @@ class World:
     token_status = None
 
 
+class Hang:
+    """The hang command's state, and the connections and held requests it counts. A
+    connection its client closed counts no more from that moment, even before its thread
+    has noticed: each count looks at the sockets themselves."""
+    changed = threading.Condition()
+    on = False
+    connections, held = set(), set()
+    open_max = held_max = abandoned = 0
+
+    @staticmethod
+    def live(sockets):
+        return sum(1 for s in sockets if not closed_by_peer(s))
+
+    @classmethod
+    def counts(cls):
+        with cls.changed:
+            return {"open": cls.live(cls.connections), "open_max": cls.open_max,
+                    "held": cls.live(cls.held), "held_max": cls.held_max,
+                    "abandoned": cls.abandoned}
+
+
+def closed_by_peer(connection):
+    try:
+        return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False  # open, nothing sent
+    except OSError:
+        return True
+
+
 COMMAND_PAGES = {
     "lifecycle_state": "/latest/meta-data/autoscaling/target-lifecycle-state",
     "spot_action": "/latest/meta-data/spot/instance-action",
@@ -83,6 +122,45 @@ def emit(record):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    HANG_CHECK_S = 0.05  # how often a held request looks whether its client gave up
+
+    def setup(self):
+        super().setup()
+        with Hang.changed:
+            Hang.connections.add(self.connection)
+            Hang.open_max = max(Hang.open_max, Hang.live(Hang.connections))
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            with Hang.changed:
+                Hang.connections.discard(self.connection)
+
+    def abandoned_while_held(self):
+        """Holds the request while the service hangs; True when the client closed its
+        connection meanwhile (nothing is answered then), False once the hang is over."""
+        with Hang.changed:
+            if not Hang.on:
+                return False
+            Hang.held.add(self.connection)
+            Hang.held_max = max(Hang.held_max, Hang.live(Hang.held))
+        try:
+            while True:
+                with Hang.changed:
+                    if not Hang.on:
+                        return False
+                    Hang.changed.wait(self.HANG_CHECK_S)
+                if closed_by_peer(self.connection):
+                    with Hang.changed:
+                        Hang.abandoned += 1
+                    emit({"method": self.command, "path": self.path, "status": None,
+                          "held": "abandoned"})
+                    self.close_connection = True
+                    return True
+        finally:
+            with Hang.changed:
+                Hang.held.discard(self.connection)
 
     def answer(self, status, body, headers=()):
         self.send_response(status)
@@ -96,6 +174,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", "0"))
         if length:
             self.rfile.read(length)
+        if self.abandoned_while_held():
+            return
         with World.lock:
             status, body, headers = self.token_answer()
             emit({"method": "PUT", "path": self.path, "status": status, "token": "none"})
@@ -118,6 +198,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return 200, token.encode(), ((TTL_HEADER, str(ttl)),)
 
     def do_GET(self):
+        if self.abandoned_while_held():
+            return
         with World.lock:
             token_state = self.token_state()
             if token_state != "valid":
@@ -154,6 +236,12 @@ def apply(command):
             World.token_status = command["token_status"]
         if "role" in command:
             set_role(command["role"])
+    if "hang" in command:
+        with Hang.changed:
+            Hang.on = bool(command["hang"])
+            Hang.changed.notify_all()
+    if "connections" in command:
+        emit({"connections": Hang.counts()})
 
 
 def set_role(role):
