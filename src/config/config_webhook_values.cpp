@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 
+#include "src/util/assert.hpp"
 #include "src/util/duration_text.hpp"
 #include "src/webhook/body_template.hpp"
 #include "src/webhook/header_rules.hpp"
@@ -68,7 +68,7 @@ bool read_webhook_template(config_value& value) {
   const auto text = value.expect_nonempty_string("leave the key out for the default body");
   if (!text) return false;
   const auto event = event_named(value.key().substr(value.key().rfind('.') + 1));
-  assert(event);  // the schema lists one row per event
+  RUNWARDEN_ASSERT(event);  // the schema lists one row per event
   if (const auto problem = body_template_problem(*text)) {
     value.refuse(*problem);
     return false;

@@ -243,7 +243,7 @@ void metrics_registry::count_error(error_kind kind) {
 
 void metrics_registry::observe_journal(const journal_health& health) {
   const std::lock_guard lock{mutex_};
-  assert(health.write_failures_total >= counts_.journal.write_failures_total);
+  RUNWARDEN_ASSERT(health.write_failures_total >= counts_.journal.write_failures_total);
   counts_.journal = health;
 }
 
