@@ -255,6 +255,10 @@ int run_warden(const settings& config) {
                       log_effect(effect);
                       metrics->observe(effect, snapshot);
                     },
+                    .snapshot_observer =
+                        [metrics](const warden_snapshot& snapshot) {
+                          metrics->observe_snapshot(snapshot);
+                        },
                     .journal = [&journal](instant at, const drain_event& event,
                                           const std::vector<drain_effect>& effects) {
                       return journal.journal->append(at, event, effects);
