@@ -120,6 +120,7 @@ void publish(warden_pointer self) {
   auto snapshot = current_snapshot(self);
   if (same_state(snapshot, state.last_published)) return;
   state.last_published = snapshot;
+  if (state.snapshot_observer) state.snapshot_observer(snapshot);
   for (const auto& subscriber : state.subscribers) self->send(subscriber, snapshot);
 }
 
@@ -251,6 +252,7 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
   state.unregistrar = std::move(wiring.unregistrar);
   state.lifecycle_client = std::move(wiring.lifecycle_client);
   state.observer = std::move(wiring.observer);
+  state.snapshot_observer = std::move(wiring.snapshot_observer);
   state.journal = std::move(wiring.journal);
   state.wall_clock = std::move(wiring.wall_clock);
   self->set_down_handler([=](const caf::down_msg& down) { unsubscribe(self, down.source); });

@@ -48,6 +48,7 @@ struct warden_state {
   caf::actor unregistrar;       // may be empty when the drain machine never unregisters
   caf::actor lifecycle_client;  // may be empty when no cloud lifecycle hooks are watched
   effect_observer observer;
+  std::function<void(const warden_snapshot&)> snapshot_observer;
   journal_sink journal;
   bool journal_failed = false;  // logged once; the drain goes on unrecorded
   std::vector<caf::actor> subscribers;  // at most status_subscribers_max
@@ -73,6 +74,8 @@ struct warden_wiring {
   caf::actor lifecycle_client = {};
   // Sees every effect after it is carried out (logging, metrics).
   effect_observer observer = {};
+  // Sees every snapshot the warden publishes (metrics: changes without effects).
+  std::function<void(const warden_snapshot&)> snapshot_observer = {};
   // Records each event with its effects before any of them is carried out.
   journal_sink journal = {};
   // The entries of a drain an earlier runwarden did not finish (recovery): folded into the

@@ -268,6 +268,10 @@ int run_warden(const settings& config) {
                       log_effect(effect);
                       metrics->observe(effect, snapshot);
                     },
+                    .snapshot_observer =
+                        [metrics](const warden_snapshot& snapshot) {
+                          metrics->observe_snapshot(snapshot);
+                        },
                     .journal = [&journal, metrics](instant at, const drain_event& event,
                                                    const std::vector<drain_effect>& effects) {
                       auto stopped = journal.journal->append(at, event, effects);

@@ -231,6 +231,13 @@ void metrics_registry::observe(const drain_effect& effect, const warden_snapshot
   count_effect(effect, snapshot);
 }
 
+void metrics_registry::observe_snapshot(const warden_snapshot& snapshot) {
+  const std::lock_guard lock{mutex_};
+  if (last_version_ == snapshot.version) return;
+  absorb_snapshot(snapshot);
+  last_version_ = snapshot.version;
+}
+
 void metrics_registry::count_webhook_delivery(notification_kind kind, bool delivered) {
   const std::lock_guard lock{mutex_};
   ++counts_.webhook_deliveries[index_of(kind)][delivered ? 1 : 0];

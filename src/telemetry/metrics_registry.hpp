@@ -45,6 +45,9 @@ public:
   // The warden's observer: every effect, with the snapshot taken after the step that made
   // it. The effects of one step share a snapshot version; the snapshot is read once per step.
   void observe(const drain_effect& effect, const warden_snapshot& snapshot);
+  // Every snapshot the warden publishes, so that changes without an effect (the runner's
+  // job count) show too; one already seen through observe() is not absorbed twice.
+  void observe_snapshot(const warden_snapshot& snapshot);
 
   // One webhook (or shutdown callback) delivery that ended: delivered, or out of attempts.
   void count_webhook_delivery(notification_kind kind, bool delivered);

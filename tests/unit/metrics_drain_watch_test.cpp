@@ -1,6 +1,7 @@
 // The families an operator watches during a drain, fed as the warden feeds the registry: a
-// real drain machine steps through a lifecycle hook's drain, and each effect reaches the
-// registry with the snapshot after its step. The registry's wall clock is fixed (the
+// real drain machine steps through a lifecycle hook's drain, each effect reaches the
+// registry with the snapshot after its step, and then the published snapshot itself (a
+// job count changes nothing but the snapshot). The registry's wall clock is fixed (the
 // machine's 0 s is 2023-11-14T22:13:20Z, epoch second 1700000000), so every timestamp
 // series has one exact value.
 #include <catch2/catch.hpp>
@@ -28,6 +29,7 @@ public:
     ++version_;
     for (const auto& effect : effects)
       registry.observe(effect, snapshot_of(machine_.state(), now, version_));
+    registry.observe_snapshot(snapshot_of(machine_.state(), now, version_));  // as published
   }
 
   lines series(const std::string& family) const {
