@@ -5,9 +5,11 @@
 # seeds no fixed range reaches.
 #   scripts/soak.sh SECONDS [SCENARIO.toml ...]
 # Environment: RUNWARDEN (default build/runwarden), JOBS (default nproc), BATCH (seeds per
-# sim process, default 20), BATCH_SECONDS_MAX (default 600: a batch still running then is
-# reported as a hang). A sim that crashes or hangs is a failure too, reported with the batch
-# that repeats it. Exit code 1 when any seed broke an invariant, crashed or hung.
+# sim process, default 20), BATCH_CPU_SECONDS_MAX (default 600: a batch that used that much
+# CPU time is reported as a hang; CPU time, not wall time, since a soak at nice 19 on a busy
+# machine may wait for minutes without a hang). A sim that crashes or hangs is a failure too,
+# reported with the batch that repeats it. Exit code 1 when any seed broke an invariant,
+# crashed or hung.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +24,7 @@ scenarios=("$@")
 runwarden=${RUNWARDEN:-build/runwarden}
 jobs=${JOBS:-$(nproc)}
 batch=${BATCH:-20}
-batch_seconds_max=${BATCH_SECONDS_MAX:-600}
+batch_cpu_seconds_max=${BATCH_CPU_SECONDS_MAX:-600}
 [[ -x $runwarden ]] || { echo "soak: $runwarden is not built (scripts/build.sh)" >&2; exit 66; }
 
 work=$(mktemp -d)
@@ -42,15 +44,16 @@ worker() {
     first=$(random_seed)
     local last=$((first + batch - 1))
     local output status=0
-    output=$(timeout --signal=KILL "$batch_seconds_max" \
-               "$runwarden" sim "$scenario" --seeds "$first..$last" 2>&1) || status=$?
+    output=$(ulimit -t "$batch_cpu_seconds_max"
+             exec "$runwarden" sim "$scenario" --seeds "$first..$last" 2>&1) || status=$?
     local ran failed
     ran=$(grep -c '^seed [0-9]*:' <<<"$output" || true)
     failed=$(grep -c '^  repeat with:' <<<"$output" || true)
     grep '^  ' <<<"$output" || true  # each broken invariant, then its repeat command
     if ((status > 1)); then  # neither all held (0) nor an invariant broken (1)
       local what="crashed (exit $status)"
-      ((status == 137)) && what="hung (killed after ${batch_seconds_max}s)"
+      ((status == 137 || status == 152)) &&
+        what="hung (stopped after ${batch_cpu_seconds_max} CPU seconds)"
       echo "  sim $what in a batch, after $ran seeds; repeat with:" \
            "$runwarden sim $scenario --seeds $((first + ran))..$last"
       ran=$((ran + 1))  # the seed it was running
