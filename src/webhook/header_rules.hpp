@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "messages/http_messages.hpp"
+#include "src/util/http_exchange.hpp"
 
 namespace runwarden {
 
