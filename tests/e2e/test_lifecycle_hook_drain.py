@@ -103,8 +103,11 @@ class LifecycleHookDrainTest(unittest.TestCase):
         self.assertIn("lifecycle action completed", log)
 
     def test_spot_notice_then_terminate_hook(self):
+        # The reclaim lies a minute past the job's end, well before the hook's own expiry
+        # (global timeout 600 s): on a loaded machine the job may run late, and a deadline
+        # only seconds past it would end the drain with the forceful signal instead.
         notice = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
-            seconds=JOB_SECONDS + 6)
+            seconds=JOB_SECONDS + 60)
         self.aws.imds.command(spot_action='{"action": "terminate", "time": "%s"}'
                               % notice.strftime("%Y-%m-%dT%H:%M:%SZ"))
         status = self.world.wait_for(lambda s: s.get("state") == "shutting_down")

@@ -193,7 +193,9 @@ class WatchLoadTest(unittest.TestCase):
             self.aws.imds.command(lifecycle_state="Terminated")
             await load.progress.until(lambda: load.ended == WATCH_STREAMS,
                                       "the drain under load")
-            results = [watch.result() for watch in watches]
+            # A stream counts as ended in its own finally, before its task has returned:
+            # wait for the tasks themselves (they are past their last await but one).
+            results = await asyncio.gather(*watches)
             await load.progress.until(lambda: all(flood.done() for flood in floods),
                                       "the Status flood ending")
             return load, rss_before_kb, refused, results
