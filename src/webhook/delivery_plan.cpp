@@ -18,9 +18,9 @@ std::pair<std::string, std::string> user_agent(std::string_view version) {
 // Headers the operator or a caller chose replace runwarden's of the same name, and are
 // otherwise added in order.
 http_header_list merged(http_header_list base, const http_header_list& chosen) {
-  for (const auto& [name, value] : chosen) {
-    std::erase_if(base, [&](const auto& header) { return same_header_name(header.first, name); });
-    base.emplace_back(name, value);
+  for (const auto& header : chosen) {
+    std::erase_if(base, [&](const auto& old) { return same_header_name(old.first, header.first); });
+    base.push_back(header);
   }
   return base;
 }
