@@ -146,9 +146,11 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
   if (instance.gone) return;
   auto& action = instance.terminate_action;
   if (action && !action->ended) {
-    // Taken back with its hook open: fine while the runner is still being unregistered,
-    // a missed completion otherwise (the hook never timed out, but the drain was done).
-    if (instance.registered) registered_at_reclaim(instance, now);
+    // Taken back with its hook open: fine while runwarden is still unregistering the runner
+    // (it completes the hook once it hears the runner is gone, and faults may lose that
+    // answer after the CI server acted on it), a missed completion otherwise (the hook never
+    // timed out, but the drain was done).
+    if (!instance.unregistration_heard) registered_at_reclaim(instance, now);
     else check_completed_in_time(instance, now);
     end_action(instance, *action, "instance_gone", now);
   }
@@ -173,9 +175,12 @@ void fleet_world::registered_at_reclaim(const sim_instance& instance, sim_second
     return;
   }
   violate(now, "left_registered",
-          fmt::format("{}: still registered when its instance was taken back, {:.0f}s after "
-                      "the runner exited, with no fault under way",
-                      instance.id, now - *exited));
+          fmt::format("{}: {} when its instance was taken back, {:.0f}s after the runner "
+                      "exited, with no fault under way",
+                      instance.id,
+                      instance.registered ? "still registered"
+                                          : "runwarden not yet told the runner was unregistered",
+                      now - *exited));
 }
 
 // A hook still open this long after its runner exited should have been completed.

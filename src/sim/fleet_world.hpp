@@ -71,6 +71,8 @@ struct sim_instance {
   std::optional<sim_lifecycle_action> terminate_action;
   sim_runner runner;
   bool registered = false;  // with the simulated GitLab or GitHub
+  // runwarden has had an answer saying the runner is gone (a fault may lose every one)
+  bool unregistration_heard = false;
   // GitHub's view of the runner: busy until a little after its last job ended.
   sim_seconds github_busy_until = 0;
   // Set while runwarden is down after a crash: when it comes back from its journal.
@@ -172,6 +174,8 @@ private:
   world_answer serve(std::size_t instance, const http_request& request, sim_seconds now);
   http_response respond(sim_instance& instance, std::string_view service,
                         const http_request& request, sim_seconds now);
+  http_response delivered(sim_instance& instance, std::string_view service,
+                          const http_request& request, sim_seconds now);
   http_response github_answer(sim_instance& instance, const http_request& request,
                               sim_seconds now);
   void set_state(sim_instance& instance, const std::string& state, sim_seconds now);

@@ -109,7 +109,7 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
                                 sim_seconds now) {
   auto& instance = instances_[index];
   const auto service = service_of(request.url);
-  if (!faulty(now) || service == "metrics") return {respond(instance, service, request, now)};
+  if (!faulty(now) || service == "metrics") return {delivered(instance, service, request, now)};
   const auto& faults = scenario_.faults;
   const std::chrono::milliseconds delay{
       static_cast<std::int64_t>(draw() * static_cast<double>(faults.latency_max.count()))};
@@ -141,7 +141,16 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
     ++books_.faults["422"];
     return {github_busy(instance), delay};
   }
-  return {respond(instance, service, request, now), delay};
+  return {delivered(instance, service, request, now), delay};
+}
+
+// An answer that reaches runwarden: from here it knows what the CI server knows of its runner.
+http_response fleet_world::delivered(sim_instance& instance, std::string_view service,
+                                     const http_request& request, sim_seconds now) {
+  auto response = respond(instance, service, request, now);
+  if ((service == "gitlab" || service == "github") && !instance.registered)
+    instance.unregistration_heard = true;
+  return response;
 }
 
 http_response fleet_world::respond(sim_instance& instance, std::string_view service,
