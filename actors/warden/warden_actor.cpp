@@ -149,22 +149,7 @@ void reconcile(warden_pointer self) {
   auto& state = self->state;
   const auto& machine = state.machine->state();
   const auto now = now_of(self);
-  const auto rearm = [&](const std::optional<timer_id>& slot, timer_kind kind, instant at) {
-    if (slot) self->delayed_send(self, at > now ? at - now : duration::zero(),
-                                 timer_fired{kind, *slot});
-  };
-  rearm(machine.timers.restart_backoff, timer_kind::restart_backoff, now);
-  rearm(machine.timers.drain_deadline, timer_kind::drain_deadline,
-        machine.drain_deadline.value_or(now));
-  rearm(machine.timers.kill_timeout, timer_kind::kill_timeout, now);
-  rearm(machine.timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat, now);
-  rearm(machine.timers.lifecycle_expiry, timer_kind::lifecycle_expiry,
-        machine.lifecycle ? machine.lifecycle->expires_at : now);
-  const auto& alert_after = state.machine->config().unregistration_alert_after;
-  rearm(machine.timers.unregistration_alert, timer_kind::unregistration_alert,
-        machine.unregistration_started_at && alert_after
-            ? *machine.unregistration_started_at + *alert_after
-            : now);
+  for (const auto& rearm : state.machine->timer_rearms()) carry_out(self, rearm, now);
   if (machine.runner == runner_state::spawning) self->send(state.process_port, spawn_atom::value);
   if (machine.runner == runner_state::alive && machine.runner_pid) {
     const auto pid = *machine.runner_pid;

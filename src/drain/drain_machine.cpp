@@ -286,6 +286,23 @@ std::optional<int> drain_machine::undelivered_signal() const {
   return signal_of(config_, state_.stage);
 }
 
+std::vector<arm_timer> drain_machine::timer_rearms() const {
+  const auto& timers = state_.timers;
+  const std::pair<const std::optional<armed_timer>*, timer_kind> slots[] = {
+      {&timers.restart_backoff, timer_kind::restart_backoff},
+      {&timers.drain_deadline, timer_kind::drain_deadline},
+      {&timers.kill_timeout, timer_kind::kill_timeout},
+      {&timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat},
+      {&timers.lifecycle_expiry, timer_kind::lifecycle_expiry},
+      {&timers.runner_start_grace, timer_kind::runner_start_grace},
+      {&timers.unregistration_last_attempt, timer_kind::unregistration_last_attempt},
+      {&timers.unregistration_alert, timer_kind::unregistration_alert}};
+  std::vector<arm_timer> rearms;
+  for (const auto& [slot, kind] : slots)
+    if (*slot) rearms.push_back(arm_timer{kind, (*slot)->id, (*slot)->at});
+  return rearms;
+}
+
 std::vector<drain_effect> drain_machine::step(const drain_event& event, instant now) {
   stepper step{config_, state_, now};
   std::visit(step, event);

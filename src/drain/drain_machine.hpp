@@ -72,15 +72,23 @@ enum class escalation : std::uint8_t { none, graceful_sent, forceful_sent, kill_
 // Callbacks one drain keeps: the last one a shutdown call brought.
 inline constexpr std::size_t shutdown_callbacks_max = 1;
 
+// A timer the machine armed, with the time it is due: a machine recovered from its journal
+// arms it again for that time (timer_rearms), neither earlier nor never.
+struct armed_timer {
+  timer_id id;
+  instant at;
+  friend bool operator==(const armed_timer&, const armed_timer&) = default;
+};
+
 struct armed_timers {
-  std::optional<timer_id> restart_backoff;
-  std::optional<timer_id> drain_deadline;
-  std::optional<timer_id> kill_timeout;
-  std::optional<timer_id> lifecycle_heartbeat;
-  std::optional<timer_id> lifecycle_expiry;
-  std::optional<timer_id> runner_start_grace;
-  std::optional<timer_id> unregistration_last_attempt;
-  std::optional<timer_id> unregistration_alert;
+  std::optional<armed_timer> restart_backoff;
+  std::optional<armed_timer> drain_deadline;
+  std::optional<armed_timer> kill_timeout;
+  std::optional<armed_timer> lifecycle_heartbeat;
+  std::optional<armed_timer> lifecycle_expiry;
+  std::optional<armed_timer> runner_start_grace;
+  std::optional<armed_timer> unregistration_last_attempt;
+  std::optional<armed_timer> unregistration_alert;
 };
 
 // Where a step of the wind-down stands.
@@ -269,6 +277,9 @@ public:
   // (runwarden died between deciding and kill()), to be sent once more; otherwise nothing,
   // for a second graceful signal may mean "force" to a runner.
   std::optional<int> undelivered_signal() const;
+  // After recovery: every timer armed when the journal ends, due when it was due (one past
+  // due fires at once, once). The earlier process's timers died with it.
+  std::vector<arm_timer> timer_rearms() const;
   const drain_config& config() const { return config_; }
 
 private:

@@ -91,13 +91,13 @@ void drain_step_context::move_to(warden_status next) {
   state_.status_since = now_;
 }
 
-void drain_step_context::arm(std::optional<timer_id>& slot, timer_kind kind, instant at) {
-  slot = state_.next_timer_id++;
-  emit(arm_timer{kind, *slot, at});
+void drain_step_context::arm(std::optional<armed_timer>& slot, timer_kind kind, instant at) {
+  slot = armed_timer{state_.next_timer_id++, at};
+  emit(arm_timer{kind, slot->id, at});
 }
 
-bool drain_step_context::take_timer(std::optional<timer_id>& slot, timer_id id) {
-  if (slot != id) return false;
+bool drain_step_context::take_timer(std::optional<armed_timer>& slot, timer_id id) {
+  if (!slot || slot->id != id) return false;
   slot.reset();
   return true;
 }

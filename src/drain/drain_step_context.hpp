@@ -35,9 +35,9 @@ protected:
   // Ends runwarden: status gone, the notification with the callbacks, the exit.
   void finish(int exit_code, std::string reason);
   void move_to(warden_status next);
-  void arm(std::optional<timer_id>& slot, timer_kind kind, instant at);
+  void arm(std::optional<armed_timer>& slot, timer_kind kind, instant at);
   // True when `id` is the timer currently armed in `slot`; disarms it.
-  static bool take_timer(std::optional<timer_id>& slot, timer_id id);
+  static bool take_timer(std::optional<armed_timer>& slot, timer_id id);
   static instant earliest(std::optional<instant> a, instant b) {
     return a && *a < b ? *a : b;
   }

@@ -384,6 +384,47 @@ TEST_CASE_METHOD(warden_fixture,
   CHECK(port().signals[0].signal_number == SIGQUIT);
 }
 
+// Found by the kill -9 trials (tests/e2e/kill9_trials.py, seeds 4 and 10): a runwarden
+// killed while its drain held the graceful signal for the start grace came back with the
+// grace timer never armed again, and waited for it for ever. Every timer the journal leaves
+// armed is armed again for the time it was due.
+TEST_CASE_METHOD(warden_fixture,
+                 "recovered during the start grace, the held graceful signal goes out when it "
+                 "ends") {
+  auto config = config_for_test();
+  config.runner_start_grace = 5s;
+  const shutdown_requested sigterm{.source = trigger_source::signal_terminate};
+  advance(2s);
+  recovered_start(config, {{1, instant{0s}, warden_started{}, {}},
+                           {2, instant{0s}, runner_spawned{100}, {}},
+                           {3, instant{1s}, sigterm, {}}});
+  CHECK(port().adopted == std::vector<std::int64_t>{100});
+  CHECK(port().signals.empty());
+  advance(2900ms);  // 4.9 s after the start: still held
+  CHECK(port().signals.empty());
+  advance(100ms);
+  REQUIRE(port().signals.size() == 1);
+  CHECK(port().signals[0].signal_number == SIGQUIT);
+}
+
+// The kill timeout was armed again at once after recovery: a runner given the forceful
+// signal got SIGKILL as soon as runwarden came back, its kill timeout not yet over.
+TEST_CASE_METHOD(warden_fixture, "recovered after the forceful signal, SIGKILL waits for the "
+                                 "kill timeout") {
+  advance(3s);
+  recovered_start(config_for_test(),
+                  {{1, instant{0s}, warden_started{}, {}},
+                   {2, instant{0s}, runner_spawned{100}, {}},
+                   {3, instant{2s}, forceful_shutdown_requested{}, {}},
+                   {4, instant{2s}, runner_signal_delivered{100, SIGTERM}, {}}});
+  CHECK(port().signals.empty());
+  advance(3900ms);  // 6.9 s: the kill timeout (5 s) ends at 7 s
+  CHECK(port().signals.empty());
+  advance(100ms);
+  REQUIRE(port().signals.size() == 1);
+  CHECK(port().signals[0].signal_number == SIGKILL);
+}
+
 TEST_CASE_METHOD(warden_fixture, "once gone, runwarden's own signals go to the exit listener") {
   start(config_for_test());
   send(os_signal_received{SIGTERM});  // drains

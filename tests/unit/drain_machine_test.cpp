@@ -147,10 +147,10 @@ TEST_CASE("backoff doubles up to its maximum and the budget ends the restarts") 
     REQUIRE(effects.size() == 1);
     const auto due = now + expected_delay;
     CHECK(effects[0] == "arm_timer restart_backoff id=" +
-                            std::to_string(m.state().timers.restart_backoff.value()) +
+                            std::to_string(m.state().timers.restart_backoff->id) +
                             " at=" + std::to_string(due / 1ms) + "ms");
     CHECK(m.at(now = due, timer_fired{timer_kind::restart_backoff,
-                                      *m.state().timers.restart_backoff}) ==
+                                      m.state().timers.restart_backoff->id}) ==
           lines{"spawn_runner"});
     CHECK(m.at(now, runner_spawned{++pid}).empty());
   }
@@ -170,7 +170,8 @@ TEST_CASE("restarts older than the budget window no longer count") {
   duration now = 0s;
   for (std::int64_t pid = 100; pid < 105; ++pid) {
     REQUIRE(m.at(now += 61s, exited(pid, 1)).size() == 1);  // arm_timer: still in budget
-    m.at(now += 1s, timer_fired{timer_kind::restart_backoff, *m.state().timers.restart_backoff});
+    m.at(now += 1s,
+         timer_fired{timer_kind::restart_backoff, m.state().timers.restart_backoff->id});
     m.at(now, runner_spawned{pid + 1});
   }
   CHECK(m.state().restarts_total == 5);
