@@ -6,9 +6,32 @@
 
 #include "actors/process_port/process_port_actor.hpp"
 #include "src/app/instance_planning.hpp"
+#include "src/logging/logging.hpp"
+#include "src/runner/signal_names.hpp"
 #include "src/util/assert.hpp"
 
 namespace runwarden {
+
+namespace {
+
+void log_effect(const drain_effect& effect) {
+  auto logger = warden_logger();
+  if (const auto* said = std::get_if<report>(&effect)) {
+    switch (said->level) {
+      case report_level::debug: logger->debug("{}", said->text); break;
+      case report_level::info: logger->info("{}", said->text); break;
+      case report_level::warning: logger->warn("{}", said->text); break;
+      case report_level::error: logger->error("{}", said->text); break;
+    }
+  } else if (const auto* change = std::get_if<change_status>(&effect)) {
+    logger->info("status {} -> {}", to_string(change->from), to_string(change->to));
+  } else if (const auto* signal = std::get_if<signal_runner>(&effect)) {
+    logger->debug("sending {} to process group {}", signal_name(signal->signal_number),
+                  signal->pid);
+  }
+}
+
+}  // namespace
 
 local_instance::prepare_result local_instance::prepare(const settings& config,
                                                        std::shared_ptr<metrics_registry> metrics) {
@@ -48,7 +71,11 @@ void local_instance::start(caf::actor_system& system, caf::actor exit_listener,
       instance_ports{.process = process_port_,
                      .http = [this] { return http_ports_->add(); },
                      .exit_listener = std::move(exit_listener),
-                     .observer = std::move(observer),
+                     .observer = [observer = std::move(observer)](
+                                     const drain_effect& effect, const warden_snapshot& snapshot) {
+                       log_effect(effect);
+                       if (observer) observer(effect, snapshot);
+                     },
                      .snapshot_observer =
                          [metrics = metrics_](const warden_snapshot& snapshot) {
                            metrics->observe_snapshot(snapshot);

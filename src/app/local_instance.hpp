@@ -43,7 +43,8 @@ class local_instance {
   ~local_instance() { stop(); }
 
   // Starts the runner, then the instance's actors in `system`. `exit_listener` receives
-  // warden_exited at gone (warden_wiring). Once only.
+  // warden_exited at gone (warden_wiring). Every effect is logged, then handed to
+  // `observer` (metrics). Once only.
   void start(caf::actor_system& system, caf::actor exit_listener, effect_observer observer);
 
   // Valid once started.

@@ -28,23 +28,6 @@ namespace runwarden {
 
 namespace {
 
-void log_effect(const drain_effect& effect) {
-  auto logger = warden_logger();
-  if (const auto* said = std::get_if<report>(&effect)) {
-    switch (said->level) {
-      case report_level::debug: logger->debug("{}", said->text); break;
-      case report_level::info: logger->info("{}", said->text); break;
-      case report_level::warning: logger->warn("{}", said->text); break;
-      case report_level::error: logger->error("{}", said->text); break;
-    }
-  } else if (const auto* change = std::get_if<change_status>(&effect)) {
-    logger->info("status {} -> {}", to_string(change->from), to_string(change->to));
-  } else if (const auto* signal = std::get_if<signal_runner>(&effect)) {
-    logger->debug("sending {} to process group {}", signal_name(signal->signal_number),
-                  signal->pid);
-  }
-}
-
 // How long open control calls (Watch streams taking their final `gone`) may take at exit.
 constexpr std::chrono::seconds control_stop_grace{2};
 constexpr std::chrono::seconds notifier_flush_wait_max{30};
@@ -179,7 +162,6 @@ int run_warden(const settings& config) {
   caf::scoped_actor waiter{system};
   runwarden.start(system, caf::actor_cast<caf::actor>(waiter),
                   [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
-                    log_effect(effect);
                     metrics->observe(effect, snapshot);
                   });
   const auto& actors = runwarden.actors();
