@@ -22,6 +22,10 @@ namespace {
 constexpr std::chrono::seconds runner_wait_max{60};
 
 struct watcher_state {
+  // Not an aggregate: CAF 0.17 constructs a state from the actor's pointer when it can, and
+  // C++20 lets an aggregate be built with parentheses, so `bool drain_asked` would start as
+  // `self != nullptr`, true.
+  watcher_state() = default;
   bool drain_asked = false;
 };
 
