@@ -12,7 +12,7 @@
 #include <csignal>
 
 #include "actors/notifier/webhook_notifier.hpp"
-#include "src/app/local_instance.hpp"
+#include "src/assembly/local_instance.hpp"
 #include "src/app/service_manager_link.hpp"
 #include "runwarden_version.hpp"
 #include "src/control/control_server.hpp"

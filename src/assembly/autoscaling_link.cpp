@@ -1,10 +1,10 @@
 // See autoscaling_link.hpp.
-#include "src/app/autoscaling_link.hpp"
+#include "src/assembly/autoscaling_link.hpp"
 
 #include <fstream>
 #include <sstream>
 
-#include "src/app/scaling_plan.hpp"
+#include "src/assembly/scaling_plan.hpp"
 #include "src/aws/credentials_chain.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
 #include "src/aws/shared_credentials_file.hpp"

@@ -3,7 +3,7 @@
 // machine's configuration and, per worker, its wiring with the peers left empty (its ports,
 // the warden, the Auto Scaling client), which the assembly fills in as it starts them. A
 // worker without a wiring is not started. `runwarden run` plans from the settings it read
-// (src/app/instance_planning), the simulation from its scenario; both hand the plan to the
+// (src/assembly/instance_planning), the simulation from its scenario; both hand the plan to the
 // same assembly (instance.hpp), so what runs is the same.
 
 #include <optional>

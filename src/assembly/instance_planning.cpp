@@ -1,15 +1,15 @@
 // See instance_planning.hpp.
-#include "src/app/instance_planning.hpp"
+#include "src/assembly/instance_planning.hpp"
 
 #include <utility>
 
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
-#include "src/app/autoscaling_link.hpp"
+#include "src/assembly/autoscaling_link.hpp"
 #include "src/util/exit_codes.hpp"
 #include "src/logging/logging.hpp"
-#include "src/app/runner_awareness.hpp"
-#include "src/app/scaling_plan.hpp"
+#include "src/assembly/runner_awareness.hpp"
+#include "src/assembly/scaling_plan.hpp"
 #include "src/assembly/drain_config_from_settings.hpp"
 #include "src/runner/runner_kind.hpp"
 

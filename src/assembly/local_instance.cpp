@@ -1,11 +1,11 @@
 // See local_instance.hpp.
-#include "src/app/local_instance.hpp"
+#include "src/assembly/local_instance.hpp"
 
 #include <random>
 #include <utility>
 
 #include "actors/process_port/process_port_actor.hpp"
-#include "src/app/instance_planning.hpp"
+#include "src/assembly/instance_planning.hpp"
 #include "src/logging/logging.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/util/assert.hpp"

@@ -17,7 +17,7 @@
 #include "actors/http_port/http_port_pool.hpp"
 #include "actors/warden/warden_actor.hpp"
 #include "caf/all.hpp"
-#include "src/app/run_journal.hpp"
+#include "src/assembly/run_journal.hpp"
 #include "src/config/settings.hpp"
 #include "src/assembly/instance.hpp"
 #include "src/ports/os/child_process_host.hpp"

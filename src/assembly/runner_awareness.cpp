@@ -1,5 +1,5 @@
 // See runner_awareness.hpp.
-#include "src/app/runner_awareness.hpp"
+#include "src/assembly/runner_awareness.hpp"
 
 #include <type_traits>
 #include <variant>
