@@ -47,8 +47,8 @@ struct lifecycle_watcher_spawn_result {
 };
 
 struct lifecycle_watcher_plan_result {
-  // Its http_port, listener and answered still empty. Set when the provider is "aws" and error is
-  // empty; nullopt with no error for "none".
+  // Its http_port, listener and answered still empty. Set when the provider is "aws" and
+  // error is empty; nullopt with no error for "none".
   std::optional<lifecycle_watcher_wiring> wiring;
   std::string error;
 };

@@ -51,7 +51,8 @@ caf::behavior status_watcher(caf::stateful_actor<watcher_state>* self,
 
 std::string toml_string(const std::string& text) {
   std::string quoted = "\"";
-  for (const char c : text) quoted += (c == '"' || c == '\\') ? std::string{'\\', c} : std::string{c};
+  for (const char c : text)
+    quoted += (c == '"' || c == '\\') ? std::string{'\\', c} : std::string{c};
   return quoted + "\"";
 }
 
