@@ -12,9 +12,9 @@
 #include <csignal>
 
 #include "actors/notifier/webhook_notifier.hpp"
-#include "src/assembly/local_instance.hpp"
 #include "src/app/service_manager_link.hpp"
 #include "runwarden_version.hpp"
+#include "src/assembly/local_instance.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
 #include "src/logging/logging.hpp"
@@ -105,8 +105,8 @@ void become_subreaper() {
 
 // Waits for the warden's exit code. A worker that kept crashing, so that its supervisor gave
 // up, drains the runner without killing a job, then fails (exit_software) so that the
-// service manager starts runwarden afresh.
-// Meanwhile it writes what the journal held while its disk refused.
+// service manager starts runwarden afresh. Meanwhile it writes what the journal held while
+// its disk refused.
 int wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system, const instance& runwarden,
                   run_journal& journal, metrics_registry& metrics) {
   int exit_code = 1;
