@@ -6,12 +6,12 @@
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
 #include "src/assembly/autoscaling_link.hpp"
-#include "src/util/exit_codes.hpp"
-#include "src/logging/logging.hpp"
+#include "src/assembly/drain_config_from_settings.hpp"
 #include "src/assembly/runner_awareness.hpp"
 #include "src/assembly/scaling_plan.hpp"
-#include "src/assembly/drain_config_from_settings.hpp"
+#include "src/logging/logging.hpp"
 #include "src/runner/runner_kind.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 

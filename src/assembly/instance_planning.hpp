@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "src/config/settings.hpp"
 #include "src/assembly/instance_plan.hpp"
+#include "src/config/settings.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 #include "src/util/process_environment.hpp"
 

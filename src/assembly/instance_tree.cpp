@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "actors/unregistrar/unregistration_phase_actor.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
+#include "actors/unregistrar/unregistration_phase_actor.hpp"
 
 namespace runwarden {
 

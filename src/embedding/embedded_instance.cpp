@@ -8,9 +8,9 @@
 #include "messages/warden_messages.hpp"
 #include "runwarden_version.hpp"
 #include "src/assembly/local_instance.hpp"
-#include "src/logging/logging.hpp"
 #include "src/embedding/host_relay.hpp"
 #include "src/embedding/settings_value.hpp"
+#include "src/logging/logging.hpp"
 
 namespace runwarden::embedded {
 
