@@ -80,12 +80,15 @@ std::uint64_t instance_seed(const fleet_run_options& options, std::size_t index)
   return options.seed * 1000003 + index;
 }
 
-// What an operator would write in runwarden.toml for a simulated instance: a gitlab-runner
-// like runner (the world's runners drain on SIGQUIT), unregistered from the scenario's CI
-// server, on AWS with lifecycle hooks. The drain config comes from it as in runwarden run.
+// What an operator would write in runwarden.toml for a simulated instance, unregistered from
+// the scenario's CI server, on AWS with lifecycle hooks: a gitlab-runner (it drains on
+// SIGQUIT), or an Actions runner, which has no drain signal (kind generic: SIGTERM ends it),
+// so that runwarden unregisters it first, as runwarden run does. The drain config comes from
+// these settings as in runwarden run.
 settings sim_settings(const fleet_scenario& scenario, bool broken) {
   settings config;
-  config.runner.kind = runner_kind_name::gitlab;
+  config.runner.kind =
+      scenario.api == runner_api::gitlab ? runner_kind_name::gitlab : runner_kind_name::generic;
   if (broken) {
     config.runner.kind = runner_kind_name::generic;
     config.runner.graceful_signal = SIGTERM;
@@ -97,16 +100,6 @@ settings sim_settings(const fleet_scenario& scenario, bool broken) {
   config.aws.provider = lifecycle_provider::aws;
   config.aws.imds_endpoint = "http://imds.sim";
   config.aws.poll_interval = scenario.poll_interval;
-  return config;
-}
-
-// The one divergence from runwarden run, kept on purpose until it is settled: production
-// unregisters a GitHub runner before stopping it, and the simulated GitHub keeps handing a
-// registered runner jobs, so such a drain waits out 422 busy answers until its deadline (the
-// GitHub test fleet then ends no drain at all). The simulation stops the runner first.
-drain_config sim_drain_config(const fleet_scenario& scenario, std::uint64_t seed, bool broken) {
-  auto config = make_drain_config(sim_settings(scenario, broken), seed);
-  config.unregister_before_stop = false;
   return config;
 }
 
@@ -131,15 +124,15 @@ instance_plan sim_plan(const fleet_scenario& scenario, const sim_instance& simul
   // A GitHub Actions runner has no metrics page; runwarden then knows only its process.
   const bool reads_metrics = scenario.api == runner_api::gitlab;
   instance_plan plan{
-      .drain = sim_drain_config(scenario, seed, broken),
+      .drain = make_drain_config(config, seed),
       .notifier = *plan_notifier(config.webhook, seed, {}).wiring,
       .unregistration = unregistrar_wiring{.http_port = {},
                                            .listener = {},
                                            .targets = {registration_of(scenario, simulated)},
                                            .limits = {.retry_initial = std::chrono::seconds{1},
-                                                      .retry_max = std::chrono::seconds{30},
+                                                      .retry_max = sim_retry_wait_max,
                                                       .attempts_max = 0},
-                                           .timeout = std::chrono::seconds{5},
+                                           .timeout = sim_unregister_timeout,
                                            .random_seed = seed},
       .lifecycle_watcher = plan_lifecycle_watcher(config.aws, {}, seed).wiring,
       .autoscaling_client = autoscaling_client_wiring{
@@ -153,6 +146,8 @@ instance_plan sim_plan(const fleet_scenario& scenario, const sim_instance& simul
                                                 .warden = {},
                                                 .hook_name = std::nullopt,
                                                 .seen_late_by = scenario.poll_interval,
+                                                .retry_max = sim_retry_wait_max,
+                                                .call_budget = sim_completion_call_budget,
                                                 .random_seed = seed,
                                                 .ready_needs_metrics = reads_metrics}};
   if (reads_metrics)
@@ -241,8 +236,9 @@ std::string write_journal(const run_state& run, const fleet_run_options& options
   auto created = journal_writer::create(
       options.journal_file,
       journal_header{"runwarden sim", 0,
-                     sim_drain_config(run.world->scenario(), instance_seed(options, index),
-                                      options.broken_force_at_once)},
+                     make_drain_config(sim_settings(run.world->scenario(),
+                                                    options.broken_force_at_once),
+                                       instance_seed(options, index))},
       journal_sync_policy{0});
   if (!created.writer) return created.error;
   for (const auto& step : run.instances[index].journal)
