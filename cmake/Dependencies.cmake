@@ -2,29 +2,11 @@
 
 find_package(Threads REQUIRED)
 
-# CAF 0.17.6 ships neither a CMake config nor a pkg-config file: find it by hand and pin the
-# version, since 0.18 and later changed the API this code is written against.
-find_path(CAF_INCLUDE_DIR caf/all.hpp REQUIRED)
-find_library(CAF_CORE_LIBRARY NAMES caf_core REQUIRED)
-file(STRINGS "${CAF_INCLUDE_DIR}/caf/config.hpp" caf_version_line
-     REGEX "^#define CAF_VERSION [0-9]+")
-string(REGEX REPLACE "^#define CAF_VERSION ([0-9]+).*" "\\1" CAF_VERSION_NUMBER
-       "${caf_version_line}")
-if(NOT CAF_VERSION_NUMBER EQUAL 1706)
-  message(FATAL_ERROR "runwarden needs CAF 0.17.6 (1706), found ${CAF_VERSION_NUMBER}")
-endif()
-add_library(CAF::core INTERFACE IMPORTED)
-target_include_directories(CAF::core SYSTEM INTERFACE "${CAF_INCLUDE_DIR}")
-target_link_libraries(CAF::core INTERFACE "${CAF_CORE_LIBRARY}" Threads::Threads)
-
-find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
-add_library(asio::asio INTERFACE IMPORTED)
-target_include_directories(asio::asio SYSTEM INTERFACE "${ASIO_INCLUDE_DIR}")
-# ASIO_DISABLE_STD_ALIGNED_ALLOC: asio decides whether to use aligned_alloc from a libstdc++
-# macro that is only defined once a standard header came first, so two files could define
-# asio::aligned_new differently (an ODR violation ASan reports as alloc-dealloc-mismatch).
-target_compile_definitions(asio::asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED
-                                                ASIO_DISABLE_STD_ALIGNED_ALLOC)
+# CAF 0.17.6 and asio ship no CMake config: cmake/FindCAF.cmake and cmake/Findasio.cmake
+# find them (and are installed with runwarden's package for its users).
+list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR})
+find_package(CAF 0.17.6 EXACT REQUIRED)
+find_package(asio REQUIRED)
 
 find_package(fmt REQUIRED CONFIG)
 find_package(spdlog REQUIRED CONFIG)

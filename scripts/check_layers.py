@@ -48,7 +48,7 @@ LEVELS = [
     ("messages", ["messages"]),
     ("ports", ["src/ports"]),
     ("actors", ["actors"]),
-    ("assembly", ["src/assembly", "include/runwarden"]),
+    ("assembly", ["src/assembly", "src/embedding", "include/runwarden"]),
     ("control", ["src/control"]),
     ("sim", ["src/sim"]),
     ("app", ["src/app"]),

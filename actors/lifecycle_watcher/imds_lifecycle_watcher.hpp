@@ -12,6 +12,7 @@
 #include <string>
 
 #include "caf/all.hpp"
+#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
 #include "messages/http_messages.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
@@ -44,6 +45,18 @@ struct lifecycle_watcher_spawn_result {
   std::optional<imds_lifecycle_watcher> watcher;
   std::string error;
 };
+
+struct lifecycle_watcher_plan_result {
+  // Its http_port, listener and answered still empty. Set when the provider is "aws" and
+  // error is empty; nullopt with no error for "none".
+  std::optional<lifecycle_watcher_wiring> wiring;
+  std::string error;
+};
+
+// The watcher's wiring for these settings, its endpoint resolved (the refusals above).
+lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& settings,
+                                                     const environment_map& environment,
+                                                     std::uint64_t random_seed);
 
 // `listener` receives lifecycle_trigger and instance_identity (lifecycle_messages.hpp);
 // `answered` is called on every answer of the metadata service (lifecycle_watcher_wiring).

@@ -6,6 +6,7 @@
 #include "actors/notifier/notifier_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
 #include "runwarden_version.hpp"
+#include "src/util/assert.hpp"
 #include "src/webhook/address_policy.hpp"
 #include "src/webhook/webhook_secret.hpp"
 
@@ -74,13 +75,7 @@ caf::actor webhook_notifier::current_notifier(caf::actor_system& system,
 }
 
 bool webhook_notifier::flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const {
-  const auto notifier = current_notifier(system, wait_max);
-  if (!notifier) return false;
-  caf::scoped_actor waiter{system};
-  bool flushed = false;
-  waiter->request(notifier, caf::duration{wait_max}, flush_atom::value)
-      .receive([&](caf::ok_atom) { flushed = true; }, [&](const caf::error&) {});
-  return flushed;
+  return flush_notifier(system, supervisor_, wait_max);
 }
 
 void webhook_notifier::stop() {
@@ -89,36 +84,57 @@ void webhook_notifier::stop() {
   if (worker_) worker_->stop();
 }
 
+supervised_child notifier_child(notifier_wiring wiring) {
+  RUNWARDEN_ASSERT(wiring.http_port);
+  return {{std::string{notifier_child_id}, restart_type::permanent, notifier_shutdown_timeout},
+          [wiring = std::move(wiring)](caf::local_actor* supervisor) {
+            return supervisor->spawn(notifier_actor, wiring);
+          }};
+}
+
+bool flush_notifier(caf::actor_system& system, const caf::actor& supervisor,
+                    std::chrono::milliseconds wait_max) {
+  const auto notifier = current_child(system, supervisor, std::string{notifier_child_id}, wait_max);
+  if (!notifier) return false;
+  caf::scoped_actor waiter{system};
+  bool flushed = false;
+  waiter->request(notifier, caf::duration{wait_max}, flush_atom::value)
+      .receive([&](caf::ok_atom) { flushed = true; }, [&](const caf::error&) {});
+  return flushed;
+}
+
+notifier_plan_result plan_notifier(const webhook_settings& settings, std::uint64_t random_seed,
+                                   delivery_observer observer, runner_identity runner) {
+  auto checked = check_settings(settings);
+  if (!checked.checked) return {std::nullopt, std::move(checked.error)};
+  return {notifier_wiring{
+              .http_port = {},
+              .webhook = std::move(checked.checked->webhook),
+              .secret = std::move(checked.checked->secret),
+              .allow_link_local = settings.allow_link_local,
+              .timeout = settings.timeout,
+              .limits = delivery_limits_of(settings),
+              .random_seed = random_seed,
+              .observer = std::move(observer),
+              .clock = [] { return std::chrono::system_clock::now(); },
+              .version = version_text,
+              .templates = templates_of(settings),
+              .headers = settings.headers,
+              .environment_proxy = settings.proxy_from_environment,
+              .runner = std::move(runner),
+          },
+          {}};
+}
+
 notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_settings& settings,
                                      std::uint64_t random_seed, delivery_observer observer,
                                      runner_identity runner) {
-  auto checked = check_settings(settings);
-  if (!checked.checked) return {std::nullopt, std::move(checked.error)};
+  auto planned = plan_notifier(settings, random_seed, std::move(observer), std::move(runner));
+  if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
   auto worker = std::make_shared<http_worker>();
   auto port = system.spawn(http_port, worker);
-  notifier_wiring wiring{
-      .http_port = port,
-      .webhook = std::move(checked.checked->webhook),
-      .secret = std::move(checked.checked->secret),
-      .allow_link_local = settings.allow_link_local,
-      .timeout = settings.timeout,
-      .limits = delivery_limits_of(settings),
-      .random_seed = random_seed,
-      .observer = std::move(observer),
-      .clock = [] { return std::chrono::system_clock::now(); },
-      .version = version_text,
-      .templates = templates_of(settings),
-      .headers = settings.headers,
-      .environment_proxy = settings.proxy_from_environment,
-      .runner = std::move(runner),
-  };
-  // Each incarnation starts from these settings; only pending deliveries die with one.
-  supervised_child notifier{
-      {std::string{notifier_child_id}, restart_type::permanent, notifier_shutdown_timeout},
-      [wiring = std::move(wiring)](caf::local_actor* supervisor) {
-        return supervisor->spawn(notifier_actor, wiring);
-      }};
-  auto supervisor = spawn_worker_supervisor(system, std::move(notifier));
+  planned.wiring->http_port = port;
+  auto supervisor = spawn_worker_supervisor(system, notifier_child(std::move(*planned.wiring)));
   return {webhook_notifier{std::move(supervisor), std::move(port), std::move(worker)}, {}};
 }
 

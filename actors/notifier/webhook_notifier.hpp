@@ -20,6 +20,8 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
+#include "actors/notifier/notifier_actor.hpp"
+#include "actors/supervisor/supervisor_actor.hpp"
 #include "messages/notifier_messages.hpp"
 #include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
@@ -59,6 +61,25 @@ struct notifier_spawn_result {
   std::optional<webhook_notifier> notifier;  // set exactly when error is empty
   std::string error;
 };
+
+struct notifier_plan_result {
+  std::optional<notifier_wiring> wiring;  // its http_port still empty; set when error is empty
+  std::string error;
+};
+
+// The notifier's wiring for these settings, checked in full (the refusals above).
+notifier_plan_result plan_notifier(const webhook_settings& settings, std::uint64_t random_seed,
+                                   delivery_observer observer, runner_identity runner = {});
+
+// The notifier as a supervised child (notifier_child_id, permanent): each incarnation starts
+// from `wiring`, whose http_port must be set; only pending deliveries die with one.
+supervised_child notifier_child(notifier_wiring wiring);
+
+// Blocks the calling thread (never a CAF worker) until the notifier running under
+// `supervisor` has no delivery pending or `wait_max` passed; true when everything pending
+// was delivered or given up.
+bool flush_notifier(caf::actor_system& system, const caf::actor& supervisor,
+                    std::chrono::milliseconds wait_max);
 
 // An empty settings.url still gives a notifier: shutdown callbacks need one.
 notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_settings& settings,

@@ -95,6 +95,8 @@ void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
         } else if constexpr (std::is_same_v<effect_type, unregister_runner>) {
           if (state.unregistrar) {
             self->send(state.unregistrar, unregister_atom::value);
+          } else if (state.unregistrar_supervised) {
+            // on_child_started asks the first incarnation: the unregistration is in progress.
           } else {
             self->send(self, unregistration_finished{false, "no unregistrar is configured"});
           }
@@ -235,6 +237,7 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
   state.exit_listener = std::move(wiring.exit_listener);
   state.notifier = std::move(wiring.notifier);
   state.unregistrar = std::move(wiring.unregistrar);
+  state.unregistrar_supervised = wiring.unregistrar_supervised;
   state.lifecycle_client = std::move(wiring.lifecycle_client);
   state.observer = std::move(wiring.observer);
   state.snapshot_observer = std::move(wiring.snapshot_observer);

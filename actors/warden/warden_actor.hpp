@@ -46,6 +46,7 @@ struct warden_state {
   caf::actor notifier;  // may be empty: no webhooks, no callbacks (or none started yet)
   std::vector<unsettled_notification> unsettled;
   caf::actor unregistrar;       // may be empty when the drain machine never unregisters
+  bool unregistrar_supervised = false;  // an empty one is still to come (warden_wiring)
   caf::actor lifecycle_client;  // may be empty when no cloud lifecycle hooks are watched
   effect_observer observer;
   std::function<void(const warden_snapshot&)> snapshot_observer;
@@ -71,6 +72,10 @@ struct warden_wiring {
   caf::actor exit_listener;
   caf::actor notifier = {};
   caf::actor unregistrar = {};
+  // An unregistration worker runs under a supervisor (the assembly's way): its first
+  // incarnation comes with the supervisor's child_incarnation, and an unregistration asked
+  // before then waits for it instead of failing for want of an unregistrar.
+  bool unregistrar_supervised = false;
   caf::actor lifecycle_client = {};
   // Sees every effect after it is carried out (logging, metrics).
   effect_observer observer = {};

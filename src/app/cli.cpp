@@ -102,20 +102,6 @@ std::vector<config_override> overrides_from(const flag_values& flags) {
   return overrides;
 }
 
-// Checks that hold only once file and flags are merged.
-std::vector<std::string> check_merged(const settings& config) {
-  std::vector<std::string> errors;
-  if (config.runner.command.empty())
-    errors.push_back("no runner command: runwarden run [flags] -- COMMAND [ARGS...]");
-  const auto kind = config.runner.kind.value_or(guess_runner_kind(
-      config.runner.command.empty() ? "" : config.runner.command.front()));
-  if (!kind_of(kind).signals_configurable &&
-      (config.runner.graceful_signal || config.runner.forceful_signal))
-    errors.push_back("runner kind " + std::string{kind_of(kind).text} +
-                     " has fixed signals; graceful/forceful signals apply to kind generic");
-  return errors;
-}
-
 int report_errors(const std::vector<std::string>& errors, int exit_code) {
   for (const auto& error : errors) std::cerr << "runwarden: " << error << '\n';
   return exit_code;
@@ -139,7 +125,7 @@ std::optional<settings> merged_settings(const flag_values& flags, std::vector<st
     exit_code = report_errors(merged.errors, exit_usage);
     return std::nullopt;
   }
-  if (auto errors = check_merged(*merged.config); !errors.empty()) {
+  if (auto errors = check_merged_settings(*merged.config); !errors.empty()) {
     exit_code = report_errors(errors, exit_usage);
     return std::nullopt;
   }

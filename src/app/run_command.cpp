@@ -10,24 +10,15 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <random>
 
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
-#include "actors/process_port/process_port_actor.hpp"
-#include "actors/warden/warden_actor.hpp"
-#include "src/app/autoscaling_link.hpp"
-#include "src/app/run_journal.hpp"
-#include "src/app/runner_awareness.hpp"
-#include "src/app/scaling_plan.hpp"
 #include "src/app/service_manager_link.hpp"
 #include "runwarden_version.hpp"
+#include "src/assembly/local_instance.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
 #include "src/logging/logging.hpp"
-#include "src/ports/os/io_thread.hpp"
 #include "src/ports/os/signal_watch.hpp"
-#include "src/runner/gitlab_runner_config.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 #include "src/util/duration_text.hpp"
@@ -36,23 +27,6 @@
 namespace runwarden {
 
 namespace {
-
-void log_effect(const drain_effect& effect) {
-  auto logger = warden_logger();
-  if (const auto* said = std::get_if<report>(&effect)) {
-    switch (said->level) {
-      case report_level::debug: logger->debug("{}", said->text); break;
-      case report_level::info: logger->info("{}", said->text); break;
-      case report_level::warning: logger->warn("{}", said->text); break;
-      case report_level::error: logger->error("{}", said->text); break;
-    }
-  } else if (const auto* change = std::get_if<change_status>(&effect)) {
-    logger->info("status {} -> {}", to_string(change->from), to_string(change->to));
-  } else if (const auto* signal = std::get_if<signal_runner>(&effect)) {
-    logger->debug("sending {} to process group {}", signal_name(signal->signal_number),
-                  signal->pid);
-  }
-}
 
 // How long open control calls (Watch streams taking their final `gone`) may take at exit.
 constexpr std::chrono::seconds control_stop_grace{2};
@@ -129,55 +103,35 @@ void become_subreaper() {
     warden_logger()->warn("cannot become a child subreaper; orphans go to init");
 }
 
-// The runner as webhook templates name it: the name its CI server knows, when configured.
-runner_identity runner_identity_of(const settings& config) {
-  const auto kind_name = config.runner.kind.value_or(
-      guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
-  const auto& unregister = config.unregister;
-  std::string name = unregister.kind == unregister_kind::github ? unregister.github.runner_name
-                                                                 : unregister.gitlab.name;
-  return {std::move(name), std::string{kind_of(kind_name).text}};
+// Waits for the warden's exit code. A worker that kept crashing, so that its supervisor gave
+// up, drains the runner without killing a job, then fails (exit_software) so that the
+// service manager starts runwarden afresh. Meanwhile it writes what the journal held while
+// its disk refused.
+int wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system, const instance& runwarden,
+                  run_journal& journal, metrics_registry& metrics) {
+  int exit_code = 1;
+  bool waiting = true;
+  bool worker_failed = false;
+  waiter->receive_while(waiting)(
+      [&](const warden_exited& exited) {
+        exit_code = exited.exit_code;
+        waiting = false;
+        journal.retire();
+      },
+      [&](const caf::down_msg& down) {
+        if (worker_failed) return;  // one drain is enough
+        worker_failed = true;
+        warden_logger()->error("{}; draining the runner, then exiting {}",
+                               system.render(down.reason), exit_software);
+        caf::anon_send(runwarden.warden(),
+                       shutdown_requested{.source = trigger_source::control_api,
+                                          .reason = "a supervised worker failed"});
+      },
+      caf::after(journal_retry_interval) >> [&] { write_held_journal(system, journal, metrics); });
+  return worker_failed ? exit_software : exit_code;
 }
 
 }  // namespace
-
-drain_config make_drain_config(const settings& config, std::uint64_t random_seed,
-                               std::optional<std::chrono::seconds> gitlab_shutdown_timeout) {
-  const auto kind_name = config.runner.kind.value_or(
-      guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
-  const auto& kind = kind_of(kind_name);
-  // gitlab-runner, after SIGTERM, aborts its jobs and waits up to its shutdown_timeout for
-  // their clean-up (commands/multi.go handleForcefulShutdown): SIGKILL only after that.
-  duration kill_timeout = generic_kill_timeout;
-  if (kind_name == runner_kind_name::gitlab)
-    kill_timeout = gitlab_shutdown_timeout.value_or(gitlab_default_shutdown_timeout) +
-                   gitlab_kill_margin;
-  if (config.drain.kill_timeout) kill_timeout = *config.drain.kill_timeout;
-  drain_config result{
-      .graceful_signal = kind.graceful_signal,
-      .forceful_signal = kind.forceful_signal,
-      .restart = config.restart,
-      .drain_timeout = std::nullopt,
-      .kill_timeout = kill_timeout,
-      .random_seed = random_seed,
-      .runner_start_grace = config.drain.start_grace,
-  };
-  if (kind.signals_configurable) {
-    result.graceful_signal = config.runner.graceful_signal.value_or(result.graceful_signal);
-    result.forceful_signal = config.runner.forceful_signal.value_or(result.forceful_signal);
-  }
-  if (config.drain.timeout) result.drain_timeout = *config.drain.timeout;
-  // GitHub's runner has no signal that finishes its job: it is unregistered first, which
-  // GitHub only allows once it is idle, and only then stopped.
-  result.unregister = config.unregister.kind != unregister_kind::none;
-  result.unregister_before_stop = config.unregister.kind == unregister_kind::github;
-  if (result.unregister && config.unregister.alert_after)
-    result.unregistration_alert_after = *config.unregister.alert_after;
-  // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain.
-  result.await_lifecycle_lookup =
-      config.aws.provider == lifecycle_provider::aws && config.aws.complete_lifecycle_hooks;
-  return result;
-}
 
 int run_warden(const settings& config) {
   auto endpoint = prepare_control_endpoint(config.control, config.webhook.allow_link_local);
@@ -192,159 +146,45 @@ int run_warden(const settings& config) {
     warden_logger()->error("{}", http.error);
     return exit_unavailable;
   }
-  const auto environment = process_environment();
-  auto awareness = runner_awareness::plan(config, environment);
-  if (!awareness.awareness) {
-    warden_logger()->error("{}", awareness.error);
-    return exit_config;
+  auto prepared = local_instance::prepare(config, metrics);
+  if (!prepared.instance) {
+    warden_logger()->error("{}", prepared.error);
+    return prepared.exit_code;
   }
-  // [scaling]: the capacity is resolved now, so a scaler that could never decide stops
-  // runwarden before the runner starts.
-  const auto scaling = plan_scaling(config);
-  if (!scaling.error.empty()) {
-    warden_logger()->error("{}", scaling.error);
-    return exit_config;
-  }
-  if (config.aws.provider != lifecycle_provider::none) {
-    // Checked before the runner starts, so that a bad endpoint stops nothing midway.
-    const auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
-    if (!endpoint.error.empty()) {
-      warden_logger()->error("{}", endpoint.error);
-      return exit_config;
-    }
-  }
-  // The Auto Scaling client, the lifecycle hooks and the scaler: credentials and endpoints
-  // are checked now, the actors start once the warden exists.
-  auto autoscaling = autoscaling_link::plan(config, environment, scaling.policy);
-  if (!autoscaling.error.empty()) {
-    warden_logger()->error("{}", autoscaling.error);
-    return exit_config;
-  }
-  std::random_device entropy;
-  auto journal = run_journal::open(
-      config,
-      make_drain_config(config, entropy(), awareness.awareness->gitlab_shutdown_timeout()),
-      environment);
-  if (!journal.journal) {
-    warden_logger()->error("{}", journal.error);
-    return journal.exit_code;
-  }
+  auto& runwarden = *prepared.instance;
+  // Caught from now on: a signal before the warden exists waits for it.
+  auto signals = std::make_shared<signal_watch>(runwarden.io_context());
   become_subreaper();
   caf::actor_system_config actor_config;
   actor_config.set("scheduler.policy", caf::atom("sharing"));
   actor_config.set("scheduler.max-threads", 1);
   caf::actor_system system{actor_config};
-  auto notifier = spawn_notifier(system, config.webhook, entropy(),
-                                 [metrics](notification_kind kind, bool delivered, unsigned) {
-                                   metrics->count_webhook_delivery(kind, delivered);
-                                 },
-                                 runner_identity_of(config));
-  if (!notifier.notifier) {
-    warden_logger()->error("webhook: {}", notifier.error);
-    return exit_config;
-  }
-
-  io_thread io;
-  auto host = std::make_shared<child_process_host>(
-      io.context(), runner_command{config.runner.command, config.runner.output});
-  auto signals = std::make_shared<signal_watch>(io.context());
-  host->start();
-
   caf::scoped_actor waiter{system};
-  auto port = system.spawn(process_port, std::weak_ptr<child_process_host>{host});
-  awareness.awareness->start_unregistration(
-      system, entropy(),
-      [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); });
-  // The warden learns of the notifier, and of every restart of it, from its supervisor.
-  auto warden = system.spawn(
-      warden_actor,
-      warden_wiring{.config = journal.journal->config(),
-                    .process_port = port,
-                    .exit_listener = caf::actor_cast<caf::actor>(waiter),
-                    .notifier = caf::actor{},
-                    .unregistrar = awareness.awareness->unregistration(),
-                    .observer = [metrics](const drain_effect& effect,
-                                          const warden_snapshot& snapshot) {
-                      log_effect(effect);
-                      metrics->observe(effect, snapshot);
-                    },
-                    .snapshot_observer =
-                        [metrics](const warden_snapshot& snapshot) {
-                          metrics->observe_snapshot(snapshot);
-                        },
-                    .journal = [&journal, metrics](instant at, const drain_event& event,
-                                                   const std::vector<drain_effect>& effects) {
-                      auto stopped = journal.journal->append(at, event, effects);
-                      metrics->observe_journal(journal.journal->health());
-                      return stopped;
-                    },
-                    .recovered = journal.journal->recovered()});
-  awareness.awareness->start_metrics(system, warden);
-  auto lifecycle = spawn_lifecycle_watcher(
-      system, config.aws, environment, warden, entropy(),
-      [metrics] { metrics->mark_metadata_answered(std::chrono::system_clock::now()); });
-  if (!lifecycle.error.empty()) warden_logger()->error("lifecycle watcher: {}", lifecycle.error);
-  // Every worker runs under a supervisor of its own: the warden hears of each restart,
-  // and a supervisor that gives up ends runwarden the graceful way (below).
-  if (autoscaling.link) autoscaling.link->start(system, warden, awareness.awareness->reads_metrics(), entropy(),
-                              metrics);
-  auto supervisors = awareness.awareness->supervisors();
-  if (autoscaling.link)
-    for (const auto& supervisor : autoscaling.link->supervisors()) supervisors.push_back(supervisor);
-  supervisors.push_back(notifier.notifier->supervisor());
-  if (lifecycle.watcher) supervisors.push_back(lifecycle.watcher->supervisor());
-  for (const auto& supervisor : supervisors) {
-    caf::anon_send(supervisor, caf::subscribe_atom::value, warden);
-    waiter->monitor(supervisor);
-  }
-  signals->start(warden);
+  runwarden.start(system, caf::actor_cast<caf::actor>(waiter),
+                  [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
+                    metrics->observe(effect, snapshot);
+                  });
+  const auto& actors = runwarden.actors();
+  for (const auto& supervisor : actors.supervisors()) waiter->monitor(supervisor);
+  signals->start(actors.warden());
   std::unique_ptr<control_server> control;
-  const auto control_failure = start_control(std::move(endpoint.endpoint), system, warden,
-                                             control);
-  auto service_manager = service_manager_link::start(
-      system, warden, awareness.awareness->unregister_url(), !control_failure);
-
-  int exit_code = 1;
-  bool waiting = true;
-  bool worker_failed = false;
-  waiter->receive_while(waiting)(
-      [&](const warden_exited& exited) {
-        exit_code = exited.exit_code;
-        waiting = false;
-        journal.journal->retire();
-      },
-      [&](const caf::down_msg& down) {
-        // A worker kept crashing and its supervisor gave up: drain the runner without
-        // killing a job, then fail so that the service manager starts runwarden afresh.
-        if (worker_failed) return;  // one drain is enough
-        worker_failed = true;
-        warden_logger()->error("{}; draining the runner, then exiting {}",
-                               system.render(down.reason), exit_software);
-        caf::anon_send(warden, shutdown_requested{.source = trigger_source::control_api,
-                                                  .reason = "a supervised worker failed"});
-      },
-      caf::after(journal_retry_interval) >> [&] {
-        write_held_journal(system, *journal.journal, *metrics);
-      });
+  const auto control_failure = start_control(std::move(endpoint.endpoint), system,
+                                             actors.warden(), control);
+  auto service_manager = service_manager_link::start(system, actors.warden(),
+                                                     runwarden.unregister_url(), !control_failure);
+  const int exit_code = wait_for_gone(waiter, system, actors, runwarden.journal(), *metrics);
   // The gone webhook and callbacks get a bounded chance before the process ends.
-  if (!notifier.notifier->flush(system, notifier_flush_wait_max))
+  if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
                           notifier_flush_wait_max.count());
   // A control API that never started has nobody to answer: no reason to stay.
   if (!control_failure) linger(waiter, config.control.linger_after_gone);
   if (control) control->stop(control_stop_grace);
   if (service_manager) service_manager->stop();
-  notifier.notifier->stop();
-  awareness.awareness->stop();
-  if (lifecycle.watcher) lifecycle.watcher->stop();
-  if (autoscaling.link) autoscaling.link->stop();
   if (http.endpoints) http.endpoints->stop();
   signals->stop();
-  host->stop();
-  io.stop();
-  caf::anon_send_exit(warden, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
-  return control_failure.value_or(worker_failed ? exit_software : exit_code);
+  runwarden.stop();
+  return control_failure.value_or(exit_code);
 }
 
 }  // namespace runwarden

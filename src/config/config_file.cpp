@@ -105,4 +105,17 @@ config_result apply_overrides(settings base, const std::vector<config_override>&
   return read_config(root, "command line", std::move(base), std::move(labels));
 }
 
+std::vector<std::string> check_merged_settings(const settings& config) {
+  std::vector<std::string> errors;
+  if (config.runner.command.empty())
+    errors.push_back("no runner command: runwarden run [flags] -- COMMAND [ARGS...]");
+  const auto kind = config.runner.kind.value_or(guess_runner_kind(
+      config.runner.command.empty() ? "" : config.runner.command.front()));
+  if (!kind_of(kind).signals_configurable &&
+      (config.runner.graceful_signal || config.runner.forceful_signal))
+    errors.push_back("runner kind " + std::string{kind_of(kind).text} +
+                     " has fixed signals; graceful/forceful signals apply to kind generic");
+  return errors;
+}
+
 }  // namespace runwarden

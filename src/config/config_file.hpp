@@ -39,4 +39,8 @@ struct config_override {
 // key accept exactly the same values and are refused with the same words.
 config_result apply_overrides(settings base, const std::vector<config_override>& overrides);
 
+// Checks that hold only once the file, the command and the flags are merged: a runner
+// command is there, and signals are set only for a kind that takes them.
+std::vector<std::string> check_merged_settings(const settings& config);
+
 }  // namespace runwarden

@@ -64,7 +64,7 @@ fleet_report make_report(const fleet_world& world, std::uint64_t seed,
     for (const auto* action : {&instance.launch_action, &instance.terminate_action})
       if (*action) report.lifecycle_completions_repeated += (*action)->completions_refused;
   report.spot_interruptions = world.books().spot_interruptions;
-  report.registered_at_reclaim = world.books().registered_at_reclaim;
+  report.wind_down_at_reclaim = world.books().wind_down_at_reclaim;
   report.api_calls = world.books().api_calls;
   report.retries = world.books().retries;
   report.faults = world.books().faults;
@@ -78,14 +78,14 @@ std::string report_text(const fleet_report& r) {
       "jobs: {} arrived, {} finished, {} running and {} queued at the end, killed: {}\n"
       "queue wait: p50 {:.0f}s, p90 {:.0f}s, p99 {:.0f}s\n"
       "instances: {} launched, {:.2f} instance-hours, {} spot interruptions ({} taken back "
-      "while faults kept their runner's unregistration retrying)\n"
+      "while faults kept their wind-down retrying)\n"
       "drains: {} ({} gone)\n"
       "lifecycle actions: {} completed, {} timed out, {} completions repeated after the end\n"
       "API calls: {}\nretries after a lost or failed call: {}\nfaults injected: {}\n",
       r.scenario, r.seed, r.jobs_arrived, r.jobs_finished, r.jobs_running_at_end,
       r.jobs_queued_at_end, counts(r.jobs_killed), r.queue_wait_p50, r.queue_wait_p90,
       r.queue_wait_p99, r.instances_launched, r.instance_hours, r.spot_interruptions,
-      r.registered_at_reclaim,
+      r.wind_down_at_reclaim,
       counts(r.drains_by_trigger), r.drains_gone, r.lifecycle_completed, r.lifecycle_timed_out,
       r.lifecycle_completions_repeated, counts(r.api_calls), counts(r.retries), counts(r.faults));
   if (r.violations.empty()) return text + "invariants: all held\n";
@@ -110,7 +110,7 @@ nlohmann::ordered_json report_document(const fleet_report& r) {
                               {"p99", r.queue_wait_p99}}},
       {"instances", {{"launched", r.instances_launched}, {"instance_hours", r.instance_hours},
                      {"spot_interruptions", r.spot_interruptions},
-                     {"registered_at_reclaim", r.registered_at_reclaim}}},
+                     {"wind_down_at_reclaim", r.wind_down_at_reclaim}}},
       {"drains", {{"by_trigger", r.drains_by_trigger}, {"gone", r.drains_gone}}},
       {"lifecycle_actions", {{"completed", r.lifecycle_completed},
                              {"timed_out", r.lifecycle_timed_out},

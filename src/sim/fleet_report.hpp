@@ -32,9 +32,10 @@ struct fleet_report {
   // refused by the group, "no active lifecycle action", so still completed at most once.
   std::uint64_t lifecycle_completions_repeated = 0;
   std::uint64_t spot_interruptions = 0;
-  // Runners whose unregistration was still retrying through faults when spot took their
-  // instance: counted, like jobs killed at a deadline, not a broken invariant.
-  std::uint64_t registered_at_reclaim = 0;
+  // Runners whose wind-down (unregistration, then the hook's completion) was still retrying
+  // through faults when spot took their instance: counted, like jobs killed at a deadline,
+  // not a broken invariant.
+  std::uint64_t wind_down_at_reclaim = 0;
   std::map<std::string, std::uint64_t> api_calls;  // every call made, failed ones too
   std::map<std::string, std::uint64_t> retries;    // calls after a lost or failed one
   std::map<std::string, std::uint64_t> faults;

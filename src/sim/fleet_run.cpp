@@ -5,16 +5,11 @@
 #include <memory>
 #include <vector>
 
-#include "actors/autoscaling_client/autoscaling_client_actor.hpp"
-#include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
-#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
-#include "actors/metrics_poller/metrics_poller_actor.hpp"
-#include "actors/scaler/scaler_actor.hpp"
-#include "actors/supervisor/worker_supervision.hpp"
-#include "actors/unregistrar/unregistration_phase_actor.hpp"
-#include "actors/warden/warden_actor.hpp"
+#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+#include "actors/notifier/webhook_notifier.hpp"
 #include "caf/scheduler/test_coordinator.hpp"
-#include "messages/supervisor_messages.hpp"
+#include "src/assembly/drain_config_from_settings.hpp"
+#include "src/assembly/instance.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/logging/logging.hpp"
 #include "src/sim/sim_ports.hpp"
@@ -35,12 +30,14 @@ struct journaled_step {
 // One booted instance's runwarden, as far as the run needs to reach it. It outlives a
 // crash: the journal, the status seen last and the trigger carry over to the restart.
 struct instance_actors {
-  caf::actor warden;
-  std::vector<caf::actor> all;
+  std::optional<instance> runwarden;
+  caf::actor warden;  // kept past a crash: what the world sends the dead one is lost
+  std::vector<caf::actor> ports;  // the HTTP port and the status recorder
   std::vector<journaled_step> journal;
   std::string trigger;  // the drain's trigger once one began
   bool gone = false;
   warden_status last_status = warden_status::starting;
+  std::optional<instant> drain_deadline;  // as the warden last published it
   // While crashed: down, and the drain deadline its machine had (none can change meanwhile).
   bool down = false;
   std::optional<sim_seconds> deadline_while_down;
@@ -52,7 +49,9 @@ struct run_state {
   caf::actor_clock::time_point start;
 };
 
-// Watches one warden: its status may only move forward, its trigger goes in the report.
+// Watches one warden: its status may only move forward, its trigger goes in the report, and
+// its drain deadline is what the world asks for (as any subscriber reads it: no peeking
+// into the warden's state).
 caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_state> run,
                               std::size_t index) {
   return {
@@ -70,6 +69,7 @@ caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_
         if (snapshot.status == warden_status::gone && instance.last_status != warden_status::gone)
           run->world->mark(index, now, "gone");
         instance.last_status = snapshot.status;
+        instance.drain_deadline = snapshot.drain_deadline;
         if (snapshot.trigger) instance.trigger = std::string{to_string(*snapshot.trigger)};
       },
       [=](const warden_exited&) { run->instances[index].gone = true; },
@@ -80,15 +80,27 @@ std::uint64_t instance_seed(const fleet_run_options& options, std::size_t index)
   return options.seed * 1000003 + index;
 }
 
-drain_config sim_drain_config(std::uint64_t seed, bool broken) {
-  return drain_config{.graceful_signal = broken ? SIGTERM : SIGQUIT,
-                      .forceful_signal = SIGTERM,
-                      .restart = restart_settings{},
-                      .drain_timeout = std::nullopt,
-                      .kill_timeout = std::chrono::seconds{10},
-                      .random_seed = seed,
-                      .unregister = true,
-                      .await_lifecycle_lookup = true};
+// What an operator would write in runwarden.toml for a simulated instance, unregistered from
+// the scenario's CI server, on AWS with lifecycle hooks: a gitlab-runner (it drains on
+// SIGQUIT), or an Actions runner, which has no drain signal (kind generic: SIGTERM ends it),
+// so that runwarden unregisters it first, as runwarden run does. The drain config comes from
+// these settings as in runwarden run.
+settings sim_settings(const fleet_scenario& scenario, bool broken) {
+  settings config;
+  config.runner.kind =
+      scenario.api == runner_api::gitlab ? runner_kind_name::gitlab : runner_kind_name::generic;
+  if (broken) {
+    config.runner.kind = runner_kind_name::generic;
+    config.runner.graceful_signal = SIGTERM;
+    config.runner.forceful_signal = SIGTERM;
+  }
+  config.drain.kill_timeout = std::chrono::seconds{10};
+  config.unregister.kind =
+      scenario.api == runner_api::gitlab ? unregister_kind::gitlab : unregister_kind::github;
+  config.aws.provider = lifecycle_provider::aws;
+  config.aws.imds_endpoint = "http://imds.sim";
+  config.aws.poll_interval = scenario.poll_interval;
+  return config;
 }
 
 // Where the instance's runner is registered: GitLab, or GitHub's repository sim/fleet.
@@ -104,113 +116,97 @@ unregister_target registration_of(const fleet_scenario& scenario, const sim_inst
   return runner;
 }
 
-void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std::size_t index,
-          const fleet_run_options& options) {
-  const auto& scenario = run->world->scenario();
-  const sim_port_wiring ports{run->world, index, run->start};
-  const std::uint64_t seed = instance_seed(options, index);
+// The simulated instance's plan: what runwarden run would plan for sim_settings, with the
+// CI server's, the metadata service's and the Auto Scaling API's simulated addresses.
+instance_plan sim_plan(const fleet_scenario& scenario, const sim_instance& simulated,
+                       std::uint64_t seed, bool broken) {
+  const auto config = sim_settings(scenario, broken);
   // A GitHub Actions runner has no metrics page; runwarden then knows only its process.
   const bool reads_metrics = scenario.api == runner_api::gitlab;
+  instance_plan plan{
+      .drain = make_drain_config(config, seed),
+      .notifier = *plan_notifier(config.webhook, seed, {}).wiring,
+      .unregistration = unregistrar_wiring{.http_port = {},
+                                           .listener = {},
+                                           .targets = {registration_of(scenario, simulated)},
+                                           .limits = {.retry_initial = std::chrono::seconds{1},
+                                                      .retry_max = sim_retry_wait_max,
+                                                      .attempts_max = 0},
+                                           .timeout = sim_unregister_timeout,
+                                           .random_seed = seed},
+      .lifecycle_watcher = plan_lifecycle_watcher(config.aws, {}, seed).wiring,
+      .autoscaling_client = autoscaling_client_wiring{
+          .http_port = {},
+          .imds_endpoint = "http://imds.sim",
+          .fixed_credentials = aws_credentials{"AKIDSIMULATION", secret_text{"sim"}, {}},
+          .region = "sim-1",
+          .environment = {{"AWS_ENDPOINT_URL_AUTO_SCALING", "http://autoscaling.sim"}},
+          .random_seed = seed},
+      .lifecycle_hooks = lifecycle_hooks_wiring{.autoscaling_client = {},
+                                                .warden = {},
+                                                .hook_name = std::nullopt,
+                                                .seen_late_by = scenario.poll_interval,
+                                                .retry_max = sim_retry_wait_max,
+                                                .call_budget = sim_completion_call_budget,
+                                                .random_seed = seed,
+                                                .ready_needs_metrics = reads_metrics}};
+  if (reads_metrics)
+    plan.metrics_poller = metrics_poller_wiring{
+        .url = "http://runner.sim/metrics", .http_port = {}, .listener = {}};
+  if (scenario.scaling) {
+    scaling_policy policy;
+    policy.capacity = scenario.concurrency;
+    plan.scaler = scaler_wiring{.policy = policy, .random_seed = seed, .autoscaling_client = {},
+                                .warden = {}};
+  }
+  return plan;
+}
+
+void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std::size_t index,
+          const fleet_run_options& options) {
+  const sim_port_wiring ports{run->world, index, run->start};
   auto& actors = run->instances[index];
   const auto http = system.spawn(sim_http_port, ports);
   const auto recorder = system.spawn(status_recorder, run, index);
-  const auto wall_clock = [run, &system] {
-    return sim_wall_time(sim_now(system.clock().now(), run->start));
-  };
-  const journal_sink journal = [run, index](instant at, const drain_event& event,
-                                            const std::vector<drain_effect>& effects) {
-    run->instances[index].journal.push_back({at, event, effects});
-    return std::optional<std::string>{};
-  };
   // Back from a crash: the drain machine folds the journal in, as runwarden run would.
   std::vector<journal_entry> recovered;
   for (const auto& step : actors.journal)
     recovered.push_back({recovered.size() + 1, step.at, step.event, {}});
   actors.down = false;
-  const auto unregistration = system.spawn(
-      unregistration_phase_actor,
-      unregistrar_wiring{.http_port = http,
-                         .listener = {},
-                         .targets = {registration_of(scenario, run->world->instances()[index])},
-                         .limits = {.retry_initial = std::chrono::seconds{1},
-                                    .retry_max = std::chrono::seconds{30},
-                                    .attempts_max = 0},
-                         .timeout = std::chrono::seconds{5},
-                         .random_seed = seed});
-  actors.warden = system.spawn(
-      warden_actor, warden_wiring{.config = sim_drain_config(seed, options.broken_force_at_once),
-                                  .process_port = system.spawn(sim_process_port, ports),
-                                  .exit_listener = recorder,
-                                  .unregistrar = unregistration,
-                                  .journal = journal,
-                                  .recovered = std::move(recovered),
-                                  .wall_clock = wall_clock});
-  const auto client = system.spawn(
-      autoscaling_client_actor,
-      autoscaling_client_wiring{.http_port = http,
-                                .imds_endpoint = "http://imds.sim",
-                                .fixed_credentials = aws_credentials{"AKIDSIMULATION",
-                                                                     secret_text{"sim"}, {}},
-                                .region = "sim-1",
-                                .environment = {{"AWS_ENDPOINT_URL_AUTO_SCALING",
-                                                 "http://autoscaling.sim"}},
-                                .random_seed = seed,
-                                .wall_clock = wall_clock});
-  // The deciding workers run under supervisors as in runwarden run; the warden hears of
-  // each incarnation from them (the hooks actor's first one included).
-  const auto supervised = [&](std::string_view id, auto behavior, auto wiring) {
-    const auto supervisor = spawn_worker_supervisor(
-        system, {{std::string{id}}, [behavior, wiring](caf::local_actor* parent) {
-                   return parent->spawn(behavior, wiring);
-                 }});
-    caf::anon_send(supervisor, caf::subscribe_atom::value, actors.warden);
-    actors.all.push_back(supervisor);
-  };
+  actors.runwarden = instance::start(
+      system,
+      sim_plan(run->world->scenario(), run->world->instances()[index],
+               instance_seed(options, index), options.broken_force_at_once),
+      instance_ports{
+          .process = system.spawn(sim_process_port, ports),
+          .http = [http] { return http; },
+          .exit_listener = recorder,
+          .journal = [run, index](instant at, const drain_event& event,
+                                  const std::vector<drain_effect>& effects) {
+            run->instances[index].journal.push_back({at, event, effects});
+            return std::optional<std::string>{};
+          },
+          .recovered = std::move(recovered),
+          .wall_clock = [run, &system] {
+            return sim_wall_time(sim_now(system.clock().now(), run->start));
+          }});
+  actors.warden = actors.runwarden->warden();
+  actors.ports = {caf::actor_cast<caf::actor>(http), recorder};
   caf::anon_send(actors.warden, subscribe_atom::value, recorder);
-  actors.all = {actors.warden, caf::actor_cast<caf::actor>(http), recorder, unregistration,
-                client};
-  supervised(lifecycle_hooks_child_id, lifecycle_hooks_actor,
-             lifecycle_hooks_wiring{.autoscaling_client = client,
-                                    .warden = actors.warden,
-                                    .hook_name = std::nullopt,
-                                    .seen_late_by = scenario.poll_interval,
-                                    .random_seed = seed,
-                                    .ready_needs_metrics = reads_metrics});
-  if (reads_metrics)
-    supervised(metrics_poller_child_id, metrics_poller_actor,
-               metrics_poller_wiring{.url = "http://runner.sim/metrics", .http_port = http,
-                                     .listener = actors.warden});
-  supervised(lifecycle_watcher_child_id, lifecycle_watcher_actor,
-             lifecycle_watcher_wiring{.http_port = http,
-                                      .listener = actors.warden,
-                                      .poller = {.endpoint = "http://imds.sim",
-                                                 .policy = lifecycle_watch_policy{},
-                                                 .random_seed = seed},
-                                      .poll_interval = scenario.poll_interval});
-  if (scenario.scaling) {
-    scaling_policy policy;
-    policy.capacity = scenario.concurrency;
-    supervised(scaler_child_id, scaler_actor,
-               scaler_wiring{.policy = policy, .random_seed = seed,
-                             .autoscaling_client = client, .warden = actors.warden});
-  }
 }
 
 void stop(const std::shared_ptr<run_state>& run, std::size_t index) {
-  for (const auto& actor : run->instances[index].all)
-    caf::anon_send_exit(actor, caf::exit_reason::kill);
+  auto& actors = run->instances[index];
+  if (actors.runwarden) actors.runwarden->stop(caf::exit_reason::kill);
+  for (const auto& actor : actors.ports) caf::anon_send_exit(actor, caf::exit_reason::kill);
 }
 
 std::optional<sim_seconds> drain_deadline(const std::shared_ptr<run_state>& run, std::size_t index) {
   const auto& actors = run->instances[index];
   if (actors.down) return actors.deadline_while_down;
-  const auto& warden = actors.warden;
-  if (!warden) return std::nullopt;
-  auto* actor = caf::actor_cast<caf::abstract_actor*>(warden);
-  const auto& machine = dynamic_cast<caf::stateful_actor<warden_state>&>(*actor).state.machine;
-  const auto deadline = machine->state().drain_deadline;
-  if (!deadline) return std::nullopt;
-  return std::chrono::duration<double>(*deadline - run->start.time_since_epoch()).count();
+  if (!actors.drain_deadline) return std::nullopt;
+  return std::chrono::duration<double>(*actors.drain_deadline - run->start.time_since_epoch())
+      .count();
 }
 
 // kill -9 of one runwarden: every actor of it ends at once, its runner and journal stay.
@@ -240,7 +236,9 @@ std::string write_journal(const run_state& run, const fleet_run_options& options
   auto created = journal_writer::create(
       options.journal_file,
       journal_header{"runwarden sim", 0,
-                     sim_drain_config(instance_seed(options, index), options.broken_force_at_once)},
+                     make_drain_config(sim_settings(run.world->scenario(),
+                                                    options.broken_force_at_once),
+                                       instance_seed(options, index))},
       journal_sync_policy{0});
   if (!created.writer) return created.error;
   for (const auto& step : run.instances[index].journal)

@@ -1,12 +1,13 @@
 #pragma once
 // One seed of a fleet simulation: a CAF actor system on the deterministic test coordinator
 // (one thread, virtual time), the fleet world, and on every instance that boots the
-// production actors runwarden run wires (warden, metrics poller, unregistration, lifecycle
-// watcher, Auto Scaling client, lifecycle hooks, and the scaler when the scenario scales)
-// on the simulated ports. Each runwarden's journal is kept in memory: one that crashes comes
-// back from it, as runwarden run does from its state directory. The world ticks once a virtual second; between ticks the
-// coordinator delivers every message and fires every timer in time order, so the same seed
-// always gives the same run.
+// instance runwarden run builds, from the same assembly (src/assembly/instance): the
+// warden and every worker under its supervisor (unregistration, notifier, metrics poller,
+// lifecycle watcher, lifecycle hooks, and the scaler when the scenario scales) on the
+// simulated ports. Each runwarden's journal is kept in memory: one that crashes comes back
+// from it, as runwarden run does from its state directory. The world ticks once a virtual
+// second; between ticks the coordinator delivers every message and fires every timer in
+// time order, so the same seed always gives the same run.
 
 #include <cstdint>
 #include <optional>

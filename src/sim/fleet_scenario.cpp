@@ -156,6 +156,9 @@ public:
       return node ? *node : static_cast<const toml::node&>(root);
     };
     if (s_.min_size > s_.max_size) refuse(at("group.min"), "group.min", "is above group.max");
+    if (s_.api == runner_api::github && s_.concurrency != 1)
+      refuse(at("runner.concurrency"), "runner.concurrency",
+             "must be 1 with runner.api = \"github\": an Actions runner runs one job at a time");
     if (s_.desired < s_.min_size || s_.desired > s_.max_size)
       refuse(at("group.desired"), "group.desired", "must be within [group.min, group.max]");
     if (s_.job_duration_min > s_.job_duration_max)

@@ -146,12 +146,8 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
   if (instance.gone) return;
   auto& action = instance.terminate_action;
   if (action && !action->ended) {
-    // Taken back with its hook open: fine while runwarden is still unregistering the runner
-    // (it completes the hook once it hears the runner is gone, and faults may lose that
-    // answer after the CI server acted on it), a missed completion otherwise (the hook never
-    // timed out, but the drain was done).
-    if (!instance.unregistration_heard) registered_at_reclaim(instance, now);
-    else check_completed_in_time(instance, now);
+    // Taken back with its hook open: fine while faults keep the wind-down retrying.
+    wind_down_at_reclaim(instance, now);
     end_action(instance, *action, "instance_gone", now);
   }
   if (instance.runner.alive) {
@@ -165,22 +161,30 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
   if (instance.booted && on_gone) on_gone(index);
 }
 
-// A spot reclaim came while runwarden still tried to unregister the runner: retries under
-// faults may take longer than a two-minute notice (counted), never without faults.
-void fleet_world::registered_at_reclaim(const sim_instance& instance, sim_seconds now) {
+// A spot reclaim came while the runner's wind-down (unregistration, then the hook's
+// completion) was still under way: retries under faults may take longer than a two-minute
+// notice (counted), never without faults. Faults that ended less than one retry wait before
+// the reclaim count too: the attempt that would succeed was planned while they lasted, and
+// the backoff may hold it past the reclaim. The world's own registration is no measure of
+// progress: a DELETE whose answer was lost left runwarden retrying it.
+void fleet_world::wind_down_at_reclaim(const sim_instance& instance, sim_seconds now) {
   const auto exited = instance.runner.exited_at;
   if (instance.runner.alive || !exited || *exited + completion_slack >= now) return;
-  if (faulty(now)) {
-    ++books_.registered_at_reclaim;
+  const auto retry_wait_max = static_cast<double>(
+      (sim_retry_wait_max + std::max(sim_unregister_timeout, sim_completion_call_budget))
+          .count());
+  if (faulty(now - retry_wait_max)) {
+    ++books_.wind_down_at_reclaim;
+    return;
+  }
+  if (!instance.registered) {
+    check_completed_in_time(instance, now);
     return;
   }
   violate(now, "left_registered",
-          fmt::format("{}: {} when its instance was taken back, {:.0f}s after the runner "
-                      "exited, with no fault under way",
-                      instance.id,
-                      instance.registered ? "still registered"
-                                          : "runwarden not yet told the runner was unregistered",
-                      now - *exited));
+          fmt::format("{}: still registered when its instance was taken back, {:.0f}s after "
+                      "the runner exited, with no fault under way",
+                      instance.id, now - *exited));
 }
 
 // A hook still open this long after its runner exited should have been completed.
@@ -276,6 +280,9 @@ void fleet_world::assign_jobs(sim_seconds now) {
     auto& instance = instances_[(first + k) % count];
     auto& runner = instance.runner;
     if (instance.gone || !runner.alive || runner.draining || !instance.registered) continue;
+    // GitHub hands an Actions runner one job at a time, once it counts the runner idle: a
+    // runner waiting to be unregistered competes with the queue for that moment.
+    if (scenario_.api == runner_api::github && instance.github_counts_busy(now)) continue;
     while (runner.jobs.size() < scenario_.concurrency && !queue_.empty()) {
       const auto job_index = queue_.front();
       queue_.erase(queue_.begin());

@@ -24,6 +24,16 @@
 
 namespace runwarden {
 
+// How each simulated runwarden retries the calls of its wind-down (fleet_run.cpp): the
+// unregistration waits at most sim_retry_wait_max between two attempts, each given
+// sim_unregister_timeout for an answer; the lifecycle hook's completion waits as long between
+// two calls, each given up to sim_completion_call_budget across the Auto Scaling client's own
+// retries. The world's checker needs them too: an attempt planned under faults may come this
+// late after they ended.
+constexpr std::chrono::seconds sim_retry_wait_max{30};
+constexpr std::chrono::seconds sim_unregister_timeout{5};
+constexpr std::chrono::seconds sim_completion_call_budget{30};
+
 using sim_seconds = double;
 
 // The wall-clock time a virtual moment stands for (spot notices carry one).
@@ -71,10 +81,12 @@ struct sim_instance {
   std::optional<sim_lifecycle_action> terminate_action;
   sim_runner runner;
   bool registered = false;  // with the simulated GitLab or GitHub
-  // runwarden has had an answer saying the runner is gone (a fault may lose every one)
-  bool unregistration_heard = false;
   // GitHub's view of the runner: busy until a little after its last job ended.
   sim_seconds github_busy_until = 0;
+  // GitHub refuses to delete a runner it counts busy, and hands a job only to one it does not.
+  bool github_counts_busy(sim_seconds now) const {
+    return (runner.alive && !runner.jobs.empty()) || now < github_busy_until;
+  }
   // Set while runwarden is down after a crash: when it comes back from its journal.
   std::optional<sim_seconds> runwarden_back_at;
   std::optional<sim_seconds> unregistered_at;
@@ -95,8 +107,9 @@ struct world_books {
   std::map<std::string, std::uint64_t> jobs_killed;    // by reason
   std::uint64_t lifecycle_completed = 0;
   std::uint64_t lifecycle_timed_out = 0;
-  // Spot reclaims that came while faults kept the exited runner's unregistration retrying.
-  std::uint64_t registered_at_reclaim = 0;
+  // Spot reclaims that came while faults kept the exited runner's wind-down (unregistration,
+  // then the hook's completion) retrying.
+  std::uint64_t wind_down_at_reclaim = 0;
   std::uint64_t launches = 0;
   std::uint64_t spot_interruptions = 0;
   std::vector<world_violation> violations;
@@ -161,7 +174,7 @@ private:
   void runner_exit(std::size_t index, exit_status status, sim_seconds now);
   void kill_jobs(std::size_t index, const std::string& why, sim_seconds now);
   void check_completed_in_time(const sim_instance& instance, sim_seconds now);
-  void registered_at_reclaim(const sim_instance& instance, sim_seconds now);
+  void wind_down_at_reclaim(const sim_instance& instance, sim_seconds now);
   void arrivals(sim_seconds now);
   void assign_jobs(sim_seconds now);
   void finish_jobs(sim_seconds now);
@@ -174,8 +187,6 @@ private:
   world_answer serve(std::size_t instance, const http_request& request, sim_seconds now);
   http_response respond(sim_instance& instance, std::string_view service,
                         const http_request& request, sim_seconds now);
-  http_response delivered(sim_instance& instance, std::string_view service,
-                          const http_request& request, sim_seconds now);
   http_response github_answer(sim_instance& instance, const http_request& request,
                               sim_seconds now);
   void set_state(sim_instance& instance, const std::string& state, sim_seconds now);

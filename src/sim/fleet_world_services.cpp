@@ -33,12 +33,6 @@ std::string metrics_page(const sim_runner& runner, std::uint32_t concurrency) {
                      runner.jobs.size(), concurrency);
 }
 
-// GitHub counts a runner busy while it runs a job, and a little after (fleet_world.cpp).
-bool github_counts_busy(const sim_instance& instance, sim_seconds now) {
-  return (instance.runner.alive && !instance.runner.jobs.empty()) ||
-         now < instance.github_busy_until;
-}
-
 http_response github_busy(const sim_instance& instance) {
   return status(422, fmt::format("{{\"message\":\"Bad request - Runner \\\"{}\\\" is still "
                                  "running a job\\\"\",\"documentation_url\":"
@@ -109,7 +103,7 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
                                 sim_seconds now) {
   auto& instance = instances_[index];
   const auto service = service_of(request.url);
-  if (!faulty(now) || service == "metrics") return {delivered(instance, service, request, now)};
+  if (!faulty(now) || service == "metrics") return {respond(instance, service, request, now)};
   const auto& faults = scenario_.faults;
   const std::chrono::milliseconds delay{
       static_cast<std::int64_t>(draw() * static_cast<double>(faults.latency_max.count()))};
@@ -141,16 +135,7 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
     ++books_.faults["422"];
     return {github_busy(instance), delay};
   }
-  return {delivered(instance, service, request, now), delay};
-}
-
-// An answer that reaches runwarden: from here it knows what the CI server knows of its runner.
-http_response fleet_world::delivered(sim_instance& instance, std::string_view service,
-                                     const http_request& request, sim_seconds now) {
-  auto response = respond(instance, service, request, now);
-  if ((service == "gitlab" || service == "github") && !instance.registered)
-    instance.unregistration_heard = true;
-  return response;
+  return {respond(instance, service, request, now), delay};
 }
 
 http_response fleet_world::respond(sim_instance& instance, std::string_view service,
@@ -194,14 +179,14 @@ http_response fleet_world::github_answer(sim_instance& instance, const http_requ
     if (instance.registered)
       runners.push_back({{"id", runner_id}, {"name", instance.id}, {"os", "linux"},
                          {"status", instance.runner.alive ? "online" : "offline"},
-                         {"busy", github_counts_busy(instance, now)},
+                         {"busy", instance.github_counts_busy(now)},
                          {"labels", nlohmann::json::array()}});
     return status(200, nlohmann::json{{"total_count", runners.size()},
                                       {"runners", runners}}.dump());
   }
   if (request.method == "DELETE" && instance.registered &&
       path == fmt::format("{}/{}", github_runners_path, runner_id))
-    return github_counts_busy(instance, now) ? github_busy(instance) : unregister(instance, now);
+    return instance.github_counts_busy(now) ? github_busy(instance) : unregister(instance, now);
   return status(404, "{\"message\":\"Not Found\"}");
 }
 

@@ -17,6 +17,7 @@ boot_time = "30s"
 [runner]
 scaling = true
 api = "github"
+concurrency = 1
 [load]
 jobs_per_minute = 2.5
 bursts = [{ at = "10m", jobs = 40 }]
@@ -58,6 +59,9 @@ TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario
       {"[load]\nbursts = [{ at = \"1m\" }]",
        "s.toml:2: load.bursts[0]: expected { at = \"10m\", jobs = 50 }"},
       {"[runner]\napi = \"bitbucket\"", "s.toml:2: runner.api: expected \"gitlab\" or \"github\""},
+      {"[runner]\napi = \"github\"\nconcurrency = 2",
+       "s.toml:3: runner.concurrency: must be 1 with runner.api = \"github\": an Actions runner "
+       "runs one job at a time"},
       {"[faults]\nrunwarden_restart_after = \"0s\"",
        "s.toml:2: faults.runwarden_restart_after: must be greater than zero"},
       {"name = ", "s.toml:1: Error while parsing key-value pair: encountered end-of-file"},

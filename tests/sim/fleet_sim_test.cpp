@@ -240,6 +240,8 @@ TEST_CASE("GitHub runners: 422 busy answers are waited out and every runner is u
           "[sim]") {
   auto scenario = small_fleet();
   scenario.api = runner_api::github;
+  scenario.concurrency = 1;  // an Actions runner runs one job at a time
+  scenario.jobs_per_minute = 0.8;
   scenario.instance_refresh_at = 8min;
   scenario.faults.busy_rate = 0.5;
   const auto run = run_fleet(scenario, {.seed = 6});

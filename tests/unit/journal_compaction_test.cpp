@@ -4,7 +4,7 @@
 // state; during a drain nothing is compacted.
 #include <catch2/catch.hpp>
 
-#include "src/app/run_journal.hpp"
+#include "src/assembly/run_journal.hpp"
 #include "src/journal/journal_compaction.hpp"
 #include "src/journal/journal_location.hpp"
 #include "src/journal/journal_reader.hpp"

@@ -4,7 +4,7 @@
 // up (commands/multi.go handleForcefulShutdown); 10 s for a generic runner.
 #include <catch2/catch.hpp>
 
-#include "src/app/run_command.hpp"
+#include "src/assembly/drain_config_from_settings.hpp"
 
 namespace {
 

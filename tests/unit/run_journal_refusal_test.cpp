@@ -6,7 +6,7 @@
 // health() says all of it, as /metrics shows it.
 #include <catch2/catch.hpp>
 
-#include "src/app/run_journal.hpp"
+#include "src/assembly/run_journal.hpp"
 #include "src/journal/journal_location.hpp"
 #include "src/journal/journal_reader.hpp"
 #include "src/journal/journal_replay.hpp"

@@ -3,7 +3,7 @@
 // says how many jobs the runner takes.
 #include <catch2/catch.hpp>
 
-#include "src/app/scaling_plan.hpp"
+#include "src/assembly/scaling_plan.hpp"
 
 namespace {
 

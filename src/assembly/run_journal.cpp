@@ -1,5 +1,5 @@
 // See run_journal.hpp.
-#include "src/app/run_journal.hpp"
+#include "src/assembly/run_journal.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

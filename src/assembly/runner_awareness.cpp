@@ -1,32 +1,19 @@
 // See runner_awareness.hpp.
-#include "src/app/runner_awareness.hpp"
+#include "src/assembly/runner_awareness.hpp"
 
 #include <type_traits>
 #include <variant>
 
-#include "actors/http_port/http_port_actor.hpp"
-#include "actors/metrics_poller/metrics_poller_actor.hpp"
-#include "actors/supervisor/worker_supervision.hpp"
-#include "actors/unregistrar/unregistration_phase_actor.hpp"
-#include "messages/warden_messages.hpp"
 #include "src/logging/logging.hpp"
 #include "src/runner/gitlab_runner_command.hpp"
 #include "src/runner/gitlab_runner_config_loader.hpp"
-#include "src/unregister/unregister_plan.hpp"
 
 namespace runwarden {
 
-struct runner_awareness::unregistration_plan {
-  unregister_plan plan;
-};
-
 runner_awareness::runner_awareness() = default;
-runner_awareness::~runner_awareness() { stop(); }
+runner_awareness::~runner_awareness() = default;
 
 namespace {
-
-// The first incarnation of a worker is asked for at start, before the warden exists.
-constexpr std::chrono::seconds first_incarnation_wait{5};
 
 std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config) {
   std::vector<gitlab_runner> runners;
@@ -96,76 +83,11 @@ runner_awareness::start_result runner_awareness::plan(const settings& config,
             return target.url;
         },
         planned.plan.targets.front());
-    awareness->unregistration_plan_ = std::make_unique<unregistration_plan>(std::move(planned.plan));
+    awareness->unregistration_plan_ = std::make_unique<unregister_plan>(std::move(planned.plan));
   }
   if (awareness->metrics_url_.empty())
     warden_logger()->info("no runner metrics configured: the runner's jobs stay unknown");
   return {std::move(awareness), {}};
-}
-
-void runner_awareness::start_metrics(caf::actor_system& system, const caf::actor& warden) {
-  if (!metrics_url_.empty()) {
-    metrics_worker_ = std::make_shared<http_worker>();
-    auto port = system.spawn(http_port, metrics_worker_);
-    metrics_port_ = caf::actor_cast<caf::actor>(port);
-    // A restarted poller just polls again: the warden keeps the load it last heard.
-    metrics_poller_wiring wiring{.url = metrics_url_,
-                                 .interval = metrics_interval_,
-                                 .http_port = port,
-                                 .listener = warden,
-                                 .interval_draining = metrics_interval_draining_};
-    poller_supervisor_ = spawn_worker_supervisor(
-        system, {{std::string{metrics_poller_child_id}},
-                 [wiring = std::move(wiring)](caf::local_actor* supervisor) {
-                   return supervisor->spawn(metrics_poller_actor, wiring);
-                 }});
-    warden_logger()->info("scraping the runner's metrics at {} every {}s, every {}s while it "
-                          "drains", metrics_url_, metrics_interval_.count() / 1000.0,
-                          metrics_interval_draining_.count() / 1000.0);
-  }
-}
-
-void runner_awareness::start_unregistration(caf::actor_system& system, std::uint64_t seed,
-                                            std::function<void(outcome_kind)> observer) {
-  if (unregistration_plan_) {
-    const auto& plan = unregistration_plan_->plan;
-    unregister_worker_ = std::make_shared<http_worker>();
-    auto port = system.spawn(http_port, unregister_worker_);
-    unregister_port_ = caf::actor_cast<caf::actor>(port);
-    unregistrar_wiring wiring{.http_port = port,
-                              .listener = {},
-                              .targets = plan.targets,
-                              .limits = plan.limits,
-                              .timeout = plan.timeout,
-                              .random_seed = seed,
-                              .attempt_observer = std::move(observer)};
-    unregistration_supervisor_ = spawn_worker_supervisor(
-        system, {{std::string{unregistration_child_id}},
-                 [wiring = std::move(wiring)](caf::local_actor* supervisor) {
-                   return supervisor->spawn(unregistration_phase_actor, wiring);
-                 }});
-    unregistration_ = current_child(system, unregistration_supervisor_,
-                                    std::string{unregistration_child_id},
-                                    first_incarnation_wait);
-  }
-}
-
-std::vector<caf::actor> runner_awareness::supervisors() const {
-  std::vector<caf::actor> running;
-  for (const auto* supervisor : {&unregistration_supervisor_, &poller_supervisor_})
-    if (*supervisor) running.push_back(*supervisor);
-  return running;
-}
-
-void runner_awareness::stop() {
-  unregistration_ = caf::actor{};
-  for (auto* actor :
-       {&poller_supervisor_, &unregistration_supervisor_, &metrics_port_, &unregister_port_}) {
-    if (*actor) caf::anon_send_exit(*actor, caf::exit_reason::user_shutdown);
-    *actor = caf::actor{};
-  }
-  if (metrics_worker_) metrics_worker_->stop();
-  if (unregister_worker_) unregister_worker_->stop();
 }
 
 }  // namespace runwarden

@@ -1,5 +1,5 @@
 // See scaling_plan.hpp.
-#include "src/app/scaling_plan.hpp"
+#include "src/assembly/scaling_plan.hpp"
 
 #include <fmt/format.h>
 

@@ -1,0 +1,21 @@
+// See http_port_pool.hpp.
+#include "actors/http_port/http_port_pool.hpp"
+
+#include "actors/http_port/http_port_actor.hpp"
+
+namespace runwarden {
+
+http_port_actor http_port_pool::add() {
+  workers_.push_back(std::make_shared<http_worker>());
+  ports_.push_back(system_.spawn(http_port, workers_.back()));
+  return ports_.back();
+}
+
+void http_port_pool::stop() {
+  for (const auto& port : ports_) caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
+  for (const auto& worker : workers_) worker->stop();
+  ports_.clear();
+  workers_.clear();
+}
+
+}  // namespace runwarden

@@ -1,0 +1,70 @@
+#pragma once
+// One runwarden instance inside a host program's own CAF actor system: it supervises the
+// configured runner, drains it on request (and on the cloud's lifecycle notices, as the
+// config says), journals every step in its state directory and comes back from the journal
+// after a crash, exactly as `runwarden run` does; both build the instance in one place.
+//
+// What runwarden needs from the host's actor_system (CAF 0.17):
+// - No message types to register: runwarden's messages, and embedded::status, are local
+//   only (CAF_ALLOW_UNSAFE_MESSAGE_TYPE), so add_message_type is not needed for them.
+// - Any scheduler policy that runs on threads ("stealing", CAF's default, or "sharing",
+//   which runwarden run uses since it sleeps when idle): runwarden's actors never block; its
+//   blocking work (the runner's process, signals, HTTP) runs on threads of its own. The
+//   "testing" policy is not supported: those threads would escape it.
+// - The system outlives the instance: call stop() before the system goes away.
+// runwarden leaves the host's own signals alone: a host that wants SIGTERM to drain the
+// runner calls request_shutdown from its handler's thread, not from the handler itself.
+//
+// Threads: every member may be called from any thread that is not a CAF worker, except
+// subscribe and request_shutdown, which never block and may be called from actors too.
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <caf/actor.hpp>
+#include <caf/fwd.hpp>
+
+#include "runwarden/config.hpp"
+#include "runwarden/status.hpp"
+
+namespace runwarden::embedded {
+
+class instance {
+ public:
+  struct started;
+
+  // Checks the config in full (as runwarden run does), locks the state directory (a second
+  // instance on it, in this process or another, is refused with an error naming the lock),
+  // starts the runner and runwarden's actors. Fails with a message naming the problem.
+  static started start(caf::actor_system& system, const config& settings);
+
+  instance(instance&&) noexcept;
+  instance& operator=(instance&&) noexcept;
+  ~instance();  // stop()
+
+  // The current status; nullopt when no answer came within `wait_max`.
+  std::optional<status> current_status(
+      std::chrono::milliseconds wait_max = std::chrono::seconds{5}) const;
+
+  // `listener` receives a status now and one at every change, until it goes down.
+  void subscribe(const caf::actor& listener) const;
+
+  void request_shutdown(shutdown_request request) const;
+
+  // Ends runwarden's actors and threads. The runner is left alone: to let it go, request a
+  // shutdown and wait for the status gone first. Safe to call twice.
+  void stop();
+
+ private:
+  struct running;
+  explicit instance(std::unique_ptr<running> state);
+  std::unique_ptr<running> running_;
+};
+
+struct instance::started {
+  std::optional<runwarden::embedded::instance> instance;  // set exactly when error is empty
+  std::string error;
+};
+
+}  // namespace runwarden::embedded

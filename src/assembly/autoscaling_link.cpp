@@ -1,0 +1,76 @@
+// See autoscaling_link.hpp.
+#include "src/assembly/autoscaling_link.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "src/assembly/scaling_plan.hpp"
+#include "src/aws/credentials_chain.hpp"
+#include "src/aws/imds/imds_endpoint.hpp"
+#include "src/aws/shared_credentials_file.hpp"
+#include "src/logging/logging.hpp"
+
+namespace runwarden {
+
+namespace {
+
+std::optional<std::string> file_content(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream file{path, std::ios::binary};
+  if (!file) return std::nullopt;
+  std::ostringstream content;
+  content << file.rdbuf();
+  return content.str();
+}
+
+std::optional<std::string> configured_region(const environment_map& environment) {
+  for (const char* name : {"AWS_REGION", "AWS_DEFAULT_REGION"}) {
+    const auto found = environment.find(name);
+    if (found != environment.end() && !found->second.empty()) return found->second;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+autoscaling_plan_result plan_autoscaling(const settings& config,
+                                         const environment_map& environment,
+                                         std::optional<scaling_policy> scaling,
+                                         bool ready_needs_metrics, std::uint64_t seed,
+                                         std::shared_ptr<metrics_registry> metrics) {
+  const bool aws = config.aws.provider == lifecycle_provider::aws;
+  if (scaling && !aws)
+    return {std::nullopt, "scaling.enabled needs aws.provider = \"aws\": the scaler finds its "
+                          "instance and group through the instance metadata service"};
+  if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling)) return {};
+  auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
+  if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
+  auto chain = start_credentials_chain(environment,
+                                       file_content(shared_credentials_path(environment)));
+  if (!chain.error.empty()) return {std::nullopt, "AWS credentials: " + chain.error};
+  warden_logger()->info("auto scaling: credentials from {}", chain.source);
+  autoscaling_plan plan{.client = {.http_port = {},
+                                   .imds_endpoint = std::move(endpoint.endpoint),
+                                   .fixed_credentials = std::move(chain.fixed),
+                                   .region = configured_region(environment),
+                                   .environment = environment,
+                                   .random_seed = seed}};
+  if (config.aws.complete_lifecycle_hooks)
+    plan.lifecycle_hooks = lifecycle_hooks_wiring{
+        .autoscaling_client = {},
+        .warden = {},
+        .hook_name = config.aws.lifecycle_hook,
+        .seen_late_by = config.aws.poll_interval,
+        .random_seed = seed + 1,
+        .launch_hook_name = config.aws.launch_hook,
+        .ready_needs_metrics = ready_needs_metrics,
+        .launch_ready_timeout = config.aws.launch_ready_timeout,
+        .heartbeat_observer =
+            [metrics](heartbeat_outcome outcome) { metrics->count_lifecycle_heartbeat(outcome); },
+        .completion_observer =
+            [metrics](completion_result result) { metrics->count_lifecycle_completion(result); }};
+  if (scaling) plan.scaler = wire_scaler(*scaling, {}, {}, seed + 2, std::move(metrics));
+  return {std::move(plan), {}};
+}
+
+}  // namespace runwarden

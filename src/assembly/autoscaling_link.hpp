@@ -1,0 +1,44 @@
+#pragma once
+// runwarden's line to the Auto Scaling API as `runwarden run` plans it: the Auto Scaling
+// client (actors/autoscaling_client) and the workers that call it, the lifecycle hooks actor
+// (terminate hooks: heartbeats and completion) and the scaler when [scaling] is enabled.
+// Everything that can be wrong in the configuration (the credentials chain, the metadata
+// endpoint) is settled here, before the runner starts; the assembly starts the actors.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "actors/autoscaling_client/autoscaling_client_actor.hpp"
+#include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
+#include "actors/scaler/scaler_actor.hpp"
+#include "src/config/settings.hpp"
+#include "src/telemetry/metrics_registry.hpp"
+#include "src/util/process_environment.hpp"
+
+namespace runwarden {
+
+// The wirings with their peers (HTTP port, client, warden) left for the assembly to fill.
+struct autoscaling_plan {
+  autoscaling_client_wiring client;
+  std::optional<lifecycle_hooks_wiring> lifecycle_hooks = {};
+  std::optional<scaler_wiring> scaler = {};
+};
+
+struct autoscaling_plan_result {
+  std::optional<autoscaling_plan> plan;  // nullopt with an empty error: not needed
+  std::string error;                     // a configuration problem: exit_config
+};
+
+// Needed when aws.provider is "aws" and hooks are completed, or when scaling is enabled.
+// `ready_needs_metrics`: the runner counts as ready for its launch hook only once its
+// metrics answer (they are read). The hooks' heartbeats and completions and the scaler's
+// decisions are counted in `metrics`.
+autoscaling_plan_result plan_autoscaling(const settings& config,
+                                         const environment_map& environment,
+                                         std::optional<scaling_policy> scaling,
+                                         bool ready_needs_metrics, std::uint64_t seed,
+                                         std::shared_ptr<metrics_registry> metrics);
+
+}  // namespace runwarden

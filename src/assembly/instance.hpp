@@ -1,0 +1,44 @@
+#pragma once
+// One runwarden instance, built in this one place for every host: `runwarden run`, each
+// instance of `runwarden sim` and a program that embeds runwarden. From a plan and a set of
+// ports it starts the warden on those ports, the Auto Scaling client (a port-like cache of
+// identity and credentials that decides nothing, so it runs unsupervised), then every
+// worker of the declared tree (instance_tree.hpp) under a supervisor of its own; the warden
+// listens to each supervisor and learns of every incarnation from it.
+//
+// Nothing here blocks: the simulation runs it on CAF's test coordinator.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "caf/all.hpp"
+#include "src/assembly/instance_plan.hpp"
+#include "src/assembly/instance_ports.hpp"
+
+namespace runwarden {
+
+class instance {
+ public:
+  static instance start(caf::actor_system& system, instance_plan plan, instance_ports ports);
+
+  const caf::actor& warden() const { return warden_; }
+  // In start order. A host monitors them: one that gives up has a worker that keeps
+  // crashing (worker_supervision.hpp says what runwarden run does then).
+  const std::vector<caf::actor>& supervisors() const { return supervisors_; }
+  // The supervisor of the worker `id` (a *_child_id); invalid when the plan has none.
+  caf::actor supervisor_of(std::string_view id) const;
+
+  // Sends the exit to every supervisor in reverse start order (each stops its worker), then
+  // to the Auto Scaling client and the warden. With exit_reason::kill this is a crash, as
+  // kill -9 would end them. The ports stay: they are the host's. Safe to call twice.
+  void stop(caf::exit_reason reason = caf::exit_reason::user_shutdown);
+
+ private:
+  caf::actor warden_;
+  caf::actor autoscaling_client_;
+  std::vector<std::string> ids_;  // of supervisors_, one each
+  std::vector<caf::actor> supervisors_;
+};
+
+}  // namespace runwarden

@@ -1,0 +1,36 @@
+#pragma once
+// Everything one runwarden instance is told, resolved before any actor exists: the drain
+// machine's configuration and, per worker, its wiring with the peers left empty (its ports,
+// the warden, the Auto Scaling client), which the assembly fills in as it starts them. A
+// worker without a wiring is not started. `runwarden run` plans from the settings it read
+// (src/assembly/instance_planning), the simulation from its scenario; both hand the plan to the
+// same assembly (instance.hpp), so what runs is the same.
+
+#include <optional>
+
+#include "actors/autoscaling_client/autoscaling_client_actor.hpp"
+#include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
+#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+#include "actors/metrics_poller/metrics_poller_actor.hpp"
+#include "actors/notifier/notifier_actor.hpp"
+#include "actors/scaler/scaler_actor.hpp"
+#include "actors/unregistrar/unregistrar_actor.hpp"
+#include "src/drain/drain_machine.hpp"
+
+namespace runwarden {
+
+struct instance_plan {
+  drain_config drain;
+  // Always started: shutdown callbacks need one even without a webhook.
+  notifier_wiring notifier;
+  std::optional<unregistrar_wiring> unregistration = {};
+  std::optional<metrics_poller_wiring> metrics_poller = {};
+  std::optional<lifecycle_watcher_wiring> lifecycle_watcher = {};
+  // The hooks actor and the scaler call the Auto Scaling API through this client; neither
+  // is started without it.
+  std::optional<autoscaling_client_wiring> autoscaling_client = {};
+  std::optional<lifecycle_hooks_wiring> lifecycle_hooks = {};
+  std::optional<scaler_wiring> scaler = {};
+};
+
+}  // namespace runwarden

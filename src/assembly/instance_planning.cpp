@@ -1,0 +1,100 @@
+// See instance_planning.hpp.
+#include "src/assembly/instance_planning.hpp"
+
+#include <utility>
+
+#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+#include "actors/notifier/webhook_notifier.hpp"
+#include "src/assembly/autoscaling_link.hpp"
+#include "src/assembly/drain_config_from_settings.hpp"
+#include "src/assembly/runner_awareness.hpp"
+#include "src/assembly/scaling_plan.hpp"
+#include "src/logging/logging.hpp"
+#include "src/runner/runner_kind.hpp"
+#include "src/util/exit_codes.hpp"
+
+namespace runwarden {
+
+namespace {
+
+instance_planning refused(std::string error) {
+  return {std::nullopt, {}, std::move(error), exit_config};
+}
+
+// The runner as webhook templates name it: the name its CI server knows, when configured.
+runner_identity runner_identity_of(const settings& config) {
+  const auto kind_name = config.runner.kind.value_or(
+      guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
+  const auto& unregister = config.unregister;
+  std::string name = unregister.kind == unregister_kind::github ? unregister.github.runner_name
+                                                                 : unregister.gitlab.name;
+  return {std::move(name), std::string{kind_of(kind_name).text}};
+}
+
+void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
+                      const std::function<std::uint64_t()>& seeds,
+                      const std::shared_ptr<metrics_registry>& metrics) {
+  if (awareness.reads_metrics()) {
+    plan.metrics_poller =
+        metrics_poller_wiring{.url = awareness.metrics_url(),
+                              .interval = awareness.metrics_interval(),
+                              .http_port = {},
+                              .listener = {},
+                              .interval_draining = awareness.metrics_interval_draining()};
+    warden_logger()->info("scraping the runner's metrics at {} every {}s, every {}s while it "
+                          "drains", awareness.metrics_url(),
+                          awareness.metrics_interval().count() / 1000.0,
+                          awareness.metrics_interval_draining().count() / 1000.0);
+  }
+  if (const auto* unregistration = awareness.unregistration())
+    plan.unregistration = unregistrar_wiring{
+        .http_port = {},
+        .listener = {},
+        .targets = unregistration->targets,
+        .limits = unregistration->limits,
+        .timeout = unregistration->timeout,
+        .random_seed = seeds(),
+        .attempt_observer =
+            [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); }};
+}
+
+}  // namespace
+
+instance_planning plan_instance(const settings& config, const environment_map& environment,
+                                const std::function<std::uint64_t()>& seeds,
+                                std::shared_ptr<metrics_registry> metrics) {
+  auto awareness = runner_awareness::plan(config, environment);
+  if (!awareness.awareness) return refused(std::move(awareness.error));
+  // [scaling]: the capacity is resolved now, so a scaler that could never decide stops
+  // runwarden before the runner starts.
+  auto scaling = plan_scaling(config);
+  if (!scaling.error.empty()) return refused(std::move(scaling.error));
+  auto watcher = plan_lifecycle_watcher(config.aws, environment, seeds());
+  if (!watcher.error.empty()) return refused(std::move(watcher.error));
+  if (watcher.wiring)
+    watcher.wiring->answered = [metrics] {
+      metrics->mark_metadata_answered(std::chrono::system_clock::now());
+    };
+  auto autoscaling = plan_autoscaling(config, environment, std::move(scaling.policy),
+                                      awareness.awareness->reads_metrics(), seeds(), metrics);
+  if (!autoscaling.error.empty()) return refused(std::move(autoscaling.error));
+  auto notifier = plan_notifier(
+      config.webhook, seeds(), [metrics](notification_kind kind, bool delivered, unsigned) {
+        metrics->count_webhook_delivery(kind, delivered);
+      },
+      runner_identity_of(config));
+  if (!notifier.wiring) return refused("webhook: " + notifier.error);
+  instance_plan plan{
+      .drain = make_drain_config(config, seeds(), awareness.awareness->gitlab_shutdown_timeout()),
+      .notifier = std::move(*notifier.wiring),
+      .lifecycle_watcher = std::move(watcher.wiring)};
+  plan_runner_side(plan, *awareness.awareness, seeds, metrics);
+  if (autoscaling.plan) {
+    plan.autoscaling_client = std::move(autoscaling.plan->client);
+    plan.lifecycle_hooks = std::move(autoscaling.plan->lifecycle_hooks);
+    plan.scaler = std::move(autoscaling.plan->scaler);
+  }
+  return {std::move(plan), awareness.awareness->unregister_url(), {}, 0};
+}
+
+}  // namespace runwarden

@@ -1,0 +1,92 @@
+// See include/runwarden/instance.hpp. The instance is runwarden run's local_instance in the
+// host's actor system, with a host relay as the warden's exit listener; no control API, no
+// signal watch, no service manager: the host has the handle.
+#include "runwarden/instance.hpp"
+
+#include <utility>
+
+#include "messages/warden_messages.hpp"
+#include "runwarden_version.hpp"
+#include "src/assembly/local_instance.hpp"
+#include "src/embedding/host_relay.hpp"
+#include "src/embedding/settings_value.hpp"
+#include "src/logging/logging.hpp"
+
+namespace runwarden::embedded {
+
+struct instance::running {
+  caf::actor_system& system;
+  std::unique_ptr<local_instance> local;
+  caf::actor relay;
+};
+
+instance::started instance::start(caf::actor_system& system, const config& settings) {
+  const auto& checked = settings.value_->checked;
+  auto metrics =
+      std::make_shared<metrics_registry>(version_text, std::chrono::system_clock::now());
+  auto prepared = local_instance::prepare(checked, metrics);
+  if (!prepared.instance) return {std::nullopt, std::move(prepared.error)};
+  // The relay exists before the warden, whose exit listener it is. It may use the journal:
+  // stop() waits for the relay's end before the journal goes.
+  auto& journal = prepared.instance->journal();
+  auto state = std::make_unique<running>(
+      running{system, std::move(prepared.instance),
+              system.spawn(host_relay, [&journal] { journal.retire(); })});
+  state->local->start(system, state->relay,
+                      [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
+                        metrics->observe(effect, snapshot);
+                      });
+  caf::anon_send(state->local->actors().warden(), subscribe_atom::value, state->relay);
+  return {instance{std::move(state)}, {}};
+}
+
+instance::instance(std::unique_ptr<running> state) : running_(std::move(state)) {}
+instance::instance(instance&&) noexcept = default;
+instance& instance::operator=(instance&&) noexcept = default;
+instance::~instance() { stop(); }
+
+std::optional<status> instance::current_status(std::chrono::milliseconds wait_max) const {
+  if (!running_) return std::nullopt;
+  caf::scoped_actor asker{running_->system};
+  std::optional<status> answer;
+  asker->request(running_->local->actors().warden(), caf::duration{wait_max},
+                 caf::get_atom::value)
+      .receive([&](const warden_snapshot& snapshot) { answer = public_status(snapshot); },
+               [&](const caf::error&) {});
+  return answer;
+}
+
+void instance::subscribe(const caf::actor& listener) const {
+  if (running_) caf::anon_send(running_->relay, caf::subscribe_atom::value, listener);
+}
+
+void instance::request_shutdown(shutdown_request request) const {
+  if (!running_) return;
+  if (request.on_gone) caf::anon_send(running_->relay, gone_callback{std::move(request.on_gone)});
+  const auto& warden = running_->local->actors().warden();
+  if (request.forceful) {
+    caf::anon_send(warden, forceful_shutdown_requested{.source = trigger_source::control_api,
+                                                       .reason = std::move(request.reason)});
+    return;
+  }
+  std::optional<instant> deadline;
+  if (request.deadline)
+    deadline = std::chrono::duration_cast<instant>(
+                   running_->system.clock().now().time_since_epoch()) +
+               *request.deadline;
+  caf::anon_send(warden, shutdown_requested{.source = trigger_source::control_api,
+                                            .deadline = deadline,
+                                            .reason = std::move(request.reason)});
+}
+
+void instance::stop() {
+  if (!running_) return;
+  caf::scoped_actor waiter{running_->system};
+  waiter->monitor(running_->relay);
+  waiter->send_exit(running_->relay, caf::exit_reason::user_shutdown);
+  waiter->receive([](const caf::down_msg&) {});
+  running_->local->stop();
+  running_.reset();
+}
+
+}  // namespace runwarden::embedded

@@ -1,0 +1,83 @@
+// See host_relay.hpp.
+#include "src/embedding/host_relay.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "messages/warden_messages.hpp"
+#include "src/logging/logging.hpp"
+
+namespace runwarden {
+
+namespace {
+
+using relay_pointer = caf::stateful_actor<host_relay_state>*;
+
+bool is_gone(const embedded::status& status) {
+  return status.state == to_string(warden_status::gone);
+}
+
+void on_snapshot(relay_pointer self, const warden_snapshot& snapshot) {
+  auto& state = self->state;
+  state.last = public_status(snapshot);
+  for (const auto& listener : state.listeners) self->send(listener, *state.last);
+  if (!is_gone(*state.last)) return;
+  for (const auto& gone : state.callbacks) gone.callback(*state.last);
+  state.callbacks.clear();
+}
+
+void on_subscribe(relay_pointer self, const caf::actor& listener) {
+  auto& state = self->state;
+  if (!listener || std::count(state.listeners.begin(), state.listeners.end(), listener)) return;
+  if (state.listeners.size() >= host_listeners_max) {
+    warden_logger()->error("embedded status subscription refused: {} already listen",
+                           host_listeners_max);
+    return;
+  }
+  state.listeners.push_back(listener);
+  self->monitor(listener);
+  if (state.last) self->send(listener, *state.last);
+}
+
+void on_gone_callback(relay_pointer self, const gone_callback& gone) {
+  auto& state = self->state;
+  if (!gone.callback) return;
+  if (state.last && is_gone(*state.last)) {
+    gone.callback(*state.last);
+  } else if (state.callbacks.size() < host_listeners_max) {
+    state.callbacks.push_back(gone);
+  } else {
+    warden_logger()->error("embedded shutdown callback dropped: {} already wait",
+                           host_listeners_max);
+  }
+}
+
+}  // namespace
+
+embedded::status public_status(const warden_snapshot& snapshot) {
+  return {.version = snapshot.version,
+          .state = std::string{to_string(snapshot.status)},
+          .phase = std::string{to_string(snapshot.phase)},
+          .runner_pid = snapshot.runner_pid,
+          .jobs_running = snapshot.jobs_running,
+          .restarts_total = snapshot.restarts_total,
+          .trigger = snapshot.trigger ? std::string{trigger_token(*snapshot.trigger)} : "",
+          .reason = snapshot.reason,
+          .exit_code = snapshot.exit_code};
+}
+
+caf::behavior host_relay(caf::stateful_actor<host_relay_state>* self,
+                         std::function<void()> on_exit) {
+  self->set_down_handler([=](const caf::down_msg& down) {
+    std::erase_if(self->state.listeners,
+                  [&](const caf::actor& listener) { return listener.address() == down.source; });
+  });
+  return {
+      [=](const warden_snapshot& snapshot) { on_snapshot(self, snapshot); },
+      [=](const warden_exited&) { on_exit(); },  // the snapshot at gone said the rest
+      [=](caf::subscribe_atom, const caf::actor& listener) { on_subscribe(self, listener); },
+      [=](const gone_callback& gone) { on_gone_callback(self, gone); },
+  };
+}
+
+}  // namespace runwarden

@@ -1,0 +1,45 @@
+#pragma once
+// Between an embedded instance's warden and its host: subscribed to the warden, it turns each
+// snapshot into the public embedded::status, hands it to the host's subscribed actors, and
+// calls the shutdown requests' on_gone callbacks once the status is gone. It is also the
+// warden's exit listener, so the warden's own protocol never reaches the host.
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "caf/all.hpp"
+#include "runwarden/status.hpp"
+#include "src/drain/warden_snapshot.hpp"
+
+namespace runwarden {
+
+// Host actors and callbacks a relay keeps at once; past them a subscription is dropped with
+// a log line (a host subscribes a few actors, not one per request).
+inline constexpr std::size_t host_listeners_max = 64;
+
+// (host_relay: once gone) calls `callback` with the status at gone.
+struct gone_callback {
+  std::function<void(const embedded::status&)> callback;
+};
+
+struct host_relay_state {
+  static inline const char* name = "host_relay";
+  std::vector<caf::actor> listeners;     // at most host_listeners_max
+  std::vector<gone_callback> callbacks;  // at most host_listeners_max
+  std::optional<embedded::status> last;
+};
+
+// Messages: warden_snapshot, warden_exited (from the warden, once subscribed to it);
+// (caf::subscribe_atom, caf::actor) and gone_callback (from the public handle). `on_exit`
+// runs at warden_exited, as runwarden run retires its journal then.
+caf::behavior host_relay(caf::stateful_actor<host_relay_state>* self,
+                         std::function<void()> on_exit);
+
+// The public view of a snapshot.
+embedded::status public_status(const warden_snapshot& snapshot);
+
+}  // namespace runwarden
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::gone_callback)

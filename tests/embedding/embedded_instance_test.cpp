@@ -1,0 +1,129 @@
+// The public embedding API (include/runwarden/) from a host's side, against real things: the
+// demo runner as a real child process, real signals, a real state directory and its lock.
+// Each test observes the status stream a host actor gets (never a sleep), and a drain is
+// followed to gone with the runner's own exit code.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "caf/all.hpp"
+#include "runwarden/config.hpp"
+#include "runwarden/instance.hpp"
+
+namespace {
+
+using runwarden::embedded::config;
+using runwarden::embedded::instance;
+using runwarden::embedded::shutdown_request;
+using runwarden::embedded::status;
+
+constexpr std::chrono::seconds status_wait_max{60};
+
+// A state directory of the test's own, removed at the end.
+struct scratch_directory {
+  std::filesystem::path path;
+  scratch_directory() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "runwarden-embedded-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    path = pattern;
+  }
+  ~scratch_directory() { std::filesystem::remove_all(path); }
+};
+
+config demo_config(const scratch_directory& state) {
+  auto loaded = config::from_toml("[runner]\nkind = \"gitlab\"\n[journal]\nstate_directory = \"" +
+                                      state.path.string() + "\"\n",
+                                  {DEMO_RUNNER_BINARY, "--concurrency", "1", "--job-seconds", "1"});
+  REQUIRE(loaded.errors.empty());
+  return *loaded.config;
+}
+
+// The statuses a host actor receives, until one matches `until`.
+std::vector<status> statuses_until(caf::scoped_actor& host, bool (*until)(const status&)) {
+  std::vector<status> seen;
+  bool waiting = true;
+  host->receive_while(waiting)(
+      [&](const status& next) {
+        seen.push_back(next);
+        waiting = !until(next);
+      },
+      caf::after(status_wait_max) >> [&] {
+        FAIL("no status for " << status_wait_max.count() << "s after " << seen.size());
+      });
+  return seen;
+}
+
+bool runner_runs(const status& s) { return s.state == "running" && s.runner_pid.has_value(); }
+bool gone(const status& s) { return s.state == "gone"; }
+
+}  // namespace
+
+TEST_CASE("an embedded instance drains its runner on request and ends with its exit code",
+          "[embedding][process]") {
+  scratch_directory state;
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  auto started = instance::start(system, demo_config(state));
+  REQUIRE(started.error.empty());
+  caf::scoped_actor host{system};
+  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  statuses_until(host, runner_runs);
+  REQUIRE(started.instance->current_status()->state == "running");
+
+  std::promise<status> at_gone;
+  started.instance->request_shutdown(
+      shutdown_request{.reason = "the host is done",
+                       .deadline = std::chrono::seconds{30},
+                       .on_gone = [&at_gone](const status& s) { at_gone.set_value(s); }});
+  const auto drain = statuses_until(host, gone);
+  CHECK(std::any_of(drain.begin(), drain.end(),
+                    [](const status& s) { return s.state == "shutting_down"; }));
+  CHECK(drain.back().exit_code == 0);  // the demo runner finished its jobs and exited 0
+  CHECK(drain.back().trigger == "control_api");
+  CHECK(drain.back().reason == "the host is done");
+  auto gone_future = at_gone.get_future();
+  REQUIRE(gone_future.wait_for(status_wait_max) == std::future_status::ready);
+  CHECK(gone_future.get().exit_code == 0);
+  started.instance->stop();
+}
+
+TEST_CASE("a second instance on one state directory is refused, naming the lock",
+          "[embedding][process]") {
+  scratch_directory state;
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  auto first = instance::start(system, demo_config(state));
+  REQUIRE(first.error.empty());
+  const auto second = instance::start(system, demo_config(state));
+  CHECK_FALSE(second.instance);
+  CHECK_THAT(second.error, Catch::Contains("another runwarden uses the state directory " +
+                                           state.path.string()));
+  // The first one is untouched by the refusal: it still drains to gone.
+  caf::scoped_actor host{system};
+  first.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  statuses_until(host, runner_runs);
+  first.instance->request_shutdown(shutdown_request{.reason = "test over", .forceful = true});
+  CHECK(statuses_until(host, gone).back().state == "gone");
+  first.instance->stop();
+}
+
+TEST_CASE("embedded settings are checked as runwarden run checks its file", "[embedding]") {
+  const auto bad = config::from_toml("[drain]\ntimeout = \"soon\"\n[runner]\nnope = 1\n",
+                                     {"/bin/true"}, "host.toml");
+  REQUIRE_FALSE(bad.config);
+  REQUIRE(bad.errors.size() == 2);
+  CHECK_THAT(bad.errors[0], Catch::StartsWith("host.toml:2: drain.timeout:"));
+  CHECK_THAT(bad.errors[1], Catch::StartsWith("host.toml:4:") && Catch::Contains("runner.nope"));
+  const auto no_command = config::from_toml("", {});
+  REQUIRE_FALSE(no_command.config);
+  CHECK_THAT(no_command.errors.front(), Catch::Contains("no runner command"));
+  CHECK_THAT(config::from_file("/nonexistent/runwarden.toml").errors.front(),
+             Catch::Contains("/nonexistent/runwarden.toml"));
+}
