@@ -5,26 +5,16 @@
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "src/aws/imds/imds_endpoint.hpp"
 
 namespace runwarden {
 
-imds_lifecycle_watcher::imds_lifecycle_watcher(caf::actor supervisor, http_port_actor port,
-                                               std::shared_ptr<http_worker> worker)
-    : supervisor_(std::move(supervisor)), port_(std::move(port)), worker_(std::move(worker)) {}
-
-void imds_lifecycle_watcher::stop() {
-  if (supervisor_) caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
-  if (port_) caf::anon_send_exit(port_, caf::exit_reason::user_shutdown);
-  if (worker_) worker_->stop();
-}
-
-lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
-                                                       const aws_settings& settings,
-                                                       const environment_map& environment,
-                                                       caf::actor listener,
-                                                       std::uint64_t random_seed,
-                                                       std::function<void()> answered) {
-  if (settings.provider == lifecycle_provider::none) return {std::nullopt, {}};
+cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
+                                                   const aws_settings& settings,
+                                                   const environment_map& environment,
+                                                   caf::actor listener,
+                                                   std::uint64_t random_seed,
+                                                   std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the lifecycle watcher needs a listener"};
   if (settings.poll_interval.count() <= 0)
     return {std::nullopt, "aws.poll_interval must be positive"};
@@ -35,18 +25,20 @@ lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system
   imds_poller_config poller{.endpoint = std::move(endpoint.endpoint),
                             .policy = settings.watch,
                             .allow_v1_fallback = settings.imds_v1_fallback,
-                            .random_seed = random_seed};
+                            .random_seed = random_seed,
+                            .scheduled_events_interval = settings.scheduled_events_interval};
   lifecycle_watcher_wiring wiring{.http_port = port,
                                   .listener = std::move(listener),
                                   .poller = std::move(poller),
                                   .poll_interval = settings.poll_interval,
+                                  .scheduled_events = settings.scheduled_events,
                                   .answered = std::move(answered)};
   auto supervisor = spawn_worker_supervisor(
       system, {{std::string{lifecycle_watcher_child_id}},
                [wiring = std::move(wiring)](caf::local_actor* parent) {
                  return parent->spawn(lifecycle_watcher_actor, wiring);
                }});
-  return {imds_lifecycle_watcher{std::move(supervisor), std::move(port), std::move(worker)}, {}};
+  return {cloud_watcher{std::move(supervisor), {std::move(port)}, {std::move(worker)}}, {}};
 }
 
 }  // namespace runwarden

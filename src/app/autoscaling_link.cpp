@@ -42,9 +42,9 @@ std::optional<std::string> configured_region(const environment_map& environment)
 autoscaling_link::plan_result autoscaling_link::plan(const settings& config,
                                                      const environment_map& environment,
                                                      std::optional<scaling_policy> scaling) {
-  const bool aws = config.aws.provider == lifecycle_provider::aws;
+  const bool aws = config.cloud.provider == cloud_provider::aws;
   if (scaling && !aws)
-    return {nullptr, "scaling.enabled needs aws.provider = \"aws\": the scaler finds its "
+    return {nullptr, "scaling.enabled needs cloud.provider = \"aws\": the scaler finds its "
                      "instance and group through the instance metadata service"};
   if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling)) return {};
   auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);

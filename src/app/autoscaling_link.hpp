@@ -28,7 +28,7 @@ class autoscaling_link {
     std::string error;                       // a configuration problem: exit_config
   };
 
-  // Needed when aws.provider is "aws" and hooks are completed, or when scaling is enabled.
+  // Needed when cloud.provider is "aws" and hooks are completed, or when scaling is enabled.
   static plan_result plan(const settings& config, const environment_map& environment,
                           std::optional<scaling_policy> scaling);
 

@@ -12,7 +12,8 @@
 #include <csignal>
 #include <random>
 
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+#include "actors/lifecycle_watcher/cloud_watcher.hpp"
+#include "src/app/cloud_detection.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
 #include "actors/process_port/process_port_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
@@ -161,6 +162,7 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
       .kill_timeout = kill_timeout,
       .random_seed = random_seed,
       .runner_start_grace = config.drain.start_grace,
+      .unregister_alongside_below = config.drain.unregister_alongside_below,
   };
   if (kind.signals_configurable) {
     result.graceful_signal = config.runner.graceful_signal.value_or(result.graceful_signal);
@@ -173,13 +175,30 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
   result.unregister_before_stop = config.unregister.kind == unregister_kind::github;
   if (result.unregister && config.unregister.alert_after)
     result.unregistration_alert_after = *config.unregister.alert_after;
-  // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain.
+  // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain; the
+  // Azure watcher approves the event it drained for. Either is waited for when it is away.
   result.await_lifecycle_lookup =
-      config.aws.provider == lifecycle_provider::aws && config.aws.complete_lifecycle_hooks;
+      (config.cloud.provider == cloud_provider::aws && config.aws.complete_lifecycle_hooks) ||
+      config.cloud.provider == cloud_provider::azure;
   return result;
 }
 
-int run_warden(const settings& config) {
+// cloud.provider "auto" becomes the cloud found, within a second, before the runner starts;
+// everything after sees a real provider, and the log says what each probe saw.
+settings with_cloud_found(settings config, const environment_map& environment) {
+  if (config.cloud.provider != cloud_provider::detect) return config;
+  const auto detection = detect_cloud(config, environment);
+  config.cloud.provider = detection.found;
+  warden_logger()->info("cloud.provider \"auto\": {} ({})",
+                        detection.found == cloud_provider::none ? "no cloud found"
+                                                                : "found " + name_of(detection),
+                        detection.account);
+  return config;
+}
+
+int run_warden(const settings& requested) {
+  const auto environment = process_environment();
+  const settings config = with_cloud_found(requested, environment);
   auto endpoint = prepare_control_endpoint(config.control, config.webhook.allow_link_local);
   if (!endpoint.error.empty()) {
     warden_logger()->error("{}", endpoint.error);
@@ -192,7 +211,6 @@ int run_warden(const settings& config) {
     warden_logger()->error("{}", http.error);
     return exit_unavailable;
   }
-  const auto environment = process_environment();
   auto awareness = runner_awareness::plan(config, environment);
   if (!awareness.awareness) {
     warden_logger()->error("{}", awareness.error);
@@ -205,13 +223,10 @@ int run_warden(const settings& config) {
     warden_logger()->error("{}", scaling.error);
     return exit_config;
   }
-  if (config.aws.provider != lifecycle_provider::none) {
-    // Checked before the runner starts, so that a bad endpoint stops nothing midway.
-    const auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
-    if (!endpoint.error.empty()) {
-      warden_logger()->error("{}", endpoint.error);
-      return exit_config;
-    }
+  // Checked before the runner starts, so that a bad endpoint stops nothing midway.
+  if (const auto problem = cloud_watcher_problem(config, environment); !problem.empty()) {
+    warden_logger()->error("{}", problem);
+    return exit_config;
   }
   // The Auto Scaling client, the lifecycle hooks and the scaler: credentials and endpoints
   // are checked now, the actors start once the warden exists.
@@ -280,10 +295,10 @@ int run_warden(const settings& config) {
                     },
                     .recovered = journal.journal->recovered()});
   awareness.awareness->start_metrics(system, warden);
-  auto lifecycle = spawn_lifecycle_watcher(
-      system, config.aws, environment, warden, entropy(),
+  auto lifecycle = spawn_cloud_watcher(
+      system, config, environment, warden, entropy(),
       [metrics] { metrics->mark_metadata_answered(std::chrono::system_clock::now()); });
-  if (!lifecycle.error.empty()) warden_logger()->error("lifecycle watcher: {}", lifecycle.error);
+  if (!lifecycle.error.empty()) warden_logger()->error("cloud watcher: {}", lifecycle.error);
   // Every worker runs under a supervisor of its own: the warden hears of each restart,
   // and a supervisor that gives up ends runwarden the graceful way (below).
   if (autoscaling.link) autoscaling.link->start(system, warden, awareness.awareness->reads_metrics(), entropy(),

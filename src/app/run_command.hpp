@@ -18,6 +18,6 @@ namespace runwarden {
 drain_config make_drain_config(const settings& config, std::uint64_t random_seed,
                                std::optional<std::chrono::seconds> gitlab_shutdown_timeout = {});
 
-int run_warden(const settings& config);
+int run_warden(const settings& requested);
 
 }  // namespace runwarden
