@@ -47,7 +47,7 @@ struct imds_poller_config {
   delivery_limits retry{std::chrono::milliseconds{100}, std::chrono::seconds{1}, 3};
   std::uint64_t random_seed = 0;
   // How often the scheduled maintenance events page is read; unset: never.
-  std::optional<std::chrono::milliseconds> scheduled_events_interval;
+  std::optional<std::chrono::milliseconds> scheduled_events_interval = std::nullopt;
 };
 
 // Effects, in the order to carry out.
