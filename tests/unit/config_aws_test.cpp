@@ -73,7 +73,7 @@ TEST_CASE("[aws] keys refuse bad values, naming file, line and key", "[config][i
   const std::vector<std::pair<std::string, std::vector<std::string>>> rows{
       {"[cloud]\nprovider = \"oracle\"",
        {"test.toml:2: cloud.provider: unknown value \"oracle\" (expected \"none\", \"aws\", "
-        "\"azure\" or \"gcp\")"}},
+        "\"azure\", \"gcp\" or \"auto\")"}},
       {"[cloud]\nprovider = \"aws\"\n[aws]\nprovider = \"aws\"",
        {"test.toml:4: aws.provider: cloud.provider (line 2) replaces it: set the provider "
         "there only"}},
@@ -130,7 +130,7 @@ TEST_CASE("[aws] provider still sets the provider, with a warning naming the new
   const auto refused = parse("[aws]\nprovider = \"oracle\"\n");
   CHECK(refused.errors == std::vector<std::string>{
                               "test.toml:2: aws.provider: unknown value \"oracle\" (expected "
-                              "\"none\", \"aws\", \"azure\" or \"gcp\")"});
+                              "\"none\", \"aws\", \"azure\", \"gcp\" or \"auto\")"});
   CHECK(refused.warnings.empty());
 }
 
@@ -169,8 +169,8 @@ other = "drain"
       {"[aws.scheduled_events]\ninstance-stop = \"stop\"",
        "test.toml:2: aws.scheduled_events.instance-stop: unknown value \"stop\" (expected "
        "\"drain\", \"drain_ahead\" or \"log\")"},
-      {"[aws.scheduled_events]\ninstance-teleport = \"log\"",
-       "test.toml:2: aws.scheduled_events.instance-teleport: unknown key (did you mean "
+      {"[aws.scheduled_events]\ninstance-reboots = \"log\"",
+       "test.toml:2: aws.scheduled_events.instance-reboots: unknown key (did you mean "
        "aws.scheduled_events.instance-reboot?)"},
   };
   for (const auto& [text, error] : rows) {

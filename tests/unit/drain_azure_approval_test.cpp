@@ -36,13 +36,14 @@ TEST_CASE("a Terminate is approved once the runner is gone and unregistered") {
   CHECK(m.at(0s, shutdown_requested{.source = trigger_source::azure_terminate,
                                     .deadline = instant{595s}}) ==
         lines{"change_status running->shutting_down", "send_notification drain_started",
-              "signal_runner pid=100 signal=SIGQUIT purpose=graceful",
+              "signal_runner graceful SIGQUIT pid=100",
               "arm_timer drain_deadline id=1 at=595000ms"});
   // No heartbeat timer, and the trigger's deadline stands.
   CHECK(m.at(0s, event_to_approve("t-3", instant{600s})) ==
         lines{"arm_timer lifecycle_expiry id=2 at=600000ms"});
   CHECK(m.state().drain_deadline == instant{595s});
-  CHECK(m.at(30s, exited(100, 0)) == lines{"unregister_runner"});
+  CHECK(m.at(30s, exited(100, 0)) ==
+        lines{"unregister_runner", "arm_timer unregistration_last_attempt id=3 at=565000ms"});
   CHECK(m.at(31s, unregistration_finished{}) ==
         lines{"complete_lifecycle_action hook=t-3 result=CONTINUE"});
   CHECK(m.at(32s, lifecycle_action_completed{true, "Azure event t-3 approved"}) ==

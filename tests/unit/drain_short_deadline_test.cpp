@@ -38,7 +38,7 @@ TEST_CASE("a preemption's 30 s deadline unregisters a GitLab runner alongside th
   m.start_running();
   CHECK(m.at(10s, notice(source, instant{40s})) ==
         lines{"change_status running->shutting_down", "send_notification drain_started",
-              "signal_runner pid=100 signal=SIGQUIT purpose=graceful",
+              "signal_runner graceful SIGQUIT pid=100",
               "arm_timer drain_deadline id=1 at=40000ms", "unregister_runner"});
   CHECK(reported(m, "unregistering alongside the drain"));
   // Confirmed while the runner still finishes: nothing more until it stops.
@@ -62,9 +62,10 @@ TEST_CASE("a deadline at or beyond the threshold unregisters after the stop, as 
   m.start_running();
   CHECK(m.at(0s, notice(trigger_source::azure_terminate, instant{60s})) ==
         lines{"change_status running->shutting_down", "send_notification drain_started",
-              "signal_runner pid=100 signal=SIGQUIT purpose=graceful",
+              "signal_runner graceful SIGQUIT pid=100",
               "arm_timer drain_deadline id=1 at=60000ms"});
-  CHECK(m.at(20s, exited(100, 0)) == lines{"unregister_runner"});
+  CHECK(m.at(20s, exited(100, 0)) ==
+        lines{"unregister_runner", "arm_timer unregistration_last_attempt id=2 at=30000ms"});
 }
 
 TEST_CASE("a tighter deadline during a drain starts the unregistration alongside") {
@@ -101,7 +102,7 @@ TEST_CASE("without a threshold, or for GitHub's order, nothing changes") {
     m.start_running();
     CHECK(m.at(0s, notice(trigger_source::gcp_preemption, instant{30s})) ==
           lines{"change_status running->shutting_down", "send_notification drain_started",
-                "signal_runner pid=100 signal=SIGQUIT purpose=graceful",
+                "signal_runner graceful SIGQUIT pid=100",
                 "arm_timer drain_deadline id=1 at=30000ms"});
   }
 }
