@@ -11,7 +11,8 @@ namespace runwarden {
 
 cloud_watcher_spawn_result spawn_azure_watcher(caf::actor_system& system,
                                                const azure_settings& settings,
-                                               caf::actor listener, std::uint64_t random_seed) {
+                                               caf::actor listener, std::uint64_t random_seed,
+                                               std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the Azure watcher needs a listener"};
   auto endpoint = resolve_azure_metadata_endpoint(settings.metadata_endpoint);
   if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
@@ -22,7 +23,8 @@ cloud_watcher_spawn_result spawn_azure_watcher(caf::actor_system& system,
                               .endpoint = std::move(endpoint.endpoint),
                               .poll_interval = settings.poll_interval,
                               .policy = settings.events,
-                              .random_seed = random_seed};
+                              .random_seed = random_seed,
+                              .answered = std::move(answered)};
   auto supervisor = spawn_worker_supervisor(
       system, {{std::string{azure_watcher_child_id}},
                [wiring = std::move(wiring)](caf::local_actor* parent) {

@@ -122,6 +122,9 @@ void on_approval(watcher_pointer self, const http_response& response) {
 void on_response(watcher_pointer self, http_response& response) {
   auto& state = self->state;
   if (response.id == 0) return;
+  const auto code = response.status_code.value_or(0);
+  if (state.wiring.answered && ((code >= 200 && code < 300) || code == 404))
+    state.wiring.answered();
   if (response.id == state.approval_waiting) {
     on_approval(self, response);
   } else if (response.id == state.read_waiting) {

@@ -41,6 +41,9 @@ struct azure_watcher_wiring {
   std::uint64_t random_seed = 0;
   // Events name wall-clock times; tests give a clock of their own.
   std::function<wall_time()> wall_clock = [] { return std::chrono::system_clock::now(); };
+  // Called whenever the metadata service answered (2xx, or 404 for a key it does not
+  // have), for /metrics; may be empty. The caller reads the clock.
+  std::function<void()> answered = {};
 };
 
 struct azure_watcher_state {

@@ -12,7 +12,8 @@ namespace runwarden {
 cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
                                              const gcp_settings& settings,
                                              const environment_map& environment,
-                                             caf::actor listener, std::uint64_t random_seed) {
+                                             caf::actor listener, std::uint64_t random_seed,
+                                             std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the Google Cloud watcher needs a listener"};
   auto endpoint = resolve_gcp_metadata_endpoint(settings.metadata_endpoint, environment);
   if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
@@ -26,7 +27,8 @@ cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
                             .endpoint = std::move(endpoint.endpoint),
                             .wait_timeout = settings.wait_timeout,
                             .notices = settings.notices,
-                            .random_seed = random_seed};
+                            .random_seed = random_seed,
+                            .answered = std::move(answered)};
   auto supervisor = spawn_worker_supervisor(
       system, {{std::string{gcp_watcher_child_id}},
                [wiring = std::move(wiring)](caf::local_actor* parent) {

@@ -6,6 +6,7 @@
 // came from.
 
 #include <cstdint>
+#include <functional>
 
 #include "actors/lifecycle_watcher/cloud_watcher.hpp"
 #include "caf/all.hpp"
@@ -14,9 +15,11 @@
 namespace runwarden {
 
 // `listener` receives lifecycle_trigger. `environment` is consulted for GCE_METADATA_HOST.
+// `answered` is called on every answer of the metadata server.
 cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
                                              const gcp_settings& settings,
                                              const environment_map& environment,
-                                             caf::actor listener, std::uint64_t random_seed);
+                                             caf::actor listener, std::uint64_t random_seed,
+                                             std::function<void()> answered = {});
 
 }  // namespace runwarden

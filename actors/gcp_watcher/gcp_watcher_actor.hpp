@@ -40,6 +40,9 @@ struct gcp_watcher_wiring {
   std::uint64_t random_seed = 0;
   // Notices start deadlines from the wall-clock time they are seen; tests give their own.
   std::function<wall_time()> wall_clock = [] { return std::chrono::system_clock::now(); };
+  // Called whenever the metadata service answered (2xx, or 404 for a key it does not
+  // have), for /metrics; may be empty. The caller reads the clock.
+  std::function<void()> answered = {};
 };
 
 // One metadata key and its port, with the request in flight.

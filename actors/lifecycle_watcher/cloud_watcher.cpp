@@ -45,9 +45,11 @@ cloud_watcher_spawn_result spawn_cloud_watcher(caf::actor_system& system, const 
       return spawn_lifecycle_watcher(system, config.aws, environment, std::move(listener),
                                      random_seed, std::move(answered));
     case cloud_provider::azure:
-      return spawn_azure_watcher(system, config.azure, std::move(listener), random_seed);
+      return spawn_azure_watcher(system, config.azure, std::move(listener), random_seed,
+                                 std::move(answered));
     case cloud_provider::gcp:
-      return spawn_gcp_watcher(system, config.gcp, environment, std::move(listener), random_seed);
+      return spawn_gcp_watcher(system, config.gcp, environment, std::move(listener), random_seed,
+                               std::move(answered));
     case cloud_provider::detect: break;  // resolved before, by detect_cloud
   }
   return {std::nullopt, "cloud.provider \"auto\" was not resolved before the watcher was started"};

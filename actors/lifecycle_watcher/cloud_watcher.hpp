@@ -51,8 +51,8 @@ std::string cloud_watcher_problem(const settings& config, const environment_map&
 // The watcher of config.cloud.provider. `listener` receives lifecycle_trigger (and, on AWS,
 // instance_identity; on Azure, lifecycle_action_pending and lifecycle_action_completed, as
 // the watcher is the lifecycle client of its events); `environment` is consulted for each
-// cloud's endpoint variable. `answered` is called on every answer of the EC2 metadata
-// service (for /metrics; the other clouds' watchers do not report it yet).
+// cloud's endpoint variable. `answered` is called on every answer of the cloud's metadata
+// service (for /metrics).
 cloud_watcher_spawn_result spawn_cloud_watcher(caf::actor_system& system, const settings& config,
                                                const environment_map& environment,
                                                caf::actor listener, std::uint64_t random_seed,

@@ -233,7 +233,8 @@ TEST_CASE("spawn_lifecycle_watcher names a bad endpoint", "[imds][integration]")
 
 // EC2 scheduled maintenance events (issue 21): the page is read on a cadence of its own,
 // slower than the poll, and an instance-stop on it drains with NotBefore minus the margin.
-TEST_CASE_METHOD(imds_fixture, "a scheduled instance-stop drains; its page keeps its own cadence",
+TEST_CASE_METHOD(imds_fixture,
+                 "a scheduled instance-stop drains, and its page keeps its own cadence",
                  "[imds][integration]") {
   const std::string scheduled_path = "/latest/meta-data/events/maintenance/scheduled";
   command({{"lifecycle_state", "InService"}});

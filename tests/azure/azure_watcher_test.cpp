@@ -119,7 +119,7 @@ std::size_t count(const std::vector<json>& requests, const std::string& method,
 }  // namespace
 
 TEST_CASE_METHOD(azure_fixture,
-                 "a Preempt naming this machine drains; its approval comes when asked",
+                 "a Preempt naming this machine drains, and its approval comes when asked",
                  "[azure][integration]") {
   start();
   const auto first = requests_until(

@@ -107,7 +107,7 @@ std::size_t count(const std::vector<json>& requests, const std::string& path, bo
 
 }  // namespace
 
-TEST_CASE_METHOD(gcp_fixture, "a preemption drains at once; quiet waits hang and are reissued",
+TEST_CASE_METHOD(gcp_fixture, "a preemption drains at once, and quiet waits hang and are reissued",
                  "[gcp][integration]") {
   start();
   // Each key: one plain read, then waits with the ETag of what it read; the identity once.

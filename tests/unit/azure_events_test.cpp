@@ -139,7 +139,7 @@ TEST_CASE("Preempt and Terminate naming this machine drain once, approved by Eve
   CHECK(terminate.triggers[0].deadline == now - 5s);  // started already: at once
 }
 
-TEST_CASE("Reboot and Redeploy drain only when configured; failures are said once",
+TEST_CASE("Reboot and Redeploy drain only when configured, and failures are said once",
           "[azure]") {
   const auto now = at("2027-02-03T10:00:00Z");
   azure_event_watch logging{{}, "vm"};

@@ -138,7 +138,7 @@ TEST_CASE("a reboot drains the lead time before NotBefore, woken by its due time
   CHECK(watch.due(at("2027-02-03T09:58:01Z")).triggers.empty());
 }
 
-TEST_CASE("a canceled event not yet draining is dropped; a started drain is not undone",
+TEST_CASE("a canceled event not yet draining is dropped, and a started drain is not undone",
           "[imds][scheduled]") {
   scheduled_event_watch watch{{}};
   const auto now = at("2027-02-03T09:00:00Z");
