@@ -1,5 +1,7 @@
 // See gmt_date.hpp. curl_getdate returns -1 for text it cannot read; a date before 1970 is
-// no notice of anything to come, so it is refused as well.
+// no notice of anything to come, so it is refused as well, and so is one past what
+// system_clock's 64-bit nanoseconds hold (2262): its conversion would overflow (found by the
+// imds_scheduled_events fuzz target with the year 9528).
 #include "src/util/gmt_date.hpp"
 
 #include <curl/curl.h>
@@ -13,7 +15,9 @@ std::optional<std::chrono::system_clock::time_point> parse_gmt_date(std::string_
   if (text.size() > gmt_date_length_max || !text.ends_with(" GMT")) return std::nullopt;
   const std::string terminated{text};
   const std::time_t seconds = curl_getdate(terminated.c_str(), nullptr);
-  if (seconds < 0) return std::nullopt;
+  const auto latest = std::chrono::floor<std::chrono::seconds>(
+      std::chrono::system_clock::time_point::max().time_since_epoch());
+  if (seconds < 0 || seconds > latest.count()) return std::nullopt;
   return std::chrono::system_clock::from_time_t(seconds);
 }
 

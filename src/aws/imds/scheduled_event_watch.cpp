@@ -70,7 +70,10 @@ scheduled_watch_outcome scheduled_event_watch::on_page(const imds_answer& answer
           {report_level::info, std::string{imds_scheduled_events_path} + ": answers again"});
     problem_kind_.clear();
     for (const auto& event : listed) consider(event, outcome);
-    for (auto& [id, known] : known_) {
+    // No structured binding here: clang 14 (the fuzz build) refuses to capture one.
+    for (auto& entry : known_) {
+      const auto& id = entry.first;
+      auto& known = entry.second;
       const bool still_listed = std::any_of(listed.begin(), listed.end(),
                                             [&](const auto& e) { return e.event_id == id; });
       if (still_listed || known.step != progress::noticed) continue;
