@@ -207,7 +207,7 @@ class Warden:
 
 
 def aws_config(imds_port, poll_interval, complete_hooks):
-    return ('[aws]\nprovider = "aws"\nimds_endpoint = "http://127.0.0.1:%d"\n'
+    return ('[cloud]\nprovider = "aws"\n[aws]\nimds_endpoint = "http://127.0.0.1:%d"\n'
             'poll_interval = "%s"\ncomplete_lifecycle_hooks = %s\n'
             % (imds_port, poll_interval, "true" if complete_hooks else "false"))
 

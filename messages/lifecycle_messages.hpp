@@ -13,9 +13,10 @@
 // The lifecycle hooks actor tells the same listener instance_group once it has found the
 // Auto Scaling group of this instance (for webhooks and status).
 //
-// Internally the watcher sends itself (imds_poll_atom) every poll interval and
-// (imds_retry_atom) when a token or identity retry is due, and gets http_response from its
-// HTTP port. The messages never leave the process, so they are unsafe local types.
+// Internally the watcher sends itself (imds_poll_atom) every poll interval,
+// (imds_retry_atom) when a token or identity retry is due and (scheduled_due_atom) when
+// an EC2 scheduled event's drain is due to start, and gets http_response from its HTTP
+// port. The messages never leave the process, so they are unsafe local types.
 
 #include <string>
 
@@ -32,6 +33,13 @@ struct instance_group {
 
 using imds_poll_atom = caf::atom_constant<caf::atom("imdspoll")>;
 using imds_retry_atom = caf::atom_constant<caf::atom("imdsretry")>;
+// A drain_ahead of an EC2 scheduled event is due (scheduled_event_watch's next_due).
+using scheduled_due_atom = caf::atom_constant<caf::atom("schedldue")>;
+// The Google Cloud watcher's backoff for one metadata key (named by the string) is over.
+using gcp_retry_atom = caf::atom_constant<caf::atom("gcpretry")>;
+// The Azure watcher's poll tick, and its backoff for the compute read or an approval.
+using azure_poll_atom = caf::atom_constant<caf::atom("azurepoll")>;
+using azure_retry_atom = caf::atom_constant<caf::atom("azureretry")>;
 
 }  // namespace runwarden
 

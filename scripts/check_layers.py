@@ -42,6 +42,8 @@ LEVELS = [
     ("pure: webhook", ["src/webhook"]),
     ("pure: unregister", ["src/unregister"]),
     ("pure: aws", ["src/aws"]),
+    ("pure: azure", ["src/azure"]),
+    ("pure: gcp", ["src/gcp"]),
     ("pure: scaling", ["src/scaling"]),
     ("pure: telemetry", ["src/telemetry"]),
     ("pure: config", ["src/config"]),

@@ -3,25 +3,14 @@
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 
 #include "actors/http_port/http_port_actor.hpp"
-#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "src/aws/imds/imds_endpoint.hpp"
 
 namespace runwarden {
-
-imds_lifecycle_watcher::imds_lifecycle_watcher(caf::actor supervisor, http_port_actor port,
-                                               std::shared_ptr<http_worker> worker)
-    : supervisor_(std::move(supervisor)), port_(std::move(port)), worker_(std::move(worker)) {}
-
-void imds_lifecycle_watcher::stop() {
-  if (supervisor_) caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
-  if (port_) caf::anon_send_exit(port_, caf::exit_reason::user_shutdown);
-  if (worker_) worker_->stop();
-}
 
 lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& settings,
                                                      const environment_map& environment,
                                                      std::uint64_t random_seed) {
-  if (settings.provider == lifecycle_provider::none) return {std::nullopt, {}};
   if (settings.poll_interval.count() <= 0)
     return {std::nullopt, "aws.poll_interval must be positive"};
   auto endpoint = resolve_imds_endpoint(settings.imds_endpoint, environment);
@@ -29,21 +18,22 @@ lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& setting
   imds_poller_config poller{.endpoint = std::move(endpoint.endpoint),
                             .policy = settings.watch,
                             .allow_v1_fallback = settings.imds_v1_fallback,
-                            .random_seed = random_seed};
+                            .random_seed = random_seed,
+                            .scheduled_events_interval = settings.scheduled_events_interval};
   return {lifecycle_watcher_wiring{.http_port = {},
                                    .listener = {},
                                    .poller = std::move(poller),
-                                   .poll_interval = settings.poll_interval},
+                                   .poll_interval = settings.poll_interval,
+                                   .scheduled_events = settings.scheduled_events},
           {}};
 }
 
-lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
-                                                       const aws_settings& settings,
-                                                       const environment_map& environment,
-                                                       caf::actor listener,
-                                                       std::uint64_t random_seed,
-                                                       std::function<void()> answered) {
-  if (settings.provider == lifecycle_provider::none) return {std::nullopt, {}};
+cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
+                                                   const aws_settings& settings,
+                                                   const environment_map& environment,
+                                                   caf::actor listener,
+                                                   std::uint64_t random_seed,
+                                                   std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the lifecycle watcher needs a listener"};
   auto planned = plan_lifecycle_watcher(settings, environment, random_seed);
   if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
@@ -57,7 +47,7 @@ lifecycle_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system
                [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
                  return parent->spawn(lifecycle_watcher_actor, wiring);
                }});
-  return {imds_lifecycle_watcher{std::move(supervisor), std::move(port), std::move(worker)}, {}};
+  return {cloud_watcher{std::move(supervisor), {std::move(port)}, {std::move(worker)}}, {}};
 }
 
 }  // namespace runwarden

@@ -26,6 +26,26 @@ void log_report(const watch_report& report) {
   }
 }
 
+void send_trigger(watcher_pointer self, lifecycle_trigger trigger) {
+  warden_logger()->warn("lifecycle watcher: drain called for by {}: {}{}",
+                        trigger_token(trigger.source), trigger.reason,
+                        trigger.deadline ? "; deadline " + format_rfc3339_utc(*trigger.deadline)
+                                         : std::string{});
+  self->send(self->state.wiring.listener, std::move(trigger));
+}
+
+// Triggers and reports go out now; a drain due later gets one timer, not one per read.
+void apply(watcher_pointer self, scheduled_watch_outcome outcome) {
+  auto& state = self->state;
+  for (auto& report : outcome.reports) log_report(report);
+  for (auto& trigger : outcome.triggers) send_trigger(self, std::move(trigger));
+  if (!outcome.next_due || outcome.next_due == state.scheduled_due_armed) return;
+  state.scheduled_due_armed = outcome.next_due;
+  const auto now = state.wiring.wall_clock();
+  const auto delay = *outcome.next_due > now ? *outcome.next_due - now : wall_time::duration{};
+  self->delayed_send(self, delay, scheduled_due_atom::value);
+}
+
 void carry_out(watcher_pointer self, std::vector<poller_effect> effects) {
   auto& state = self->state;
   for (auto& effect : effects) {
@@ -39,12 +59,9 @@ void carry_out(watcher_pointer self, std::vector<poller_effect> effects) {
     } else if (const auto* wait = std::get_if<retry_after>(&effect)) {
       self->delayed_send(self, wait->delay, imds_retry_atom::value);
     } else if (auto* trigger = std::get_if<lifecycle_trigger>(&effect)) {
-      warden_logger()->warn("lifecycle watcher: drain called for by {}: {}{}",
-                            trigger_token(trigger->source), trigger->reason,
-                            trigger->deadline ? "; deadline " +
-                                                    format_rfc3339_utc(*trigger->deadline)
-                                              : std::string{});
-      self->send(state.wiring.listener, std::move(*trigger));
+      send_trigger(self, std::move(*trigger));
+    } else if (auto* read = std::get_if<scheduled_events_read>(&effect)) {
+      apply(self, state.scheduled_events->on_page(read->answer, state.wiring.wall_clock()));
     } else if (auto* identity = std::get_if<instance_identity>(&effect)) {
       warden_logger()->info("lifecycle watcher: instance {} in {} (account {})",
                             identity->instance_id, identity->region, identity->account_id);
@@ -76,6 +93,7 @@ caf::behavior lifecycle_watcher_actor(caf::stateful_actor<lifecycle_watcher_stat
   RUNWARDEN_ASSERT(wiring.poll_interval.count() > 0);
   auto& state = self->state;
   state.poller.emplace(wiring.poller);
+  state.scheduled_events.emplace(wiring.scheduled_events);
   state.wiring = std::move(wiring);
   self->monitor(state.wiring.http_port);
   self->set_down_handler([=](const caf::down_msg& down) {
@@ -88,6 +106,11 @@ caf::behavior lifecycle_watcher_actor(caf::stateful_actor<lifecycle_watcher_stat
         carry_out(self, self->state.poller->poll_due(now_of(self)));
       },
       [=](imds_retry_atom) { carry_out(self, self->state.poller->retry_due(now_of(self))); },
+      [=](scheduled_due_atom) {
+        auto& state = self->state;
+        state.scheduled_due_armed.reset();
+        apply(self, state.scheduled_events->due(state.wiring.wall_clock()));
+      },
       [=](http_response& response) { on_response(self, response); },
   };
 }

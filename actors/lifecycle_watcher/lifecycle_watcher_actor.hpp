@@ -9,8 +9,8 @@
 // supervisor decides.
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -18,6 +18,7 @@
 #include "messages/http_messages.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/aws/imds/imds_poller.hpp"
+#include "src/aws/imds/scheduled_event_watch.hpp"
 
 namespace runwarden {
 
@@ -29,6 +30,10 @@ struct lifecycle_watcher_wiring {
   caf::actor listener;
   imds_poller_config poller;
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
+  // What EC2's scheduled events do (read when poller.scheduled_events_interval is set).
+  scheduled_event_policy scheduled_events = {};
+  // Scheduled events name wall-clock times; tests give a clock of their own.
+  std::function<wall_time()> wall_clock = [] { return std::chrono::system_clock::now(); };
   // Called whenever the metadata service answered (2xx, or 404 for a page with nothing to
   // say), for /metrics; may be empty. The caller reads the clock.
   std::function<void()> answered = {};
@@ -37,6 +42,8 @@ struct lifecycle_watcher_wiring {
 struct lifecycle_watcher_state {
   static inline const char* name = "lifecycle_watcher";
   std::optional<imds_poller> poller;
+  std::optional<scheduled_event_watch> scheduled_events;
+  std::optional<wall_time> scheduled_due_armed;  // the due time a timer is out for
   lifecycle_watcher_wiring wiring;
   std::uint64_t next_id = 1;
   std::uint64_t waiting_for = 0;  // the request in flight; 0 when none

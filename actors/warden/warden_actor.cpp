@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "actors/azure_watcher/azure_watcher_actor.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/aws/imds/lifecycle_trigger_request.hpp"
@@ -64,7 +65,8 @@ void on_child_started(warden_pointer self, const child_incarnation& child) {
     state.unregistrar = child.handle;
     if (state.machine->state().unregistration == step_progress::in_progress)
       self->send(state.unregistrar, unregister_atom::value);
-  } else if (child.id == lifecycle_hooks_child_id && child.handle != state.lifecycle_client) {
+  } else if ((child.id == lifecycle_hooks_child_id || child.id == azure_watcher_child_id) &&
+             child.handle != state.lifecycle_client) {
     // It finds a hook still to be found from the snapshot it subscribes to; a completion
     // under way is asked again (completing twice is answered "no active lifecycle action").
     state.lifecycle_client = child.handle;

@@ -10,7 +10,8 @@
 // one was delivering when it crashed may so be delivered twice, never lost. The same holds
 // for the unregistration step (child unregistration_child_id): a new incarnation is asked
 // again while an unregistration is under way, and the lifecycle client (child
-// lifecycle_hooks_child_id) is asked again for a completion under way.
+// lifecycle_hooks_child_id, or azure_watcher_child_id for Azure's scheduled events) is asked
+// again for a completion under way.
 
 #include <functional>
 #include <vector>

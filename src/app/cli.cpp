@@ -113,6 +113,8 @@ std::optional<settings> merged_settings(const flag_values& flags, std::vector<st
   settings config = std::move(base);
   if (!flags.config_path.empty()) {
     auto loaded = load_config_file(flags.config_path, std::move(config));
+    for (const auto& warning : loaded.warnings)
+      std::cerr << "runwarden: warning: " << warning << '\n';
     if (!loaded.config) {
       exit_code = report_errors(loaded.errors, exit_config);
       return std::nullopt;

@@ -12,6 +12,7 @@
 #include <csignal>
 
 #include "actors/notifier/webhook_notifier.hpp"
+#include "src/app/cloud_detection.hpp"
 #include "src/app/service_manager_link.hpp"
 #include "runwarden_version.hpp"
 #include "src/assembly/local_instance.hpp"
@@ -133,7 +134,21 @@ int wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system, const in
 
 }  // namespace
 
-int run_warden(const settings& config) {
+// cloud.provider "auto" becomes the cloud found, within a second, before the runner starts;
+// everything after sees a real provider, and the log says what each probe saw.
+settings with_cloud_found(settings config, const environment_map& environment) {
+  if (config.cloud.provider != cloud_provider::detect) return config;
+  const auto detection = detect_cloud(config, environment);
+  config.cloud.provider = detection.found;
+  warden_logger()->info("cloud.provider \"auto\": {} ({})",
+                        detection.found == cloud_provider::none ? "no cloud found"
+                                                                : "found " + name_of(detection),
+                        detection.account);
+  return config;
+}
+
+int run_warden(const settings& requested) {
+  const settings config = with_cloud_found(requested, process_environment());
   auto endpoint = prepare_control_endpoint(config.control, config.webhook.allow_link_local);
   if (!endpoint.error.empty()) {
     warden_logger()->error("{}", endpoint.error);

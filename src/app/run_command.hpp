@@ -8,6 +8,6 @@
 
 namespace runwarden {
 
-int run_warden(const settings& config);
+int run_warden(const settings& requested);
 
 }  // namespace runwarden

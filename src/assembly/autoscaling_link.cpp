@@ -38,9 +38,9 @@ autoscaling_plan_result plan_autoscaling(const settings& config,
                                          std::optional<scaling_policy> scaling,
                                          bool ready_needs_metrics, std::uint64_t seed,
                                          std::shared_ptr<metrics_registry> metrics) {
-  const bool aws = config.aws.provider == lifecycle_provider::aws;
+  const bool aws = config.cloud.provider == cloud_provider::aws;
   if (scaling && !aws)
-    return {std::nullopt, "scaling.enabled needs aws.provider = \"aws\": the scaler finds its "
+    return {std::nullopt, "scaling.enabled needs cloud.provider = \"aws\": the scaler finds its "
                           "instance and group through the instance metadata service"};
   if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling)) return {};
   auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);

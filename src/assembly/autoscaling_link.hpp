@@ -31,7 +31,7 @@ struct autoscaling_plan_result {
   std::string error;                     // a configuration problem: exit_config
 };
 
-// Needed when aws.provider is "aws" and hooks are completed, or when scaling is enabled.
+// Needed when cloud.provider is "aws" and hooks are completed, or when scaling is enabled.
 // `ready_needs_metrics`: the runner counts as ready for its launch hook only once its
 // metrics answer (they are read). The hooks' heartbeats and completions and the scaler's
 // decisions are counted in `metrics`.

@@ -26,6 +26,7 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
       .kill_timeout = kill_timeout,
       .random_seed = random_seed,
       .runner_start_grace = config.drain.start_grace,
+      .unregister_alongside_below = config.drain.unregister_alongside_below,
   };
   if (kind.signals_configurable) {
     result.graceful_signal = config.runner.graceful_signal.value_or(result.graceful_signal);
@@ -38,9 +39,11 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
   result.unregister_before_stop = config.unregister.kind == unregister_kind::github;
   if (result.unregister && config.unregister.alert_after)
     result.unregistration_alert_after = *config.unregister.alert_after;
-  // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain.
+  // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain; the
+  // Azure watcher approves the event it drained for. Either is waited for when it is away.
   result.await_lifecycle_lookup =
-      config.aws.provider == lifecycle_provider::aws && config.aws.complete_lifecycle_hooks;
+      (config.cloud.provider == cloud_provider::aws && config.aws.complete_lifecycle_hooks) ||
+      config.cloud.provider == cloud_provider::azure;
   return result;
 }
 

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "actors/azure_watcher/azure_metadata_watcher.hpp"
+#include "actors/gcp_watcher/gcp_metadata_watcher.hpp"
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
 #include "src/assembly/autoscaling_link.hpp"
@@ -58,6 +60,34 @@ void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
             [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); }};
 }
 
+// The watcher of config.cloud.provider into `plan`, each answer of its metadata service
+// marked for /metrics; the error of a refused endpoint, or empty.
+std::string plan_cloud_watcher(instance_plan& plan, const settings& config,
+                               const environment_map& environment, std::uint64_t random_seed,
+                               const std::shared_ptr<metrics_registry>& metrics) {
+  const auto answered = [metrics] {
+    metrics->mark_metadata_answered(std::chrono::system_clock::now());
+  };
+  const auto adopt = [&](auto planned, auto& slot) {
+    if (!planned.wiring) return std::move(planned.error);
+    planned.wiring->answered = answered;
+    slot = std::move(planned.wiring);
+    return std::string{};
+  };
+  switch (config.cloud.provider) {
+    case cloud_provider::none: return {};
+    case cloud_provider::aws:
+      return adopt(plan_lifecycle_watcher(config.aws, environment, random_seed),
+                   plan.lifecycle_watcher);
+    case cloud_provider::azure:
+      return adopt(plan_azure_watcher(config.azure, random_seed), plan.azure_watcher);
+    case cloud_provider::gcp:
+      return adopt(plan_gcp_watcher(config.gcp, environment, random_seed), plan.gcp_watcher);
+    case cloud_provider::detect: break;
+  }
+  return "cloud.provider \"auto\" was not resolved before the instance was planned";
+}
+
 }  // namespace
 
 instance_planning plan_instance(const settings& config, const environment_map& environment,
@@ -69,12 +99,6 @@ instance_planning plan_instance(const settings& config, const environment_map& e
   // runwarden before the runner starts.
   auto scaling = plan_scaling(config);
   if (!scaling.error.empty()) return refused(std::move(scaling.error));
-  auto watcher = plan_lifecycle_watcher(config.aws, environment, seeds());
-  if (!watcher.error.empty()) return refused(std::move(watcher.error));
-  if (watcher.wiring)
-    watcher.wiring->answered = [metrics] {
-      metrics->mark_metadata_answered(std::chrono::system_clock::now());
-    };
   auto autoscaling = plan_autoscaling(config, environment, std::move(scaling.policy),
                                       awareness.awareness->reads_metrics(), seeds(), metrics);
   if (!autoscaling.error.empty()) return refused(std::move(autoscaling.error));
@@ -86,8 +110,11 @@ instance_planning plan_instance(const settings& config, const environment_map& e
   if (!notifier.wiring) return refused("webhook: " + notifier.error);
   instance_plan plan{
       .drain = make_drain_config(config, seeds(), awareness.awareness->gitlab_shutdown_timeout()),
-      .notifier = std::move(*notifier.wiring),
-      .lifecycle_watcher = std::move(watcher.wiring)};
+      .notifier = std::move(*notifier.wiring)};
+  // Checked before the runner starts, so that a bad endpoint stops nothing midway.
+  if (auto error = plan_cloud_watcher(plan, config, environment, seeds(), metrics);
+      !error.empty())
+    return refused(std::move(error));
   plan_runner_side(plan, *awareness.awareness, seeds, metrics);
   if (autoscaling.plan) {
     plan.autoscaling_client = std::move(autoscaling.plan->client);

@@ -42,11 +42,25 @@ std::vector<supervised_child> declare_workers(const instance_plan& plan,
     wiring->listener = peers.warden;
     workers.push_back(worker(metrics_poller_child_id, metrics_poller_actor, *wiring));
   }
-  // A restarted watcher polls afresh and may report a level again; the machine ignores it.
+  // A restarted watcher reads afresh and may report a notice again; the machine ignores it.
   if (auto wiring = plan.lifecycle_watcher) {
     wiring->http_port = ports.http();
     wiring->listener = peers.warden;
+    wiring->wall_clock = ports.wall_clock;
     workers.push_back(worker(lifecycle_watcher_child_id, lifecycle_watcher_actor, *wiring));
+  }
+  if (auto wiring = plan.azure_watcher) {
+    wiring->http_port = ports.http();
+    wiring->listener = peers.warden;
+    wiring->wall_clock = ports.wall_clock;
+    workers.push_back(worker(azure_watcher_child_id, azure_watcher_actor, *wiring));
+  }
+  if (auto wiring = plan.gcp_watcher) {  // a port per watched key: each holds a hanging GET
+    wiring->preempted_port = ports.http();
+    wiring->maintenance_port = ports.http();
+    wiring->listener = peers.warden;
+    wiring->wall_clock = ports.wall_clock;
+    workers.push_back(worker(gcp_watcher_child_id, gcp_watcher_actor, *wiring));
   }
   if (!peers.autoscaling_client) return workers;
   if (auto wiring = plan.lifecycle_hooks) {

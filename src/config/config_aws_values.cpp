@@ -8,25 +8,40 @@
 #include <array>
 #include <vector>
 
+#include "src/config/config_cloud_values.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
 #include "src/aws/imds/target_lifecycle_state.hpp"
+#include "src/util/duration_text.hpp"
 
 namespace runwarden {
 
 namespace {
 
-constexpr std::array<std::string_view, 2> provider_words{"none", "aws"};
 constexpr std::array<std::string_view, 3> rebalance_words{"ignore", "log", "drain"};
+constexpr std::array<std::string_view, 3> scheduled_action_words{"drain", "drain_ahead", "log"};
+// The page changes over days; reading it more often only loads the metadata service.
+constexpr std::chrono::milliseconds scheduled_events_interval_min{std::chrono::seconds{1}};
+
+std::optional<scheduled_event_action> expect_scheduled_action(config_value& value) {
+  const std::optional<std::string_view> word = value.expect_word(scheduled_action_words);
+  if (!word) return std::nullopt;
+  return parse_scheduled_event_action(*word);
+}
+
+bool read_action_for_code(config_value& value, std::string_view code) {
+  const auto action = expect_scheduled_action(value);
+  if (action) value.config().aws.scheduled_events.actions[std::string{code}] = *action;
+  return action.has_value();
+}
 // Each poll makes up to five requests; polling faster only loads the metadata service.
 constexpr std::chrono::milliseconds poll_interval_min{100};
 
 }  // namespace
 
+// The key [cloud] provider replaced; kept working for a while, with a warning naming it.
 bool read_aws_provider(config_value& value) {
-  const std::optional<std::string_view> word = value.expect_word(provider_words);
-  if (!word) return false;
-  value.config().aws.provider =
-      *word == "aws" ? lifecycle_provider::aws : lifecycle_provider::none;
+  if (!read_cloud_provider(value)) return false;
+  value.warn("is deprecated: write [cloud] provider instead (it takes the same values)");
   return true;
 }
 
@@ -84,6 +99,62 @@ bool read_aws_rebalance(config_value& value) {
   const std::optional<std::string_view> word = value.expect_word(rebalance_words);
   if (word) value.config().aws.watch.rebalance = *parse_rebalance_action(*word);
   return word.has_value();
+}
+
+bool read_aws_scheduled_events_interval(config_value& value) {
+  const std::optional<std::string> text =
+      value.expect_string("\"none\" or a duration string such as \"60s\"");
+  if (!text) return false;
+  if (*text == "none") {
+    value.config().aws.scheduled_events_interval.reset();
+    return true;
+  }
+  const duration_parse_result parsed = parse_duration(*text);
+  if (!parsed.value) {
+    value.refuse(fmt::format("{}; write \"none\" not to read the page", parsed.error));
+    return false;
+  }
+  if (*parsed.value < scheduled_events_interval_min) {
+    value.refuse(fmt::format("must be at least {} s (EC2 schedules events days ahead)",
+                             scheduled_events_interval_min.count() / 1000));
+    return false;
+  }
+  value.config().aws.scheduled_events_interval = parsed.value;
+  return true;
+}
+
+bool read_scheduled_instance_stop(config_value& value) {
+  return read_action_for_code(value, "instance-stop");
+}
+bool read_scheduled_instance_retirement(config_value& value) {
+  return read_action_for_code(value, "instance-retirement");
+}
+bool read_scheduled_instance_reboot(config_value& value) {
+  return read_action_for_code(value, "instance-reboot");
+}
+bool read_scheduled_system_reboot(config_value& value) {
+  return read_action_for_code(value, "system-reboot");
+}
+bool read_scheduled_system_maintenance(config_value& value) {
+  return read_action_for_code(value, "system-maintenance");
+}
+bool read_scheduled_other_codes(config_value& value) {
+  return store(expect_scheduled_action(value), value.config().aws.scheduled_events.other_codes);
+}
+
+void check_scheduled_event_keys(config_reader& reader) {
+  const auto& policy = reader.config().aws.scheduled_events;
+  if (policy.margin < policy.lead_time) return;
+  if (reader.rejected("aws.scheduled_event_margin") ||
+      reader.rejected("aws.scheduled_event_lead_time"))
+    return;
+  const auto line = reader.accepted_line("aws.scheduled_event_margin");
+  const std::string_view key =
+      line ? "aws.scheduled_event_margin" : "aws.scheduled_event_lead_time";
+  reader.report(line ? *line : reader.accepted_line(key).value_or(0), key,
+                fmt::format("the margin ({}) must be shorter than aws.scheduled_event_lead_time "
+                            "({}), or a drain_ahead would start past its own deadline",
+                            format_duration(policy.margin), format_duration(policy.lead_time)));
 }
 
 }  // namespace runwarden

@@ -11,5 +11,15 @@ bool read_aws_imds_endpoint(config_value& value);
 bool read_aws_poll_interval(config_value& value);
 bool read_aws_drain_states(config_value& value);
 bool read_aws_rebalance(config_value& value);
+bool read_aws_scheduled_events_interval(config_value& value);
+// One row per event code of [aws.scheduled_events]: "drain", "drain_ahead" or "log".
+bool read_scheduled_instance_stop(config_value& value);
+bool read_scheduled_instance_retirement(config_value& value);
+bool read_scheduled_instance_reboot(config_value& value);
+bool read_scheduled_system_reboot(config_value& value);
+bool read_scheduled_system_maintenance(config_value& value);
+bool read_scheduled_other_codes(config_value& value);
+// A drain_ahead that starts after its own deadline would only force the runner.
+void check_scheduled_event_keys(config_reader& reader);
 
 }  // namespace runwarden

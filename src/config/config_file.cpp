@@ -66,7 +66,8 @@ config_result load_config_file(const std::filesystem::path& path, settings base)
   const file_text file = read_whole_file(path);
   if (!file.error.empty()) {
     return {std::nullopt,
-            {fmt::format("{}: cannot read config file: {}", path.string(), file.error)}};
+            {fmt::format("{}: cannot read config file: {}", path.string(), file.error)},
+            {}};
   }
   return parse_config_text(file.text, path.string(), std::move(base));
 }
@@ -80,7 +81,8 @@ config_result parse_config_text(std::string_view text, std::string_view source_n
     const toml::source_position& begin = error.source().begin;
     return {
         std::nullopt,
-        {fmt::format("{}:{}:{}: {}", source_name, begin.line, begin.column, error.description())}};
+        {fmt::format("{}:{}:{}: {}", source_name, begin.line, begin.column, error.description())},
+        {}};
   }
   return read_config(root, source_name, std::move(base));
 }

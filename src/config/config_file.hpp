@@ -16,6 +16,8 @@ namespace runwarden {
 struct config_result {
   std::optional<settings> config;   // set exactly when errors is empty
   std::vector<std::string> errors;  // in line order; each names the file, line and key
+  // Accepted but worth saying (a key kept for a while under an older name), worded as errors.
+  std::vector<std::string> warnings;
 };
 
 // Reads and checks the file at `path` on top of `base` (a mode's own defaults). A file that

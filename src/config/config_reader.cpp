@@ -136,18 +136,25 @@ config_result config_reader::finish() && {
       [](const located_error& left, const located_error& right) { return left.line < right.line; });
   config_result result;
   for (located_error& error : errors_) result.errors.push_back(std::move(error.message));
+  result.warnings = std::move(warnings_);
   if (result.errors.empty()) result.config = std::move(settings_);
   return result;
 }
 
 void config_reader::report(std::uint32_t line, std::string_view key, std::string_view problem) {
-  if (const auto label = labels_.find(key); label != labels_.end()) {
-    errors_.push_back(located_error{line, fmt::format("{}: {}", label->second, problem)});
-    return;
-  }
-  std::string message = line == 0 ? fmt::format("{}: {}: {}", source_name_, key, problem)
-                                  : fmt::format("{}:{}: {}: {}", source_name_, line, key, problem);
-  errors_.push_back(located_error{line, std::move(message)});
+  errors_.push_back(located_error{line, located(line, key, problem)});
+}
+
+void config_reader::warn(std::uint32_t line, std::string_view key, std::string_view note) {
+  warnings_.push_back(located(line, key, note));
+}
+
+std::string config_reader::located(std::uint32_t line, std::string_view key,
+                                   std::string_view text) const {
+  if (const auto label = labels_.find(key); label != labels_.end())
+    return fmt::format("{}: {}", label->second, text);
+  return line == 0 ? fmt::format("{}: {}: {}", source_name_, key, text)
+                   : fmt::format("{}:{}: {}: {}", source_name_, line, key, text);
 }
 
 std::optional<std::uint32_t> config_reader::accepted_line(std::string_view key) const {
@@ -219,6 +226,8 @@ config_value config_value::element(std::size_t index) const {
 void config_value::refuse(std::string_view problem) {
   reader_.report(line_of(node_), key_, problem);
 }
+
+void config_value::warn(std::string_view note) { reader_.warn(line_of(node_), key_, note); }
 
 void config_value::refuse_type(std::string_view expected) {
   refuse(fmt::format("expected {}, got {}", expected, type_name(node_)));

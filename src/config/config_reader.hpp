@@ -52,6 +52,8 @@ class config_reader {
   settings& config() { return settings_; }
   // Line 0 means the position is unknown (a flag, or a value from `base`).
   void report(std::uint32_t line, std::string_view key, std::string_view problem);
+  // Accepted, but said in the result's warnings in the errors' words.
+  void warn(std::uint32_t line, std::string_view key, std::string_view note);
   // Where the key was set in what was read, if it was set and accepted.
   std::optional<std::uint32_t> accepted_line(std::string_view key) const;
   bool rejected(std::string_view key) const;
@@ -67,6 +69,7 @@ class config_reader {
   };
 
   void read_table(const std::string& table_key, const toml::table& table);
+  std::string located(std::uint32_t line, std::string_view key, std::string_view text) const;
   void report_unknown(std::uint32_t line, const std::string& key, std::string_view what);
   bool is_known_table(std::string_view table) const;
   const key_spec* find_key(std::string_view table, std::string_view name) const;
@@ -77,6 +80,7 @@ class config_reader {
   settings settings_;
   config_labels labels_;
   std::vector<located_error> errors_;
+  std::vector<std::string> warnings_;
   std::map<std::string, key_seen, std::less<>> seen_keys_;
 };
 
@@ -93,6 +97,7 @@ class config_value {
   config_value element(std::size_t index) const;
 
   void refuse(std::string_view problem);
+  void warn(std::string_view note);
   void refuse_type(std::string_view expected);
 
   std::optional<std::string> expect_string(std::string_view expected = "a string");

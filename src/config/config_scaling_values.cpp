@@ -104,10 +104,10 @@ void check_scaling_keys(config_reader& reader) {
   }
   // An instance that gives itself up is drained through its terminate lifecycle hook, which
   // only the AWS lifecycle watcher sees; the Auto Scaling calls need its instance identity.
-  if (scaling.enabled && reader.config().aws.provider != lifecycle_provider::aws &&
-      !reader.rejected("aws.provider")) {
+  if (scaling.enabled && reader.config().cloud.provider != cloud_provider::aws &&
+      !reader.rejected("cloud.provider") && !reader.rejected("aws.provider")) {
     reader.report(reader.accepted_line("scaling.enabled").value_or(0), "scaling.enabled",
-                  "needs aws.provider = \"aws\": an instance that gives itself up is drained "
+                  "needs cloud.provider = \"aws\": an instance that gives itself up is drained "
                   "through its terminate lifecycle hook, which only the AWS provider watches");
   }
 }

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "src/config/config_aws_values.hpp"
+#include "src/config/config_cloud_values.hpp"
 #include "src/config/config_scaling_values.hpp"
 #include "src/config/config_unregister_values.hpp"
 #include "src/config/config_values.hpp"
@@ -93,6 +94,7 @@ constexpr key_spec schema[] = {
      [](config_value& value) {
        return store(value.expect_duration(), value.config().drain.start_grace);
      }},
+    {"drain", "unregister_alongside_below", read_drain_unregister_alongside_below},
     {"control", "grpc_listen", read_grpc_listen},
     {"control", "token_file",
      [](config_value& value) {
@@ -161,6 +163,7 @@ constexpr key_spec schema[] = {
     {"webhook.templates", "unregistration_failing", read_webhook_template},
     {"webhook.templates", "hook_expiring", read_webhook_template},
     {"webhook.templates", "restart_budget_spent", read_webhook_template},
+    {"cloud", "provider", read_cloud_provider},
     {"aws", "provider", read_aws_provider},
     {"aws", "imds_endpoint", read_aws_imds_endpoint},
     {"aws", "poll_interval", read_aws_poll_interval},
@@ -190,10 +193,47 @@ constexpr key_spec schema[] = {
                         "leave the key out to answer the group's only launch hook"),
                     value.config().aws.launch_hook);
      }},
+    {"aws", "scheduled_events_interval", read_aws_scheduled_events_interval},
+    {"aws", "scheduled_event_margin",
+     [](config_value& value) {
+       return store(value.expect_duration(), value.config().aws.scheduled_events.margin);
+     }},
+    {"aws", "scheduled_event_lead_time",
+     [](config_value& value) {
+       return store(value.expect_duration(), value.config().aws.scheduled_events.lead_time);
+     }},
+    {"aws.scheduled_events", "instance-stop", read_scheduled_instance_stop},
+    {"aws.scheduled_events", "instance-retirement", read_scheduled_instance_retirement},
+    {"aws.scheduled_events", "instance-reboot", read_scheduled_instance_reboot},
+    {"aws.scheduled_events", "system-reboot", read_scheduled_system_reboot},
+    {"aws.scheduled_events", "system-maintenance", read_scheduled_system_maintenance},
+    {"aws.scheduled_events", "other", read_scheduled_other_codes},
     {"aws", "launch_ready_timeout",
      [](config_value& value) {
        return store(value.expect_positive_duration("the runner needs time to start"),
                     value.config().aws.launch_ready_timeout);
+     }},
+    {"azure", "metadata_endpoint", read_azure_metadata_endpoint},
+    {"azure", "poll_interval", read_azure_poll_interval},
+    {"azure", "notice_margin",
+     [](config_value& value) {
+       return store(value.expect_duration(), value.config().azure.events.margin);
+     }},
+    {"azure", "reboot", read_azure_reboot},
+    {"azure", "redeploy", read_azure_redeploy},
+    {"gcp", "metadata_endpoint", read_gcp_metadata_endpoint},
+    {"gcp", "wait_timeout", read_gcp_wait_timeout},
+    {"gcp", "preemption_deadline",
+     [](config_value& value) {
+       return store(value.expect_positive_duration("a zero deadline would kill running jobs "
+                                                   "at once"),
+                    value.config().gcp.notices.preemption_deadline);
+     }},
+    {"gcp", "host_maintenance_deadline",
+     [](config_value& value) {
+       return store(value.expect_positive_duration("a zero deadline would kill running jobs "
+                                                   "at once"),
+                    value.config().gcp.notices.host_maintenance_deadline);
      }},
     {"log", "level",
      [](config_value& value) {
@@ -318,6 +358,8 @@ void check_unauthenticated_pair(config_reader& reader) {
 void check_across_keys(config_reader& reader) {
   check_unauthenticated_pair(reader);
   check_signals_allowed(reader);
+  check_cloud_provider_keys(reader);
+  check_scheduled_event_keys(reader);
   const restart_settings& restart = reader.config().restart;
   check_order(reader, {"restart.backoff_initial", restart.backoff_initial},
               {"restart.backoff_max", restart.backoff_max});

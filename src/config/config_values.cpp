@@ -140,6 +140,24 @@ bool read_drain_timeout(config_value& value) {
   return true;
 }
 
+bool read_drain_unregister_alongside_below(config_value& value) {
+  const std::optional<std::string> text =
+      value.expect_string("\"none\" or a duration string such as \"60s\"");
+  if (!text) return false;
+  if (*text == "none") {
+    value.config().drain.unregister_alongside_below.reset();
+    return true;
+  }
+  const duration_parse_result parsed = parse_duration(*text);
+  if (!parsed.value) {
+    value.refuse(fmt::format("{}; write \"none\" to always unregister after the stop",
+                             parsed.error));
+    return false;
+  }
+  value.config().drain.unregister_alongside_below = parsed.value;
+  return true;
+}
+
 // "none", or an address parse_listen_address takes, whose own words explain a refusal.
 bool read_grpc_listen(config_value& value) {
   const std::optional<std::string> text = value.expect_nonempty_string(

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "src/aws/imds/lifecycle_watch.hpp"
+#include "src/aws/imds/scheduled_event_watch.hpp"
+#include "src/azure/azure_event_watch.hpp"
+#include "src/gcp/gcp_notice_watch.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/scaling/scaling_policy.hpp"
 #include "src/logging/log_settings.hpp"
@@ -48,6 +51,9 @@ struct drain_settings {
   // A drain that comes this soon after the runner started holds its graceful signal until
   // the runner's metrics answer or this passes: its signal handlers may not be in place.
   std::chrono::milliseconds start_grace{std::chrono::seconds{1}};
+  // A drain whose deadline is closer than this (an Azure or Google preemption gives about
+  // 30 s) unregisters a GitLab runner alongside the drain instead of after its stop.
+  std::optional<std::chrono::milliseconds> unregister_alongside_below{std::chrono::seconds{60}};
 };
 
 // kill_timeout when unset: the generic kind's, and what the gitlab kind adds to
@@ -85,12 +91,16 @@ struct control_settings {
   bool insecure_unauthenticated_warden_shutdown = false;
 };
 
-// Which cloud lifecycle the lifecycle watcher follows (issue 6).
-enum class lifecycle_provider : std::uint8_t { none, aws };
+// Which cloud's warnings the lifecycle watcher follows (issues 6 and 21). `detect` ("auto"
+// in the file) is resolved to one of the others at start (src/app/cloud_detection.hpp).
+enum class cloud_provider : std::uint8_t { none, aws, azure, gcp, detect };
+
+struct cloud_settings {
+  cloud_provider provider = cloud_provider::none;
+};
 
 // The EC2 instance metadata service (IMDSv2) and what its pages mean for the runner.
 struct aws_settings {
-  lifecycle_provider provider = lifecycle_provider::none;
   // Empty: AWS_EC2_METADATA_SERVICE_ENDPOINT, else http://169.254.169.254.
   std::optional<std::string> imds_endpoint;
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
@@ -102,6 +112,28 @@ struct aws_settings {
   // Launch hooks: CONTINUE once the runner is ready, ABANDON past this wait.
   std::optional<std::string> launch_hook;  // empty: the group's only launch hook
   std::chrono::milliseconds launch_ready_timeout{std::chrono::minutes{10}};
+  // EC2 scheduled maintenance events: how often their page is read (unset: never), and
+  // what each event code does.
+  std::optional<std::chrono::milliseconds> scheduled_events_interval{std::chrono::seconds{60}};
+  scheduled_event_policy scheduled_events;
+};
+
+// Azure's Instance Metadata Service: Scheduled Events and what they mean for the runner.
+struct azure_settings {
+  std::optional<std::string> metadata_endpoint;  // empty: http://169.254.169.254
+  // A Preempt gives as little as 30 s: Scheduled Events are read every second by default.
+  std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
+  azure_event_policy events;  // the margin before NotBefore; Reboot and Redeploy actions
+};
+
+// The Google Compute Engine metadata server and what its notices mean for the runner.
+struct gcp_settings {
+  // Empty: GCE_METADATA_HOST, else http://169.254.169.254.
+  std::optional<std::string> metadata_endpoint;
+  // The server's timeout_sec for a hanging GET: how long one wait lasts before it is asked
+  // again. Nothing is missed meanwhile: a change ends a wait at once.
+  std::chrono::seconds wait_timeout{std::chrono::minutes{5}};
+  gcp_notice_policy notices;  // the deadlines of a preemption and a host maintenance
 };
 
 // Scaling the Auto Scaling group from this runner's own load (issue 7). Off by default.
@@ -129,7 +161,10 @@ struct settings {
   drain_settings drain;
   control_settings control;
   webhook_settings webhook;
+  cloud_settings cloud;
   aws_settings aws;
+  azure_settings azure;
+  gcp_settings gcp;
   unregister_settings unregister;
   journal_settings journal;
   scaling_settings scaling;

@@ -43,6 +43,13 @@ v1::Trigger trigger_of(trigger_source source) {
     case trigger_source::idle_scale_in: return v1::TRIGGER_IDLE_SCALE_IN;
     case trigger_source::spot_interruption: return v1::TRIGGER_SPOT_INTERRUPTION;
     case trigger_source::rebalance_recommendation: return v1::TRIGGER_REBALANCE_RECOMMENDATION;
+    case trigger_source::ec2_scheduled_maintenance: return v1::TRIGGER_EC2_SCHEDULED_MAINTENANCE;
+    case trigger_source::azure_preempt: return v1::TRIGGER_AZURE_PREEMPT;
+    case trigger_source::azure_terminate: return v1::TRIGGER_AZURE_TERMINATE;
+    case trigger_source::azure_reboot: return v1::TRIGGER_AZURE_REBOOT;
+    case trigger_source::azure_redeploy: return v1::TRIGGER_AZURE_REDEPLOY;
+    case trigger_source::gcp_preemption: return v1::TRIGGER_GCP_PREEMPTION;
+    case trigger_source::gcp_host_maintenance: return v1::TRIGGER_GCP_HOST_MAINTENANCE;
   }
   return v1::TRIGGER_UNSPECIFIED;
 }

@@ -45,9 +45,12 @@ struct event_text {
     return fmt::format("unregistration_finished confirmed={} {}", e.confirmed, e.detail);
   }
   std::string operator()(const lifecycle_action_pending& e) const {
-    return fmt::format("lifecycle_action_pending hook={} heartbeat={}ns expires={}ns",
+    return fmt::format("lifecycle_action_pending hook={} heartbeat={}ns expires={}ns{}",
                        e.action.hook_name, e.action.heartbeat_timeout.count(),
-                       e.action.expires_at.count());
+                       e.action.expires_at.count(),
+                       e.action.wind_down_reserve
+                           ? fmt::format(" reserve={}ns", e.action.wind_down_reserve->count())
+                           : std::string{});
   }
   std::string operator()(const lifecycle_action_completed& e) const {
     return fmt::format("lifecycle_action_completed confirmed={} {}", e.confirmed, e.detail);

@@ -212,6 +212,7 @@ private:
     if (config_.drain_timeout) deadline = earliest(deadline, now_ + *config_.drain_timeout);
     if (deadline) set_deadline(*deadline);
     arm_last_unregistration_attempt();  // GitHub's runner: unregistering before the signal
+    unregister_alongside_short_deadline();
   }
 
   // A trigger during a drain never restarts it. It may tighten the deadline, and a second
@@ -225,6 +226,7 @@ private:
     if (event.deadline && (!state_.drain_deadline || *event.deadline < *state_.drain_deadline)) {
       set_deadline(*event.deadline);
       arm_last_unregistration_attempt();  // a tighter deadline while unregistering
+      unregister_alongside_short_deadline();
     }
     if (repeated_operator_signal && state_.runner == runner_state::alive) {
       escalate_to_forceful("a second " + std::string{to_string(event.source)} + " arrived");

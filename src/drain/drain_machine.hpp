@@ -19,7 +19,9 @@
 //      unregister from the CI server ──confirmed──▶ complete the lifecycle action ──▶ gone
 //   With unregister_before_stop (GitHub's runner, which has no drain signal of its own)
 //   unregistration comes first: the CI server only lets it go once it is idle, and the
-//   graceful signal follows the confirmation.
+//   graceful signal follows the confirmation. Otherwise (GitLab) a deadline closer than
+//   unregister_alongside_below (a 30 s preemption) starts the unregistration with the
+//   graceful signal, since there will be no time for it after the runner stopped.
 //
 //   A pending lifecycle action (a terminate hook) is kept alive with heartbeats until it is
 //   completed or the cloud's own timeout passes; the drain deadline leaves room before that
@@ -63,6 +65,11 @@ struct drain_config {
   // a person should look at: the machine sends the unregistration_failing notification,
   // once per drain. None: never.
   std::optional<duration> unregistration_alert_after = std::nullopt;
+  // A cloud that gives less than this before it takes the instance (an Azure Preempt or a
+  // Google preemption: about 30 s) leaves no time to unregister after the runner stopped:
+  // such a drain unregisters alongside the graceful signal. Unset: always after the stop
+  // (unregister_before_stop, GitHub's order, has unregistration first anyway).
+  std::optional<duration> unregister_alongside_below = std::nullopt;
   friend bool operator==(const drain_config&, const drain_config&) = default;
 };
 
@@ -94,11 +101,15 @@ struct armed_timers {
 // Where a step of the wind-down stands.
 enum class step_progress : std::uint8_t { not_started, in_progress, done };
 
-// A lifecycle action the cloud waits for (an Auto Scaling terminate hook).
+// A lifecycle action the cloud waits for: an Auto Scaling terminate hook, completed with
+// CONTINUE, or an Azure scheduled event (hook_name its EventId), approved with StartRequests.
 struct lifecycle_action {
   std::string hook_name;
-  duration heartbeat_timeout;
+  duration heartbeat_timeout;  // zero: the cloud takes no heartbeats (Azure)
   instant expires_at;  // the hook's global timeout: past it the cloud goes on regardless
+  // Kept free before expires_at for the wind-down; unset: drain_config::wind_down_reserve.
+  // An Azure event brings its own drain deadline, so it keeps none.
+  std::optional<duration> wind_down_reserve = std::nullopt;
   friend bool operator==(const lifecycle_action&, const lifecycle_action&) = default;
 };
 

@@ -25,6 +25,13 @@ std::string_view to_string(trigger_source source) {
     case trigger_source::idle_scale_in: return "idle scale-in";
     case trigger_source::spot_interruption: return "spot interruption";
     case trigger_source::rebalance_recommendation: return "rebalance recommendation";
+    case trigger_source::ec2_scheduled_maintenance: return "EC2 scheduled maintenance";
+    case trigger_source::azure_preempt: return "Azure Preempt";
+    case trigger_source::azure_terminate: return "Azure Terminate";
+    case trigger_source::azure_reboot: return "Azure Reboot";
+    case trigger_source::azure_redeploy: return "Azure Redeploy";
+    case trigger_source::gcp_preemption: return "Google Cloud preemption";
+    case trigger_source::gcp_host_maintenance: return "Google Cloud host maintenance";
   }
   return "unknown";
 }
@@ -39,6 +46,13 @@ std::string_view trigger_token(trigger_source source) {
     case trigger_source::idle_scale_in: return "idle_scale_in";
     case trigger_source::spot_interruption: return "spot_interruption";
     case trigger_source::rebalance_recommendation: return "rebalance_recommendation";
+    case trigger_source::ec2_scheduled_maintenance: return "ec2_scheduled_maintenance";
+    case trigger_source::azure_preempt: return "azure_preempt";
+    case trigger_source::azure_terminate: return "azure_terminate";
+    case trigger_source::azure_reboot: return "azure_reboot";
+    case trigger_source::azure_redeploy: return "azure_redeploy";
+    case trigger_source::gcp_preemption: return "gcp_preemption";
+    case trigger_source::gcp_host_maintenance: return "gcp_host_maintenance";
   }
   return "unknown";
 }

@@ -28,6 +28,14 @@ enum class trigger_source : std::uint8_t {
   idle_scale_in,
   spot_interruption,  // an EC2 spot instance-action notice; carries a deadline
   rebalance_recommendation,  // an EC2 rebalance recommendation, when configured to drain
+  // The other clouds' warnings (issue 21), each with the deadline its notice gives.
+  ec2_scheduled_maintenance,  // an EC2 scheduled event (instance-stop, -retirement, reboots)
+  azure_preempt,              // an Azure Spot eviction: Scheduled Events' Preempt, >= 30 s
+  azure_terminate,            // a scale-set scale-in with a terminate notification
+  azure_reboot,               // Azure Reboot, when configured to drain
+  azure_redeploy,             // Azure Redeploy, when configured to drain
+  gcp_preemption,             // Google Cloud instance/preempted TRUE: about 30 s
+  gcp_host_maintenance,       // Google Cloud TERMINATE_ON_HOST_MAINTENANCE
 };
 
 enum class timer_kind : std::uint8_t {

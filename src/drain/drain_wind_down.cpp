@@ -136,7 +136,7 @@ std::optional<instant> drain_wind_down::adopt_lifecycle_action(const lifecycle_a
                               "expires in " + describe_duration(action.expires_at - now_));
   arm(state_.timers.lifecycle_expiry, timer_kind::lifecycle_expiry, action.expires_at);
   schedule_heartbeat();
-  return action.expires_at - config_.wind_down_reserve;
+  return action.expires_at - action.wind_down_reserve.value_or(config_.wind_down_reserve);
 }
 
 bool drain_wind_down::graceful_signal_waits_for_unregistration() {
@@ -218,6 +218,18 @@ void drain_wind_down::arm_last_unregistration_attempt() {
   arm(state_.timers.unregistration_last_attempt, timer_kind::unregistration_last_attempt, at);
 }
 
+void drain_wind_down::unregister_alongside_short_deadline() {
+  const auto& below = config_.unregister_alongside_below;
+  if (!below || !config_.unregister || config_.unregister_before_stop) return;
+  if (state_.unregistration != step_progress::not_started || !state_.drain_deadline) return;
+  const auto left = *state_.drain_deadline - now_;
+  if (left >= *below) return;
+  say(report_level::warning, "the drain deadline is " + describe_duration(left) +
+                                 " away, too close to unregister after the runner stopped: "
+                                 "unregistering alongside the drain");
+  start_unregistration();
+}
+
 void drain_wind_down::on_last_unregistration_attempt(timer_id id) {
   if (!take_timer(state_.timers.unregistration_last_attempt, id)) return;
   if (state_.unregistration != step_progress::in_progress) return;
@@ -238,6 +250,7 @@ void drain_wind_down::on_unregistration_alert(timer_id id) {
 }
 
 void drain_wind_down::schedule_heartbeat() {
+  if (state_.lifecycle->heartbeat_timeout <= duration::zero()) return;  // none taken
   const auto next = now_ + state_.lifecycle->heartbeat_timeout / heartbeat_divisor;
   // A heartbeat cannot stretch the hook past its global timeout; none is sent that late.
   // From here the hook expires at its global timeout unless the wind-down completes it.

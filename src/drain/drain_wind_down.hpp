@@ -40,6 +40,9 @@ protected:
   void on_last_unregistration_attempt(timer_id id);
   // An unregistration unconfirmed for config_.unregistration_alert_after calls for a person.
   void on_unregistration_alert(timer_id id);
+  // A deadline closer than config_.unregister_alongside_below (a preemption's 30 s) leaves
+  // no time to unregister after the stop: the unregistration starts now, beside the drain.
+  void unregister_alongside_short_deadline();
 
 private:
   void start_unregistration();

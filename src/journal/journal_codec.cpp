@@ -25,6 +25,14 @@ pb::TriggerSource to_wire(trigger_source source) {
     case trigger_source::spot_interruption: return pb::TRIGGER_SOURCE_SPOT_INTERRUPTION;
     case trigger_source::rebalance_recommendation:
       return pb::TRIGGER_SOURCE_REBALANCE_RECOMMENDATION;
+    case trigger_source::ec2_scheduled_maintenance:
+      return pb::TRIGGER_SOURCE_EC2_SCHEDULED_MAINTENANCE;
+    case trigger_source::azure_preempt: return pb::TRIGGER_SOURCE_AZURE_PREEMPT;
+    case trigger_source::azure_terminate: return pb::TRIGGER_SOURCE_AZURE_TERMINATE;
+    case trigger_source::azure_reboot: return pb::TRIGGER_SOURCE_AZURE_REBOOT;
+    case trigger_source::azure_redeploy: return pb::TRIGGER_SOURCE_AZURE_REDEPLOY;
+    case trigger_source::gcp_preemption: return pb::TRIGGER_SOURCE_GCP_PREEMPTION;
+    case trigger_source::gcp_host_maintenance: return pb::TRIGGER_SOURCE_GCP_HOST_MAINTENANCE;
   }
   return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
@@ -134,6 +142,8 @@ struct event_encoder {
     pending->set_hook_name(e.action.hook_name);
     pending->set_heartbeat_timeout_ns(e.action.heartbeat_timeout.count());
     pending->set_expires_at_ns(e.action.expires_at.count());
+    if (e.action.wind_down_reserve)
+      pending->set_wind_down_reserve_ns(e.action.wind_down_reserve->count());
   }
   void operator()(const lifecycle_action_completed& e) const {
     auto* completed = message.mutable_lifecycle_action_completed();
@@ -205,10 +215,12 @@ drain_event decode_event(const pb::Event& message) {
                                      message.unregistration_finished().detail()};
     case pb::Event::kLifecycleActionPending: {
       const auto& pending = message.lifecycle_action_pending();
-      return lifecycle_action_pending{
-          lifecycle_action{.hook_name = pending.hook_name(),
-                           .heartbeat_timeout = duration{pending.heartbeat_timeout_ns()},
-                           .expires_at = instant{pending.expires_at_ns()}}};
+      lifecycle_action action{.hook_name = pending.hook_name(),
+                              .heartbeat_timeout = duration{pending.heartbeat_timeout_ns()},
+                              .expires_at = instant{pending.expires_at_ns()}};
+      if (pending.has_wind_down_reserve_ns())
+        action.wind_down_reserve = duration{pending.wind_down_reserve_ns()};
+      return lifecycle_action_pending{std::move(action)};
     }
     case pb::Event::kLifecycleActionCompleted:
       return lifecycle_action_completed{message.lifecycle_action_completed().confirmed(),
@@ -245,6 +257,8 @@ pb::DrainConfig encode_config(const drain_config& config) {
   message.set_runner_start_grace_ns(config.runner_start_grace.count());
   if (config.unregistration_alert_after)
     message.set_unregistration_alert_after_ns(config.unregistration_alert_after->count());
+  if (config.unregister_alongside_below)
+    message.set_unregister_alongside_below_ns(config.unregister_alongside_below->count());
   return message;
 }
 
@@ -271,6 +285,8 @@ drain_config decode_config(const pb::DrainConfig& message) {
   if (message.has_drain_timeout_ns()) config.drain_timeout = duration{message.drain_timeout_ns()};
   if (message.has_unregistration_alert_after_ns())
     config.unregistration_alert_after = duration{message.unregistration_alert_after_ns()};
+  if (message.has_unregister_alongside_below_ns())
+    config.unregister_alongside_below = duration{message.unregister_alongside_below_ns()};
   return config;
 }
 

@@ -97,7 +97,7 @@ settings sim_settings(const fleet_scenario& scenario, bool broken) {
   config.drain.kill_timeout = std::chrono::seconds{10};
   config.unregister.kind =
       scenario.api == runner_api::gitlab ? unregister_kind::gitlab : unregister_kind::github;
-  config.aws.provider = lifecycle_provider::aws;
+  config.cloud.provider = cloud_provider::aws;
   config.aws.imds_endpoint = "http://imds.sim";
   config.aws.poll_interval = scenario.poll_interval;
   return config;

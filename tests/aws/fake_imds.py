@@ -14,6 +14,9 @@ order, each with its keys:
                       null for 404
     spot_action       body of spot/instance-action (any text: malformed JSON), or null
     rebalance         body of events/recommendations/rebalance, or null
+    scheduled_events  body of events/maintenance/scheduled (a JSON list of events as the
+                      AWS user guide's "View scheduled events" shows them: NotBefore, Code,
+                      Description, EventId, NotAfter, State), or null
     token_ttl_max     the longest TTL granted, in seconds (shorter TTLs test expiry)
     revoke_tokens     true: every token handed out so far stops working
     token_status      answer the next token PUTs with this status (null: normal again)
@@ -68,6 +71,7 @@ class World:
         "/latest/meta-data/autoscaling/target-lifecycle-state": None,
         "/latest/meta-data/spot/instance-action": None,
         "/latest/meta-data/events/recommendations/rebalance": None,
+        "/latest/meta-data/events/maintenance/scheduled": None,
         "/latest/dynamic/instance-identity/document": json.dumps(IDENTITY, indent=2),
     }
     tokens = {}  # token -> expiry (monotonic seconds)
@@ -109,6 +113,7 @@ COMMAND_PAGES = {
     "lifecycle_state": "/latest/meta-data/autoscaling/target-lifecycle-state",
     "spot_action": "/latest/meta-data/spot/instance-action",
     "rebalance": "/latest/meta-data/events/recommendations/rebalance",
+    "scheduled_events": "/latest/meta-data/events/maintenance/scheduled",
 }
 
 

@@ -42,7 +42,6 @@ class imds_fixture {
 
   // Starts the watcher on the fake's address, given the way AWS SDKs are given one.
   void start(aws_settings settings = {}) {
-    settings.provider = lifecycle_provider::aws;
     settings.poll_interval = poll_interval;
     const environment_map environment{
         {"AWS_EC2_METADATA_SERVICE_ENDPOINT", server_.url("127.0.0.1", "")}};
@@ -121,7 +120,7 @@ class imds_fixture {
   caf::actor_system_config config_;
   caf::actor_system system_;
   caf::scoped_actor listener_;
-  std::optional<imds_lifecycle_watcher> watcher_;
+  std::optional<cloud_watcher> watcher_;
   int commands_ = 0;
 };
 
@@ -220,19 +219,56 @@ TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",
   CHECK(triggers(3 * poll_interval).empty());
 }
 
-TEST_CASE("spawn_lifecycle_watcher names a bad endpoint and does nothing for none",
-          "[imds][integration]") {
+TEST_CASE("spawn_lifecycle_watcher names a bad endpoint", "[imds][integration]") {
   caf::actor_system_config config;
   caf::actor_system system{production_like(config)};
   caf::scoped_actor listener{system};
   aws_settings settings;
-  const auto none = spawn_lifecycle_watcher(system, settings, {}, listener, 1);
-  CHECK_FALSE(none.watcher);
-  CHECK(none.error.empty());
-  settings.provider = lifecycle_provider::aws;
   const auto bad = spawn_lifecycle_watcher(
       system, settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, listener, 1);
   CHECK_FALSE(bad.watcher);
   CHECK(bad.error == "AWS_EC2_METADATA_SERVICE_ENDPOINT \"169.254.169.254\" must start with "
                      "http:// or https://");
+}
+
+// EC2 scheduled maintenance events (issue 21): the page is read on a cadence of its own,
+// slower than the poll, and an instance-stop on it drains with NotBefore minus the margin.
+TEST_CASE_METHOD(imds_fixture,
+                 "a scheduled instance-stop drains, and its page keeps its own cadence",
+                 "[imds][integration]") {
+  const std::string scheduled_path = "/latest/meta-data/events/maintenance/scheduled";
+  command({{"lifecycle_state", "InService"}});
+  aws_settings settings;
+  settings.scheduled_events_interval = 3 * poll_interval;
+  start(settings);
+  REQUIRE(identity(line_wait_max));
+  const auto seen = requests_until(
+      [&](const auto& so_far) { return count(so_far, "GET", scheduled_path, 404) >= 3; });
+  REQUIRE(count(seen, "GET", scheduled_path, 404) == 3);
+  // Polls come at least poll_interval apart, so between two reads of the page at least two
+  // polls read only the other pages, however loaded the machine.
+  std::size_t polls_between = 0, reads = 0;
+  for (const auto& request : seen) {
+    if (request["path"] == scheduled_path) {
+      if (reads++ > 0) CHECK(polls_between >= 2);
+      polls_between = 0;
+    } else if (request["path"] == state_path) {
+      ++polls_between;
+    }
+  }
+  command({{"scheduled_events",
+            R"([{"NotBefore": "1 Jan 2030 00:10:00 GMT", "Code": "instance-stop",
+                 "Description": "The instance is running on degraded hardware",
+                 "EventId": "instance-event-0d59937288b749b32", "State": "active"}])"}});
+  lifecycle_trigger trigger;
+  CHECK(time_to_trigger(trigger) < line_wait_max);
+  CHECK(trigger.source == trigger_source::ec2_scheduled_maintenance);
+  CHECK(trigger.deadline == *parse_rfc3339("2030-01-01T00:09:30Z"));
+  CHECK(trigger.reason == "EC2 scheduled event instance-stop (instance-event-0d59937288b749b32) "
+                          "not before Tue, 01 Jan 2030 00:10:00 GMT");
+  // Read again, the same event drains nothing more.
+  const auto again = requests_until(
+      [&](const auto& so_far) { return count(so_far, "GET", scheduled_path, 200) >= 2; });
+  CHECK(count(again, "GET", scheduled_path, 200) == 2);
+  CHECK(triggers(0ms).empty());
 }

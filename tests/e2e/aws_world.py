@@ -70,7 +70,7 @@ class AwsWorld:
         self.autoscaling = JsonLinesFake([FAKE_AUTOSCALING, json.dumps(scenario)])
 
     def config(self, poll_interval="200ms", extra=""):
-        return ('\n[aws]\nprovider = "aws"\nimds_endpoint = "http://127.0.0.1:%d"\n'
+        return ('\n[cloud]\nprovider = "aws"\n[aws]\nimds_endpoint = "http://127.0.0.1:%d"\n'
                 'poll_interval = "%s"\n%s' % (self.imds.port, poll_interval, extra))
 
     def environment(self):

@@ -14,12 +14,15 @@ out a lifecycle action whose heartbeats stop, as AWS does.
 - Spot interruption: a spot notice comes first (its deadline: notice time minus the safety
   margin), then the group's terminate transition. The drain keeps the spot deadline (the
   earlier one), the job still finishes before it, and the hook is completed once.
+- EC2 scheduled maintenance: an instance-stop on events/maintenance/scheduled drains with
+  NotBefore minus the margin, and no hook is looked for.
 - Launch: the instance starts in Pending:Wait; the launch hook is completed with CONTINUE
   once the runner's metrics answer, not after a fixed wait, and exactly once.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_lifecycle_hook_drain.py
 """
 
 import datetime
+import json
 import re
 import sys
 import time
@@ -45,7 +48,8 @@ class LifecycleHookDrainTest(unittest.TestCase):
         self.aws = AwsWorld(HEARTBEAT_TIMEOUT)
         self.world = DrainWorld([], jobs=1, job_seconds=JOB_SECONDS,
                                 extra_config=self.aws.config(
-                                    extra='spot_safety_margin = "2s"\n'))
+                                    extra='spot_safety_margin = "2s"\n'
+                                          'scheduled_events_interval = "1s"\n'))
         self.warden = self.world.start_warden(env=self.aws.environment())
         self.assertIsNotNone(self.world.wait_for(lambda s: s.get("jobs_running") == 1),
                              "the runner's job never showed in status")
@@ -125,6 +129,24 @@ class LifecycleHookDrainTest(unittest.TestCase):
                         0.01, "the earlier (spot) deadline must stand")
         self.wait_for_exit()
         self.check_hook_completed_once()
+        self.check_job_finished_and_nothing_leaked()
+
+
+    def test_scheduled_instance_stop_drains_without_a_hook(self):
+        not_before = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(
+            seconds=60)
+        self.aws.imds.command(scheduled_events=json.dumps([{
+            "NotBefore": not_before.strftime("%d %b %Y %H:%M:%S GMT"),
+            "Code": "instance-stop", "Description": "The instance is running on degraded "
+            "hardware", "EventId": "instance-event-0d59937288b749b32", "State": "active"}]))
+        status = self.world.wait_for(lambda s: s.get("state") == "shutting_down")
+        self.assertIsNotNone(status)
+        self.assertEqual("ec2_scheduled_maintenance", status.get("trigger"))
+        expected = not_before.replace(microsecond=0) - datetime.timedelta(seconds=30)
+        self.assertLess(abs((moment(status["deadline"]) - expected).total_seconds()), 1.0)
+        self.wait_for_exit()
+        # An EC2 scheduled event is no Auto Scaling transition: no hook is looked for.
+        self.assertEqual([], self.aws.autoscaling_state()["completions"])
         self.check_job_finished_and_nothing_leaked()
 
 

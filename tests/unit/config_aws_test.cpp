@@ -14,8 +14,10 @@ config_result parse(const std::string& text) { return parse_config_text(text, "t
 }  // namespace
 
 TEST_CASE("[aws] keys take their good values", "[config][imds]") {
-  const auto result = parse(R"([aws]
+  const auto result = parse(R"([cloud]
 provider = "aws"
+
+[aws]
 imds_endpoint = "http://127.0.0.1:8080/"
 poll_interval = "250ms"
 drain_states = ["Terminated", "Detached", "Standby", "Terminated"]
@@ -29,8 +31,9 @@ launch_ready_timeout = "90s"
 )");
   INFO((result.errors.empty() ? std::string{} : result.errors.front()));
   REQUIRE(result.config);
+  CHECK(result.warnings.empty());
+  CHECK(result.config->cloud.provider == cloud_provider::aws);
   const auto& aws = result.config->aws;
-  CHECK(aws.provider == lifecycle_provider::aws);
   CHECK(aws.imds_endpoint == "http://127.0.0.1:8080/");
   CHECK(aws.poll_interval == 250ms);
   CHECK(aws.watch.drain_states ==
@@ -50,8 +53,8 @@ TEST_CASE("[aws] defaults: off, 1 s, Terminated and Warmed:Terminated, 30 s, log
           "[config][imds]") {
   const auto result = parse("");
   REQUIRE(result.config);
+  CHECK(result.config->cloud.provider == cloud_provider::none);
   const auto& aws = result.config->aws;
-  CHECK(aws.provider == lifecycle_provider::none);
   CHECK_FALSE(aws.imds_endpoint);
   CHECK(aws.poll_interval == 1s);
   CHECK(aws.watch.drain_states ==
@@ -68,8 +71,12 @@ TEST_CASE("[aws] defaults: off, 1 s, Terminated and Warmed:Terminated, 30 s, log
 
 TEST_CASE("[aws] keys refuse bad values, naming file, line and key", "[config][imds]") {
   const std::vector<std::pair<std::string, std::vector<std::string>>> rows{
-      {"[aws]\nprovider = \"gcp\"",
-       {"test.toml:2: aws.provider: unknown value \"gcp\" (expected \"none\" or \"aws\")"}},
+      {"[cloud]\nprovider = \"oracle\"",
+       {"test.toml:2: cloud.provider: unknown value \"oracle\" (expected \"none\", \"aws\", "
+        "\"azure\", \"gcp\" or \"auto\")"}},
+      {"[cloud]\nprovider = \"aws\"\n[aws]\nprovider = \"aws\"",
+       {"test.toml:4: aws.provider: cloud.provider (line 2) replaces it: set the provider "
+        "there only"}},
       {"[aws]\nimds_endpoint = \"169.254.169.254\"",
        {"test.toml:2: aws.imds_endpoint: must start with http:// or https://"}},
       {"[aws]\nimds_endpoint = \"\"",
@@ -108,5 +115,143 @@ TEST_CASE("[aws] keys refuse bad values, naming file, line and key", "[config][i
     const auto result = parse(text);
     CHECK_FALSE(result.config);
     CHECK(result.errors == errors);
+  }
+}
+
+// Configs written before [cloud] existed keep working for a while, and say what to change.
+TEST_CASE("[aws] provider still sets the provider, with a warning naming the new key",
+          "[config][imds]") {
+  const auto result = parse("[aws]\nprovider = \"aws\"\n");
+  REQUIRE(result.config);
+  CHECK(result.config->cloud.provider == cloud_provider::aws);
+  CHECK(result.warnings == std::vector<std::string>{
+                               "test.toml:2: aws.provider: is deprecated: write [cloud] provider "
+                               "instead (it takes the same values)"});
+  const auto refused = parse("[aws]\nprovider = \"oracle\"\n");
+  CHECK(refused.errors == std::vector<std::string>{
+                              "test.toml:2: aws.provider: unknown value \"oracle\" (expected "
+                              "\"none\", \"aws\", \"azure\", \"gcp\" or \"auto\")"});
+  CHECK(refused.warnings.empty());
+}
+
+TEST_CASE("[aws] scheduled events keys and [aws.scheduled_events] actions", "[config][imds]") {
+  const auto result = parse(R"([aws]
+scheduled_events_interval = "5m"
+scheduled_event_margin = "1m"
+scheduled_event_lead_time = "10m"
+
+[aws.scheduled_events]
+instance-stop = "drain_ahead"
+system-maintenance = "drain"
+other = "drain"
+)");
+  INFO((result.errors.empty() ? std::string{} : result.errors.front()));
+  REQUIRE(result.config);
+  const auto& aws = result.config->aws;
+  CHECK(aws.scheduled_events_interval == 5min);
+  CHECK(aws.scheduled_events.margin == 1min);
+  CHECK(aws.scheduled_events.lead_time == 10min);
+  CHECK(aws.scheduled_events.actions.at("instance-stop") == scheduled_event_action::drain_ahead);
+  CHECK(aws.scheduled_events.actions.at("system-maintenance") == scheduled_event_action::drain);
+  CHECK(aws.scheduled_events.actions.at("instance-reboot") ==
+        scheduled_event_action::drain_ahead);
+  CHECK(aws.scheduled_events.other_codes == scheduled_event_action::drain);
+  const auto off = parse("[aws]\nscheduled_events_interval = \"none\"\n");
+  REQUIRE(off.config);
+  CHECK_FALSE(off.config->aws.scheduled_events_interval);
+  const std::vector<std::pair<std::string, std::string>> rows{
+      {"[aws]\nscheduled_events_interval = \"100ms\"",
+       "test.toml:2: aws.scheduled_events_interval: must be at least 1 s (EC2 schedules events "
+       "days ahead)"},
+      {"[aws]\nscheduled_event_margin = \"2m\"",
+       "test.toml:2: aws.scheduled_event_margin: the margin (2m) must be shorter than "
+       "aws.scheduled_event_lead_time (2m), or a drain_ahead would start past its own deadline"},
+      {"[aws.scheduled_events]\ninstance-stop = \"stop\"",
+       "test.toml:2: aws.scheduled_events.instance-stop: unknown value \"stop\" (expected "
+       "\"drain\", \"drain_ahead\" or \"log\")"},
+      {"[aws.scheduled_events]\ninstance-reboots = \"log\"",
+       "test.toml:2: aws.scheduled_events.instance-reboots: unknown key (did you mean "
+       "aws.scheduled_events.instance-reboot?)"},
+  };
+  for (const auto& [text, error] : rows) {
+    CAPTURE(text);
+    CHECK(parse(text).errors == std::vector<std::string>{error});
+  }
+}
+
+TEST_CASE("[cloud] gcp and the [gcp] keys", "[config][gcp]") {
+  const auto result = parse(R"([cloud]
+provider = "gcp"
+
+[gcp]
+metadata_endpoint = "http://127.0.0.1:8080"
+wait_timeout = "30s"
+preemption_deadline = "20s"
+host_maintenance_deadline = "55m"
+)");
+  INFO((result.errors.empty() ? std::string{} : result.errors.front()));
+  REQUIRE(result.config);
+  CHECK(result.config->cloud.provider == cloud_provider::gcp);
+  const auto& gcp = result.config->gcp;
+  CHECK(gcp.metadata_endpoint == "http://127.0.0.1:8080");
+  CHECK(gcp.wait_timeout == 30s);
+  CHECK(gcp.notices.preemption_deadline == 20s);
+  CHECK(gcp.notices.host_maintenance_deadline == 55min);
+  const auto defaults = parse("");
+  REQUIRE(defaults.config);
+  CHECK_FALSE(defaults.config->gcp.metadata_endpoint);
+  CHECK(defaults.config->gcp.wait_timeout == 5min);
+  CHECK(defaults.config->gcp.notices.preemption_deadline == 25s);
+  CHECK(defaults.config->gcp.notices.host_maintenance_deadline == 50s);
+  const std::vector<std::pair<std::string, std::string>> rows{
+      {"[gcp]\nmetadata_endpoint = \"metadata.google.internal\"",
+       "test.toml:2: gcp.metadata_endpoint: must start with http:// or https://"},
+      {"[gcp]\nwait_timeout = \"2h\"", "test.toml:2: gcp.wait_timeout: must be from 10s to 3600s"},
+      {"[gcp]\npreemption_deadline = \"0s\"",
+       "test.toml:2: gcp.preemption_deadline: must be greater than zero (a zero deadline would "
+       "kill running jobs at once)"},
+  };
+  for (const auto& [text, error] : rows) {
+    CAPTURE(text);
+    CHECK(parse(text).errors == std::vector<std::string>{error});
+  }
+}
+
+TEST_CASE("[cloud] azure and the [azure] keys", "[config][azure]") {
+  const auto result = parse(R"([cloud]
+provider = "azure"
+
+[azure]
+metadata_endpoint = "http://127.0.0.1:8080"
+poll_interval = "500ms"
+notice_margin = "10s"
+reboot = "drain"
+redeploy = "drain"
+)");
+  INFO((result.errors.empty() ? std::string{} : result.errors.front()));
+  REQUIRE(result.config);
+  CHECK(result.config->cloud.provider == cloud_provider::azure);
+  const auto& azure = result.config->azure;
+  CHECK(azure.metadata_endpoint == "http://127.0.0.1:8080");
+  CHECK(azure.poll_interval == 500ms);
+  CHECK(azure.events.margin == 10s);
+  CHECK(azure.events.reboot == azure_optional_action::drain);
+  CHECK(azure.events.redeploy == azure_optional_action::drain);
+  const auto defaults = parse("");
+  REQUIRE(defaults.config);
+  CHECK(defaults.config->azure.poll_interval == 1s);
+  CHECK(defaults.config->azure.events == azure_event_policy{});
+  const std::vector<std::pair<std::string, std::string>> rows{
+      {"[azure]\npoll_interval = \"1m\"",
+       "test.toml:2: azure.poll_interval: must be from 100ms to 10s (a Preempt gives 30 s in "
+       "all)"},
+      {"[azure]\nreboot = \"drian\"",
+       "test.toml:2: azure.reboot: unknown value \"drian\" (expected \"log\" or \"drain\")"},
+      {"[azure]\nfreeze = \"drain\"",
+       "test.toml:2: azure.freeze: unknown key"},
+  };
+  for (const auto& [text, error] : rows) {
+    CAPTURE(text);
+    CHECK(parse(text).errors == std::vector<std::string>{error});
   }
 }

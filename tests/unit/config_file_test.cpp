@@ -72,13 +72,22 @@ void check_defaults(const settings& loaded) {
   CHECK(loaded.webhook.retry_initial == defaults.webhook.retry_initial);
   CHECK(loaded.webhook.retry_max == defaults.webhook.retry_max);
   CHECK(loaded.webhook.attempts_max == defaults.webhook.attempts_max);
-  CHECK(loaded.aws.provider == defaults.aws.provider);
+  CHECK(loaded.drain.unregister_alongside_below == defaults.drain.unregister_alongside_below);
+  CHECK(loaded.cloud.provider == defaults.cloud.provider);
   CHECK(loaded.aws.imds_endpoint == defaults.aws.imds_endpoint);
   CHECK(loaded.aws.poll_interval == defaults.aws.poll_interval);
   CHECK(loaded.aws.watch.drain_states == defaults.aws.watch.drain_states);
   CHECK(loaded.aws.watch.spot_safety_margin == defaults.aws.watch.spot_safety_margin);
   CHECK(loaded.aws.watch.rebalance == defaults.aws.watch.rebalance);
   CHECK(loaded.aws.imds_v1_fallback == defaults.aws.imds_v1_fallback);
+  CHECK(loaded.aws.scheduled_events_interval == defaults.aws.scheduled_events_interval);
+  CHECK(loaded.aws.scheduled_events == defaults.aws.scheduled_events);
+  CHECK(loaded.azure.metadata_endpoint == defaults.azure.metadata_endpoint);
+  CHECK(loaded.azure.poll_interval == defaults.azure.poll_interval);
+  CHECK(loaded.azure.events == defaults.azure.events);
+  CHECK(loaded.gcp.metadata_endpoint == defaults.gcp.metadata_endpoint);
+  CHECK(loaded.gcp.wait_timeout == defaults.gcp.wait_timeout);
+  CHECK(loaded.gcp.notices == defaults.gcp.notices);
   CHECK(loaded.log.level == defaults.log.level);
   CHECK(loaded.log.format == defaults.log.format);
 }
@@ -179,6 +188,10 @@ const std::vector<good_config> good_values{
     {"drain.timeout = \"1ms\"", [](const settings& loaded) { return loaded.drain.timeout == 1ms; }},
     {"drain.kill_timeout = \"30s\"",
      [](const settings& loaded) { return loaded.drain.kill_timeout == 30s; }},
+    {"drain.unregister_alongside_below = \"none\"",
+     [](const settings& loaded) { return !loaded.drain.unregister_alongside_below; }},
+    {"drain.unregister_alongside_below = \"3m\"",
+     [](const settings& loaded) { return loaded.drain.unregister_alongside_below == 3min; }},
     {"control.linger_after_gone = \"forever\"",
      [](const settings& loaded) { return loaded.control.linger_after_gone.forever; }},
     {"control.linger_after_gone = \"10m\"",
@@ -323,6 +336,10 @@ const std::vector<bad_config> bad_values{
     {"[drain]\ntimeout = \"0s\"",
      {"test.toml:2: drain.timeout: \"0s\" would kill running jobs at once; write \"none\" "
       "for no deadline or a positive duration such as \"2h\""}},
+    {"[drain]\nunregister_alongside_below = \"soon\"",
+     {"test.toml:2: drain.unregister_alongside_below: \"soon\" is not a duration (write a "
+      "number and a unit, such as \"10s\"); write \"none\" to always unregister after the "
+      "stop"}},
     {"[drain]\ntimeout = \"never\"",
      {"test.toml:2: drain.timeout: \"never\" is not a duration (write a number and a unit, "
       "such as \"10s\"); write \"none\" for no deadline"}},

@@ -14,7 +14,7 @@ config_result parse(const std::string& text) { return parse_config_text(text, "t
 }  // namespace
 
 TEST_CASE("[scaling] keys take their good values", "[config][scaling]") {
-  const auto result = parse(R"([aws]
+  const auto result = parse(R"([cloud]
 provider = "aws"
 [scaling]
 enabled = true
@@ -96,7 +96,7 @@ TEST_CASE("[scaling] keys refuse bad values, naming file, line and key", "[confi
        {"test.toml:3: scaling.step: step 5 is larger than scaling.ceiling (3): a scale-up "
         "could never add a whole step"}},
       {"[scaling]\nenabled = true",
-       {"test.toml:2: scaling.enabled: needs aws.provider = \"aws\": an instance that gives "
+       {"test.toml:2: scaling.enabled: needs cloud.provider = \"aws\": an instance that gives "
         "itself up is drained through its terminate lifecycle hook, which only the AWS "
         "provider watches"}},
       {"[scaling]\nenabled = \"yes\"",

@@ -57,7 +57,7 @@ TEST_CASE("every trigger source and timer kind survives the round trip", "[journ
       CHECK(decode_event(encode_event(event)) == event);
     }
   }
-  CHECK(triggers == 8);
+  CHECK(triggers == 15);
   CHECK(timers == 8);
 }
 
@@ -86,6 +86,10 @@ TEST_CASE("the header keeps every drain config field", "[journal][codec]") {
   SECTION("temporary") { config.restart.type = restart_type::temporary; }
   SECTION("unregistering") { config.unregister = true; }
   SECTION("unregistering first") { config.unregister_before_stop = true; }
+  SECTION("unregistering alongside a short deadline") {
+    config.unregister = true;
+    config.unregister_alongside_below = std::chrono::seconds{60};
+  }
   const journal_header header{.created_by = "runwarden 9.9", .created_unix_ns = -7,
                               .config = config};
   const auto decoded = decode_record(encode_record(header));

@@ -80,6 +80,11 @@ inline std::vector<drain_event> every_event_kind() {
           lifecycle_action_pending{lifecycle_action{.hook_name = "drain",
                                                     .heartbeat_timeout = 300s,
                                                     .expires_at = instant{30000s}}},
+          // An Azure scheduled event to approve: no heartbeats, a reserve of its own.
+          lifecycle_action_pending{lifecycle_action{.hook_name = "C7061BAC-AFDC-4513",
+                                                    .heartbeat_timeout = 0s,
+                                                    .expires_at = instant{30s},
+                                                    .wind_down_reserve = 0s}},
           lifecycle_action_completed{true, "no active lifecycle action"},
           lifecycle_lookup_ended{"the group has no terminate hook"},
           runner_signal_delivered{4711, SIGTERM},

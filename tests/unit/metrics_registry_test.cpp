@@ -130,7 +130,14 @@ TEST_CASE("a graceful drain counts its trigger, its signal, the exit and its dur
               "runwarden_drains_total{trigger=\"cloud_lifecycle\"} 0",
               "runwarden_drains_total{trigger=\"idle_scale_in\"} 0",
               "runwarden_drains_total{trigger=\"spot_interruption\"} 0",
-              "runwarden_drains_total{trigger=\"rebalance_recommendation\"} 0"});
+              "runwarden_drains_total{trigger=\"rebalance_recommendation\"} 0",
+              "runwarden_drains_total{trigger=\"ec2_scheduled_maintenance\"} 0",
+              "runwarden_drains_total{trigger=\"azure_preempt\"} 0",
+              "runwarden_drains_total{trigger=\"azure_terminate\"} 0",
+              "runwarden_drains_total{trigger=\"azure_reboot\"} 0",
+              "runwarden_drains_total{trigger=\"azure_redeploy\"} 0",
+              "runwarden_drains_total{trigger=\"gcp_preemption\"} 0",
+              "runwarden_drains_total{trigger=\"gcp_host_maintenance\"} 0"});
   CHECK(fed.series("runwarden_runner_signals_sent_total") ==
         lines{"runwarden_runner_signals_sent_total{purpose=\"graceful\"} 1",
               "runwarden_runner_signals_sent_total{purpose=\"forceful\"} 0",

@@ -5,6 +5,8 @@
 
 #include "src/util/assert.hpp"
 
+#include "src/aws/imds/scheduled_events.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -53,6 +55,11 @@ std::vector<poller_effect> imds_poller::poll_due(instant now) {
   if (busy()) return effects;
   pages_ = {page::lifecycle_state, page::spot_action};
   if (config_.policy.rebalance != rebalance_action::ignore) pages_.push_back(page::rebalance);
+  if (config_.scheduled_events_interval &&
+      (!scheduled_events_due_ || now >= *scheduled_events_due_)) {
+    pages_.push_back(page::scheduled_events);
+    scheduled_events_due_ = now + *config_.scheduled_events_interval;
+  }
   // Last, so that its retries never hold up the pages that can start a drain.
   if (!identity_known_) pages_.push_back(page::identity);
   cursor_ = 0;
@@ -114,6 +121,7 @@ void imds_poller::send_read(std::vector<poller_effect>& effects,
     case page::lifecycle_state: path = imds_lifecycle_state_path; break;
     case page::spot_action: path = imds_spot_action_path; break;
     case page::rebalance: path = imds_rebalance_path; break;
+    case page::scheduled_events: path = imds_scheduled_events_path; break;
     case page::identity: path = imds_identity_path; break;
   }
   ++read_attempts_;
@@ -190,6 +198,10 @@ void imds_poller::on_read_answer(const imds_answer& answer, instant now,
     case page::lifecycle_state: outcome = watch_.on_lifecycle_state(answer); break;
     case page::spot_action: outcome = watch_.on_spot_action(answer); break;
     case page::rebalance: outcome = watch_.on_rebalance(answer); break;
+    case page::scheduled_events:
+      effects.push_back(scheduled_events_read{answer});
+      next_page(now, effects);
+      return;
     case page::identity: on_identity_answer(answer, now, effects); return;
   }
   for (auto& report : outcome.reports) effects.push_back(std::move(report));

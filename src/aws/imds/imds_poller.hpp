@@ -5,7 +5,12 @@
 // request at a time.
 //
 //   poll_due ─▶ [token PUT, when none is usable] ─▶ GET lifecycle state ─▶ GET spot action
-//            ─▶ GET rebalance (unless ignored) ─▶ GET identity (until known) ─▶ idle
+//            ─▶ GET rebalance (unless ignored) ─▶ GET scheduled events (on their own cadence)
+//            ─▶ GET identity (until known) ─▶ idle
+//
+// The scheduled events page is not judged here: its answer is handed on as it came
+// (scheduled_events_read), since what it means depends on the wall-clock time, which the
+// watcher's scheduled_event_watch is given.
 //
 // The token PUT and the identity GET are retried with jittered backoff, a bounded number
 // of times (the webhook's delivery_retry rules: 5xx and no answer retry, 4xx does not); the
@@ -41,6 +46,8 @@ struct imds_poller_config {
   // For the token and the identity document only.
   delivery_limits retry{std::chrono::milliseconds{100}, std::chrono::seconds{1}, 3};
   std::uint64_t random_seed = 0;
+  // How often the scheduled maintenance events page is read; unset: never.
+  std::optional<std::chrono::milliseconds> scheduled_events_interval = std::nullopt;
 };
 
 // Effects, in the order to carry out.
@@ -54,8 +61,11 @@ struct imds_request {
 struct retry_after {
   std::chrono::nanoseconds delay{0};
 };
-using poller_effect =
-    std::variant<imds_request, retry_after, lifecycle_trigger, instance_identity, watch_report>;
+struct scheduled_events_read {
+  imds_answer answer;
+};
+using poller_effect = std::variant<imds_request, retry_after, lifecycle_trigger, instance_identity,
+                                   watch_report, scheduled_events_read>;
 
 class imds_poller {
  public:
@@ -74,7 +84,13 @@ class imds_poller {
 
  private:
   enum class step : std::uint8_t { idle, token, read };
-  enum class page : std::uint8_t { lifecycle_state, spot_action, rebalance, identity };
+  enum class page : std::uint8_t {
+    lifecycle_state,
+    spot_action,
+    rebalance,
+    scheduled_events,
+    identity
+  };
 
   void advance(instant now, std::vector<poller_effect>& effects);
   void send_token_request(std::vector<poller_effect>& effects);
@@ -106,6 +122,7 @@ class imds_poller {
   bool refetched_after_401_ = false;
   bool reading_without_token_ = false;  // IMDSv1 fallback for the rest of this poll
   bool identity_known_ = false;
+  std::optional<instant> scheduled_events_due_;  // the next read of it; unset: at once
   std::string token_problem_;     // the kind of token failure last reported; empty when fine
   std::string identity_problem_;  // likewise for the identity document
   std::uint64_t random_state_ = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "src/util/log_quote.hpp"
 #include "src/util/rfc3339_time.hpp"
 
 namespace runwarden {
@@ -13,18 +14,6 @@ namespace {
 
 constexpr int http_ok = 200;
 constexpr int http_not_found = 404;
-constexpr std::size_t quoted_length_max = 64;
-
-// A value from the service, fit to quote in a log line: printable and short.
-std::string quoted(std::string_view text) {
-  std::string shown;
-  for (const char character : text.substr(0, quoted_length_max)) {
-    const auto byte = static_cast<unsigned char>(character);
-    shown += byte >= ' ' && byte < 0x7f ? character : '?';
-  }
-  if (text.size() > quoted_length_max) shown += "...";
-  return "\"" + shown + "\"";
-}
 
 }  // namespace
 
@@ -94,7 +83,7 @@ watch_outcome lifecycle_watch::on_lifecycle_state(const imds_answer& answer) {
         std::find(warned.begin(), warned.end(), answer.body) == warned.end()) {
       warned.push_back(answer.body);
       outcome.reports.push_back({report_level::warning,
-                                 "unknown target lifecycle state " + quoted(answer.body) +
+                                 "unknown target lifecycle state " + log_quote(answer.body) +
                                      "; it does not start a drain"});
     }
     return outcome;
@@ -130,7 +119,7 @@ watch_outcome lifecycle_watch::on_spot_action(const imds_answer& answer) {
   const auto& notice = *parsed.notice;
   outcome.trigger = lifecycle_trigger{trigger_source::spot_interruption,
                                   notice.time - policy_.spot_safety_margin,
-                                  "spot instance-action " + quoted(notice.action) + " at " +
+                                  "spot instance-action " + log_quote(notice.action) + " at " +
                                       format_rfc3339_utc(notice.time)};
   return outcome;
 }

@@ -31,8 +31,14 @@ void initialise_curl_once() {
 struct response_sink {
   http_response* response;
   std::size_t max_body_bytes;
+  const std::atomic<bool>* abandoned;
   bool body_too_large = false;
 };
+
+// libcurl's progress callback: nonzero ends the transfer with CURLE_ABORTED_BY_CALLBACK.
+int check_abandoned(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return static_cast<const response_sink*>(user)->abandoned->load() ? 1 : 0;
+}
 
 std::size_t collect_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto& sink = *static_cast<response_sink*>(user);
@@ -119,6 +125,9 @@ CURLcode set_fixed_options(CURL* handle, const http_request& request, char* erro
   set(CURLOPT_WRITEDATA, static_cast<void*>(&sink));
   set(CURLOPT_HEADERFUNCTION, &collect_header);
   set(CURLOPT_HEADERDATA, static_cast<void*>(&sink));
+  set(CURLOPT_NOPROGRESS, 0L);
+  set(CURLOPT_XFERINFOFUNCTION, &check_abandoned);
+  set(CURLOPT_XFERINFODATA, static_cast<void*>(&sink));
   return code;
 }
 
@@ -189,7 +198,9 @@ http_response curl_session::perform(const http_request& request) {
     return response;
   }
   curl_easy_reset(easy);
-  response_sink sink{.response = &response, .max_body_bytes = request.max_response_bytes};
+  response_sink sink{.response = &response,
+                     .max_body_bytes = request.max_response_bytes,
+                     .abandoned = &abandoned_};
   char error_text[CURL_ERROR_SIZE] = {};
   CURLcode code = set_fixed_options(easy, request, error_text, sink);
   if (code == CURLE_OK) code = set_request_options(easy, request, headers, pins);
@@ -203,6 +214,8 @@ http_response curl_session::perform(const http_request& request) {
         sink.body_too_large
             ? "the response body is larger than " + std::to_string(request.max_response_bytes) +
                   " bytes"
+        : code == CURLE_ABORTED_BY_CALLBACK
+            ? std::string{"the HTTP port stopped during the request"}
             : std::string{error_text[0] != '\0' ? error_text : curl_easy_strerror(code)};
     forget();
     return response;

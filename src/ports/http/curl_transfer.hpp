@@ -7,6 +7,7 @@
 // http and https only, no redirects, no proxy from the environment unless the request asks
 // for one, names pinned to checked addresses, bodies capped.
 
+#include <atomic>
 #include <memory>
 
 #include "messages/http_messages.hpp"
@@ -26,9 +27,15 @@ public:
   // Never throws; every failure becomes the response's transport_error.
   http_response perform(const http_request& request);
 
+  // Ends the transfer in progress within about a second (libcurl asks its progress callback
+  // at least once a second) and every later one at once. Any thread may call it: a stopping
+  // port must not wait out a long request, such as a metadata wait_for_change of minutes.
+  void abandon() { abandoned_.store(true); }
+
 private:
   struct handle;
   std::unique_ptr<handle> handle_;
+  std::atomic<bool> abandoned_ = false;
 };
 
 }  // namespace runwarden

@@ -51,6 +51,7 @@ void http_worker::stop() {
     unserved.swap(queue_);
   }
   wake_.notify_one();
+  session_.abandon();  // a request in progress ends within a second, not at its timeout
   for (const auto& left : unserved)
     std::visit([&](const auto& work) { answer_stopped(work, left.reply_to); }, left.work);
   if (thread_.joinable()) thread_.join();

@@ -2,8 +2,9 @@
 // The HTTP port's one worker thread. libcurl's easy interface and name lookups block, so
 // they run here, never on a CAF worker (DESIGN.md, "Threading"; shared notes §1.7), one job
 // at a time from a bounded queue. Each client (webhooks, metadata, metrics, APIs) gets a port
-// of its own, so a slow webhook never delays a metadata poll. Each job's answer goes to the actor that asked, with
-// anon_send. Every blocking call carries its own timeout, which is what bounds stop().
+// of its own, so a slow webhook never delays a metadata poll. Each job's answer goes to the
+// actor that asked, with anon_send. Every blocking call carries its own timeout, and a
+// request in progress is abandoned on stop(), which is what bounds stop().
 
 #include <condition_variable>
 #include <cstddef>
@@ -33,8 +34,8 @@ public:
   bool submit(host_lookup lookup, caf::actor reply_to);
   bool submit(http_request request, caf::actor reply_to);
 
-  // Answers every queued job with an error, waits for the job in progress (at most its own
-  // timeout) and joins the thread. Safe to call twice. Call it before the actor system
+  // Answers every queued job with an error, ends the request in progress (within about a
+  // second; a name lookup within its own timeout) and joins the thread. Safe to call twice. Call it before the actor system
   // that the answers go to is destroyed.
   void stop();
 

@@ -1,0 +1,39 @@
+#pragma once
+// The Google Cloud watcher: its wiring planned from the settings (the metadata endpoint
+// resolved from the settings and the environment, a bad one refused with a message naming
+// where it came from), for the assembly to start under the instance's tree with two HTTP
+// ports, one per watched key, since each holds a hanging GET; and, for tests and tools,
+// spawned alone on two production ports.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "actors/gcp_watcher/gcp_watcher_actor.hpp"
+#include "actors/lifecycle_watcher/cloud_watcher.hpp"
+#include "caf/all.hpp"
+#include "src/config/settings.hpp"
+
+namespace runwarden {
+
+struct gcp_watcher_plan_result {
+  // Its ports, listener and answered still empty; nullopt with the error when refused.
+  std::optional<gcp_watcher_wiring> wiring;
+  std::string error;
+};
+
+// `environment` is consulted for GCE_METADATA_HOST.
+gcp_watcher_plan_result plan_gcp_watcher(const gcp_settings& settings,
+                                         const environment_map& environment,
+                                         std::uint64_t random_seed);
+
+// `listener` receives lifecycle_trigger; `answered` is called on every answer of the
+// metadata server.
+cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
+                                             const gcp_settings& settings,
+                                             const environment_map& environment,
+                                             caf::actor listener, std::uint64_t random_seed,
+                                             std::function<void()> answered = {});
+
+}  // namespace runwarden

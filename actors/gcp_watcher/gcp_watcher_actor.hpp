@@ -1,0 +1,69 @@
+#pragma once
+// The Google Cloud watcher (issue 21): waits on the Compute Engine metadata server for the
+// two keys that warn of the instance's end, instance/preempted and
+// instance/maintenance-event, each with hanging GETs (wait_for_change and the last ETag) on
+// an HTTP port of its own, so that one key's wait never holds up the other's. It tells its
+// listener what calls for a drain (lifecycle_trigger, once per notice) and logs who the
+// instance is, read once on the maintenance key's port before its wait begins. Decisions
+// are the pure metadata_key_watch's and gcp_notice_watch's; this actor carries them out:
+// requests to the ports, backoff waits as delayed_send to itself, reports to the log.
+// Without either port it can watch nothing, so it ends with the port's reason and its
+// supervisor decides.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "caf/all.hpp"
+#include "messages/http_messages.hpp"
+#include "messages/lifecycle_messages.hpp"
+#include "src/gcp/gcp_identity.hpp"
+#include "src/gcp/gcp_notice_watch.hpp"
+#include "src/gcp/metadata_key_watch.hpp"
+
+namespace runwarden {
+
+// Its id under its supervisor.
+inline constexpr std::string_view gcp_watcher_child_id = "gcp_watcher";
+
+struct gcp_watcher_wiring {
+  http_port_actor preempted_port;
+  http_port_actor maintenance_port;
+  caf::actor listener;
+  std::string endpoint;  // from resolve_gcp_metadata_endpoint
+  std::chrono::seconds wait_timeout{std::chrono::minutes{5}};
+  gcp_notice_policy notices;
+  std::uint64_t random_seed = 0;
+  // Notices start deadlines from the wall-clock time they are seen; tests give their own.
+  std::function<wall_time()> wall_clock = [] { return std::chrono::system_clock::now(); };
+  // Called whenever the metadata service answered (2xx, or 404 for a key it does not
+  // have), for /metrics; may be empty. The caller reads the clock.
+  std::function<void()> answered = {};
+};
+
+// One metadata key and its port, with the request in flight.
+struct gcp_watched_key {
+  std::optional<metadata_key_watch> watch;
+  std::uint64_t waiting_for = 0;  // the request in flight; 0 when none
+};
+
+struct gcp_watcher_state {
+  static inline const char* name = "gcp_watcher";
+  gcp_watcher_wiring wiring;
+  gcp_watched_key preempted;
+  gcp_watched_key maintenance;
+  std::optional<gcp_notice_watch> notices;
+  gcp_identity identity;
+  std::size_t identity_key = 0;    // the next of gcp_identity_keys to read
+  std::uint64_t identity_waiting = 0;
+  std::uint64_t next_id = 1;
+};
+
+caf::behavior gcp_watcher_actor(caf::stateful_actor<gcp_watcher_state>* self,
+                                gcp_watcher_wiring wiring);
+
+}  // namespace runwarden
