@@ -121,7 +121,7 @@ TEST_CASE("/metrics serves the registry in a form promtool accepts without a wor
   CHECK(verdict.output.empty());
 }
 
-TEST_CASE("/healthz is always ok; /readyz is 200 only while running") {
+TEST_CASE("/healthz is always ok, /readyz is 200 only while running") {
   metrics_registry registry{"0.1.0", started_at};
   synthetic_warden warden{registry};
   auto endpoints = start_or_fail(registry);

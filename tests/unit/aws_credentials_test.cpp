@@ -62,7 +62,7 @@ TEST_CASE("environment credentials, with and without a session token", "[aws-cre
   CHECK(temporary.credentials->session_token->reveal() == "token-value");
 }
 
-TEST_CASE("environment without keys is not configured; half a pair is an error",
+TEST_CASE("environment without keys is not configured, half a pair is an error",
           "[aws-credentials]") {
   const auto none = credentials_from_environment({{"AWS_ACCESS_KEY_ID", ""}, {"HOME", "/root"}});
   CHECK_FALSE(none.credentials);

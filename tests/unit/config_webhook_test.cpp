@@ -69,7 +69,7 @@ TEST_CASE("a template that does not parse or give JSON is an error naming its ke
                               "/nonexistent/slack.mustache: No such file or directory"});
 }
 
-TEST_CASE("webhook headers are a table of names and strings; errors never quote a value",
+TEST_CASE("webhook headers are a table of names and strings, errors never quote a value",
           "[config]") {
   const auto good = parse("[webhook]\nheaders = { \"X-Team\" = \"ci\", Authorization = "
                           "\"Bearer s3cret\" }\nproxy_from_environment = false\n");

@@ -48,7 +48,7 @@ TEST_CASE("the last heartbeat a hook can take tells that it will expire") {
   CHECK_FALSE(snapshot_of(m.state(), 300s, 3).next_heartbeat_at);
 }
 
-TEST_CASE("a hook too short for any heartbeat tells at once; a completed one never") {
+TEST_CASE("a hook too short for any heartbeat tells at once, a completed one never") {
   machine_under_test short_hook;
   short_hook.start_running();
   const auto effects = short_hook.at(0s, hook(300s, 100s));
@@ -78,7 +78,7 @@ TEST_CASE("an unregistration unconfirmed past alert_after tells once, and keeps 
         lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
 }
 
-TEST_CASE("an unregistration confirmed in time sends no alert; none is armed without one") {
+TEST_CASE("an unregistration confirmed in time sends no alert, none is armed without one") {
   machine_under_test m{alerting_config(600s)};
   m.start_running();
   m.at(5s, sigterm());

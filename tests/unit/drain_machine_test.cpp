@@ -59,7 +59,7 @@ TEST_CASE("a second SIGINT or SIGTERM forces, a third adds nothing") {
         lines{"signal_runner kill SIGKILL pid=100"});
 }
 
-TEST_CASE("SIGQUIT then SIGTERM forces; SIGQUIT twice does not") {
+TEST_CASE("SIGQUIT then SIGTERM forces, SIGQUIT twice does not") {
   machine_under_test quit_then_term;
   quit_then_term.start_running();
   quit_then_term.at(1s, shutdown_requested{.source = trigger_source::signal_quit});
@@ -79,7 +79,7 @@ TEST_CASE("a SIGTERM after an API-triggered drain keeps draining gracefully") {
   CHECK(m.state().stage == escalation::graceful_sent);
 }
 
-TEST_CASE("later triggers only tighten the deadline; the old timer is ignored") {
+TEST_CASE("later triggers only tighten the deadline, the old timer is ignored") {
   machine_under_test m;
   m.start_running();
   m.at(0s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{600s}});

@@ -19,7 +19,7 @@ TEST_CASE("a delivered graceful signal is not sent again after recovery") {
   CHECK(m.machine().undelivered_signal() == std::nullopt);
 }
 
-TEST_CASE("the forceful stage has its own delivery; a stale or foreign report records nothing") {
+TEST_CASE("the forceful stage has its own delivery, a stale or foreign report records nothing") {
   machine_under_test m;
   m.start_running();
   m.at(5s, sigterm());

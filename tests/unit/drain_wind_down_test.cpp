@@ -362,7 +362,7 @@ TEST_CASE("an unregistration done before the last attempt's time asks nothing mo
   CHECK(m.at(90s, timer_fired{timer_kind::unregistration_last_attempt, 2}).empty());
 }
 
-TEST_CASE("a spot notice during the unregistration arms the last attempt; too late, none") {
+TEST_CASE("a spot notice during the unregistration arms the last attempt, too late, none") {
   machine_under_test m{unregistering_config()};
   m.start_running();
   m.at(0s, sigterm());

@@ -81,7 +81,7 @@ TEST_CASE("answers without Metadata-Flavor, errors and silence back off", "[gcp]
   CHECK(back.reports[0].text == "/computeMetadata/v1/instance/preempted: answers again");
 }
 
-TEST_CASE("preemption drains once at once; maintenance per its value", "[gcp]") {
+TEST_CASE("preemption drains once at once, maintenance per its value", "[gcp]") {
   gcp_notice_watch notices{{}};
   const auto now = *parse_rfc3339("2027-02-03T10:00:00Z");
   CHECK_FALSE(notices.on_preempted("FALSE", now).trigger);

@@ -37,7 +37,7 @@ TEST_CASE("the runner's --listen-address and --config in each spelling Go takes"
   CHECK_FALSE(read_gitlab_runner_flags(command{}).config_file);
 }
 
-TEST_CASE("the flag, then LISTEN_ADDRESS, then config.toml; empty counts as not given",
+TEST_CASE("the flag, then LISTEN_ADDRESS, then config.toml, empty counts as not given",
           "[gitlab_runner][command]") {
   const std::optional<std::string> none;
   CHECK(effective_listen_address(":1", ":2", ":3") == ":1");

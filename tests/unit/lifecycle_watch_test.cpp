@@ -28,7 +28,7 @@ const std::string spot_page = "/latest/meta-data/spot/instance-action";
 
 }  // namespace
 
-TEST_CASE("Terminated drains once; later polls of the same level are silent", "[imds]") {
+TEST_CASE("Terminated drains once, later polls of the same level are silent", "[imds]") {
   lifecycle_watch watch{{}};
   CHECK(texts(watch.on_lifecycle_state(status(404))).empty());
   const auto in_service = watch.on_lifecycle_state(ok("InService"));

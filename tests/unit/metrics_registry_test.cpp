@@ -177,7 +177,7 @@ TEST_CASE("an escalated drain counts every signal and the SIGKILL exit") {
         lines{"runwarden_drain_duration_seconds_sum 70"});
 }
 
-TEST_CASE("crashes count exits and restarts; a repeated effect of one step counts once") {
+TEST_CASE("crashes count exits and restarts, a repeated effect of one step counts once") {
   fed_registry fed;
   fed.start_running();
   fed.at(10s, killed(100, SIGSEGV));
@@ -248,7 +248,7 @@ TEST_CASE("exit statuses map to a closed set of labels") {
   CHECK(exit_labels()[exit_label_index(exit_status{true, 64})].kind == "signal");
 }
 
-TEST_CASE("scaling decisions count by kind with the last one's time; failures by kind") {
+TEST_CASE("scaling decisions count by kind with the last one's time, failures by kind") {
   fed_registry fed;
   fed.registry.count_scaling_decision(scaling_decision_kind::protect, started_at + 10s);
   fed.registry.count_scaling_decision(scaling_decision_kind::scale_up, started_at + 20s);

@@ -110,7 +110,7 @@ TEST_CASE("without a deadline the stop timeout is extended again once half of it
   CHECK(systemd.refresh(311s).empty());
 }
 
-TEST_CASE("more jobs during a drain are no progress; the forceful stages say what was sent") {
+TEST_CASE("more jobs during a drain are no progress, the forceful stages say what was sent") {
   told_systemd systemd{gitlab_unregistering_within(1min)};
   systemd.told.control_listening = true;
   systemd.at(0s, warden_started{});

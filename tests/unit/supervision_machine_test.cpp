@@ -131,7 +131,7 @@ TEST_CASE("siblings restart by their own type: temporary never, ended transient 
   CHECK(machine.status_of(0) == child_status::ended);
 }
 
-TEST_CASE("a crash during a group restart joins it; starts wait for every stop",
+TEST_CASE("a crash during a group restart joins it, starts wait for every stop",
           "[supervision]") {
   auto machine = started({restart_strategy::rest_for_one, 5, 10s},
                          {{"a"}, {"b"}, {"c"}, {"d"}});
@@ -186,7 +186,7 @@ TEST_CASE("intensity: exits that restart nothing do not count", "[supervision]")
   CHECK_FALSE(machine.done());
 }
 
-TEST_CASE("intensity zero gives up at the first restart; a lone child quits at once",
+TEST_CASE("intensity zero gives up at the first restart, a lone child quits at once",
           "[supervision]") {
   auto machine = started({restart_strategy::one_for_one, 0, 10s}, {{"a"}});
   const auto effects = machine.step(child_went_down{0, child_exit::abnormal}, t0);
