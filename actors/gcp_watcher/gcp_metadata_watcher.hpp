@@ -14,6 +14,7 @@
 #include "actors/lifecycle_watcher/cloud_watcher.hpp"
 #include "caf/all.hpp"
 #include "src/config/settings.hpp"
+#include "src/util/process_environment.hpp"
 
 namespace runwarden {
 

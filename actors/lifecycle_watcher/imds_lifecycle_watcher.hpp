@@ -14,6 +14,7 @@
 #include "caf/all.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/config/settings.hpp"
+#include "src/util/process_environment.hpp"
 
 namespace runwarden {
 
