@@ -40,6 +40,9 @@ class config {
 struct config::loaded {
   std::optional<runwarden::embedded::config> config;  // set exactly when errors is empty
   std::vector<std::string> errors;
+  // Accepted but worth saying (a key kept for a while under an older name); the host logs
+  // them as it likes.
+  std::vector<std::string> warnings = {};
 };
 
 }  // namespace runwarden::embedded

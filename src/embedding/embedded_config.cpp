@@ -13,7 +13,7 @@ config_result merged(config_result read, std::vector<std::string> command) {
   if (!read.config) return read;
   if (!command.empty()) read.config->runner.command = std::move(command);
   if (auto errors = check_merged_settings(*read.config); !errors.empty())
-    return {std::nullopt, std::move(errors)};
+    return {std::nullopt, std::move(errors), std::move(read.warnings)};
   return read;
 }
 
@@ -21,15 +21,17 @@ config_result merged(config_result read, std::vector<std::string> command) {
 
 config::loaded config::from_file(const std::string& path, std::vector<std::string> command) {
   auto read = merged(load_config_file(path), std::move(command));
-  if (!read.config) return {std::nullopt, std::move(read.errors)};
-  return {config{std::make_unique<settings_value>(settings_value{std::move(*read.config)})}, {}};
+  if (!read.config) return {std::nullopt, std::move(read.errors), std::move(read.warnings)};
+  return {config{std::make_unique<settings_value>(settings_value{std::move(*read.config)})}, {},
+          std::move(read.warnings)};
 }
 
 config::loaded config::from_toml(std::string_view text, std::vector<std::string> command,
                                  std::string_view source_name) {
   auto read = merged(parse_config_text(text, source_name), std::move(command));
-  if (!read.config) return {std::nullopt, std::move(read.errors)};
-  return {config{std::make_unique<settings_value>(settings_value{std::move(*read.config)})}, {}};
+  if (!read.config) return {std::nullopt, std::move(read.errors), std::move(read.warnings)};
+  return {config{std::make_unique<settings_value>(settings_value{std::move(*read.config)})}, {},
+          std::move(read.warnings)};
 }
 
 config::config(std::unique_ptr<settings_value> value) : value_(std::move(value)) {}
