@@ -161,7 +161,7 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
   if (instance.booted && on_gone) on_gone(index);
 }
 
-// A spot reclaim came while the runner's wind-down (unregistration, then the hook's
+// A spot reclaim, or a terminate hook's timeout, came while the runner's wind-down (unregistration, then the hook's
 // completion) was still under way: retries under faults may take longer than a two-minute
 // notice (counted), never without faults. Faults that ended less than one retry wait before
 // the reclaim count too: the attempt that would succeed was planned while they lasted, and
@@ -320,7 +320,9 @@ void fleet_world::check_actions(sim_seconds now) {
       if (!*action || (*action)->ended) continue;
       auto& a = **action;
       if (now < std::min(a.heartbeat_deadline, a.global_deadline)) continue;
-      if (a.hook == "terminate") check_completed_in_time(instance, now);
+      // A terminate hook that times out lets the group take the instance: a reclaim by
+      // the cloud, judged as a spot reclaim is (faults may have kept the hook unfound).
+      if (a.hook == "terminate") wind_down_at_reclaim(instance, now);
       end_action(instance, a, "timed_out", now);
       if (a.hook == "launch") {
         begin_termination(index, now, false);  // the default result here: ABANDON
