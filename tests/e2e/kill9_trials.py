@@ -156,9 +156,10 @@ def ask_again_if_running(world, warden):
     return warden
 
 
-class GithubWorld:
-    """DrainWorld's counterpart for GitHub's runner: the fake GitHub API answering 422 a
-    few times, a generic runner with a record, runwarden unregistering before it stops."""
+class GithubWorld(DrainWorld):
+    """DrainWorld for GitHub's runner: the fake GitHub API answering 422 a few times, a
+    generic runner with a record, runwarden unregistering before it stops. The watching,
+    the records and the clean-up are DrainWorld's."""
 
     def __init__(self, busy_calls):
         self.dir = tempfile.mkdtemp(prefix="runwarden-trial-gh-")
@@ -196,39 +197,9 @@ class GithubWorld:
         self.watches.append(self.watch)
         return warden
 
-    def wait_for(self, predicate):
-        return self.watch.wait_for(predicate)
-
-    def runner_record(self):
-        with open(self.record) as f:
-            return f.read().split("\n")[:-1]
-
-    def log(self):
-        with open(self.log_path) as f:
-            return f.read()
-
     def close(self):
-        for watch in self.watches:
-            watch.close()
-        for process in self.wardens + [self.api]:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-        self.api.stdout.close()
-        kill_recorded_runners(self.record)
+        super().close()
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def kill_recorded_runners(record):
-    if not os.path.exists(record):
-        return
-    with open(record) as f:
-        for line in f:
-            if line.startswith("start "):
-                try:
-                    os.kill(int(line.split()[1]), signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
 
 
 class GithubTrial:
