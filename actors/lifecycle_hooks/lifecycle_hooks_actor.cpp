@@ -78,19 +78,28 @@ void look_past_the_lag(hooks_pointer self, const std::string& lifecycle_state,
             }, failed);
 }
 
+void read_terminate_hook(hooks_pointer self, const failure_handler& failed) {
+  read_hook(self, terminating_transition, self->state.wiring.hook_name, "aws.lifecycle_hook",
+            [=](const hook_choice& choice) {
+              if (choice.hook) return hand_over(self, *choice.hook);
+              if (!choice.problem.empty()) return settle(self, choice.problem, true);
+              settle(self, "group " + *self->state.group_name +
+                               " has no terminate hook to answer");
+            }, failed);
+}
+
 void look_up(hooks_pointer self) {
   const failure_handler failed = [=](const autoscaling_failure& f) { lookup_failed(self, f); };
+  // Once seen waiting, an instance waits until its hook is answered or times out, and the
+  // completion tells which: a retry reads only what failed, so that under throttling the
+  // lookup needs one call to get through at a time, not two in the same round.
+  if (self->state.seen_waiting) return read_terminate_hook(self, failed);
   read_instance(self, [=](const std::string& lifecycle_state) {
     auto& state = self->state;
     switch (terminate_wait_of(lifecycle_state)) {
       case terminate_wait::waiting:
-        return read_hook(self, terminating_transition, state.wiring.hook_name,
-                         "aws.lifecycle_hook", [=](const hook_choice& choice) {
-                           if (choice.hook) return hand_over(self, *choice.hook);
-                           if (!choice.problem.empty()) return settle(self, choice.problem, true);
-                           settle(self, "group " + *self->state.group_name +
-                                            " has no terminate hook to answer");
-                         }, failed);
+        state.seen_waiting = true;
+        return read_terminate_hook(self, failed);
       case terminate_wait::not_yet:
         if (!state.not_yet_since) state.not_yet_since = now_of(self);
         if (++state.lookups_failed <= not_yet_looks_max)

@@ -72,6 +72,7 @@ struct lifecycle_hooks_state {
   std::optional<std::string> group_name;
   bool looking = false;          // a lookup is under way or waiting to retry
   bool settled = false;          // the lookup ended: a hook was handed over, or none applies
+  bool seen_waiting = false;     // the API showed Terminating:Wait; retries read the hooks only
   std::uint32_t lookups_failed = 0;
   std::optional<instant> not_yet_since;  // the first look that found the API behind
   std::uint32_t completions_failed = 0;

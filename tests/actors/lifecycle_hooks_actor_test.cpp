@@ -242,6 +242,22 @@ TEST_CASE_METHOD(hooks_fixture, "lookups that fail are retried with backoff", "[
   CHECK(script_->count("DescribeLifecycleHooks") == 3);
 }
 
+TEST_CASE_METHOD(hooks_fixture, "a hook read that fails is retried without reading the instance again",
+                 "[lifecycle_hooks]") {
+  script_->instance_states = {"InService", "Terminating:Wait", "InService"};
+  const auto hooks = start();
+  script_->failures["DescribeLifecycleHooks"] = {autoscaling_failure_kind::retry_later,
+                                                 autoscaling_failure_kind::retry_with_backoff};
+  const auto instance_reads_at_start = script_->count("DescribeAutoScalingInstances");
+  terminate(hooks);
+  for (int i = 0; i < 10 && script_->pending.empty(); ++i) advance(1s);
+  REQUIRE(script_->pending.size() == 1);
+  CHECK(script_->pending.front().action.hook_name == "drain-runner");
+  CHECK(script_->count("DescribeLifecycleHooks") == 3);
+  // Read again, the instance would seem InService: it is not asked again.
+  CHECK(script_->count("DescribeAutoScalingInstances") == instance_reads_at_start + 1);
+}
+
 TEST_CASE_METHOD(hooks_fixture, "completion is asked again through throttling until AWS has it",
                  "[lifecycle_hooks]") {
   script_->failures["CompleteLifecycleAction"] = {autoscaling_failure_kind::retry_with_backoff,

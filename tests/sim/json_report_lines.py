@@ -2,7 +2,7 @@
 """`runwarden sim --seeds A..B --report json` prints one JSON object per seed, each on its
 own line and the same document `--seed N --report json` prints for that seed, then one
 summary line; text stays the default.
-  /usr/bin/python3 tests/sim/json_report_lines.py build/runwarden config/scenarios/steady-load.toml
+  /usr/bin/python3 tests/sim/json_report_lines.py build/runwarden config/scenarios/github-runners.toml
 """
 
 import json
