@@ -77,6 +77,9 @@ caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_
         if (snapshot.trigger) instance.trigger = std::string{to_string(*snapshot.trigger)};
       },
       [=](const warden_exited&) { run->instances[index].gone = true; },
+      // The guest's SIGTERM (Google Cloud) reaching a warden already gone: runwarden run's
+      // exit listener would stop lingering; nothing lingers here.
+      [=](const os_signal_received&) {},
   };
 }
 
