@@ -113,7 +113,8 @@ public:
         {"group.terminate_notification", [&](const auto& n, const auto& k) {
            duration(n, k, s_.terminate_notification, false);
          }},
-        {"group.spot_share", [&](const auto& n, const auto& k) { number_in(n, k, s_.spot_share, 0, 1); }},
+        {"group.spot_share",
+         [&](const auto& n, const auto& k) { number_in(n, k, s_.spot_share, 0, 1); }},
         {"group.shutdown_period",
          [&](const auto& n, const auto& k) { duration(n, k, s_.shutdown_period, false); }},
         {"runner.concurrency",
@@ -224,7 +225,8 @@ public:
                              "and the scaler's Auto Scaling API");
     s_.launch_hook = false;
     if (s_.cloud == fleet_cloud::gcp) {
-      if (s_.shutdown_period < std::chrono::seconds{30} || s_.shutdown_period > std::chrono::hours{1})
+      const auto period = s_.shutdown_period;
+      if (period < std::chrono::seconds{30} || period > std::chrono::hours{1})
         refuse(at("group.shutdown_period"), "group.shutdown_period",
                "must be between 30s and 1h (90s on demand; graceful shutdown allows up to 1h)");
       return;

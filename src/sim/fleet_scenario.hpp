@@ -2,8 +2,9 @@
 // A fleet simulation scenario, as `runwarden sim SCENARIO.toml` reads it: the group (an
 // Auto Scaling group with its hooks, an Azure scale set with its terminate notification, or
 // a Google managed instance group), the runners, the CI job load, the events (instance
-// refresh, capacity changes, spot interruptions) and the faults. Every key is documented in config/scenarios/README.md;
-// unknown keys and bad values are errors naming the file, line and key.
+// refresh, capacity changes, spot interruptions) and the faults. Every key is documented in
+// config/scenarios/README.md; unknown keys and bad values are errors naming the file, line
+// and key.
 
 #include <chrono>
 #include <cstdint>

@@ -1,11 +1,11 @@
 #pragma once
 // The simulated world around a fleet of runwardens: the group (an Auto Scaling group with its
 // launch and terminate hooks, an Azure scale set with its Scheduled Events, or a Google
-// managed instance group with its metadata server), the instances' metadata, the simulated gitlab-runner processes with
-// their jobs, the CI job queue, the GitLab registry, and the faults. It is plain C++ with
-// no actor and no clock of its own: the simulated ports (sim_ports.hpp) ask it for answers and
-// the fleet run (fleet_run.hpp) ticks it once a virtual second. Every random choice comes
-// from its seed, so one seed is one world.
+// managed instance group with its metadata server), the instances' metadata, the simulated
+// gitlab-runner processes with their jobs, the CI job queue, the GitLab registry, and the
+// faults. It is plain C++ with no actor and no clock of its own: the simulated ports
+// (sim_ports.hpp) ask it for answers and the fleet run (fleet_run.hpp) ticks it once a
+// virtual second. Every random choice comes from its seed, so one seed is one world.
 //
 // It also keeps the books the invariants and the report are made of: every job and how it
 // ended, every lifecycle action and how it ended, registrations, the timeline.

@@ -1,7 +1,7 @@
 // The services an instance's runwarden talks to, as the fleet world plays them: its
-// instance metadata (IMDSv2, Azure's or Google's), its runner's metrics page, GitLab's or GitHub's runner API and
-// the Auto Scaling API, each behind the scenario's faults (latency, errors, throttling, busy
-// answers, lost answers) while they last.
+// instance metadata (IMDSv2, Azure's or Google's), its runner's metrics page, GitLab's or
+// GitHub's runner API and the Auto Scaling API, each behind the scenario's faults (latency,
+// errors, throttling, busy answers, lost answers) while they last.
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>

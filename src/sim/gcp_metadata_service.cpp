@@ -117,7 +117,8 @@ void gcp_metadata_service::value_changed(std::size_t index) {
 void gcp_metadata_service::answer_timed_out(sim_seconds now) {
   std::erase_if(world_.held_reads_, [&](held_metadata_read& read) {
     if (now < read.until) return false;
-    read.respond(value_answer(*value_of(world_.instances_[read.instance], read.instance, read.key)));
+    const auto& instance = world_.instances_[read.instance];
+    read.respond(value_answer(*value_of(instance, read.instance, read.key)));
     return true;
   });
 }

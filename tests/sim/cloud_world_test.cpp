@@ -101,7 +101,8 @@ TEST_CASE("azure world: an approval before the runner is gone is a violation, on
   sound.signal_runner(victim, SIGQUIT, 90);
   sound.tick(91);  // no jobs: the draining runner exits
   CHECK_FALSE(sound.instances()[victim].runner.alive);
-  const http_request unregister{.id = 2, .method = "DELETE", .url = "http://gitlab.sim/api/v4/runners"};
+  const http_request unregister{
+      .id = 2, .method = "DELETE", .url = "http://gitlab.sim/api/v4/runners"};
   CHECK(sound.answer(victim, unregister, 92).response->status_code == 204);
   CHECK(sound.answer(victim, azure_request("POST", approval), 93).response->status_code == 200);
   CHECK(sound.books().violations.empty());
