@@ -22,6 +22,8 @@ namespace {
 constexpr sim_seconds spot_notice_seconds = 120;
 constexpr sim_seconds azure_preempt_notice_seconds = 30;
 constexpr sim_seconds gcp_preemption_seconds = 30;
+// An Azure VM whose events are approved is deleted this long after the approval.
+constexpr sim_seconds azure_deletion_lag = 1;
 // A runner still registered this long after its instance went is a leak.
 constexpr sim_seconds registration_grace = 300;
 // A drain that finished this long before its hook's end should have completed the hook.
@@ -357,8 +359,11 @@ void fleet_world::check_actions(sim_seconds now) {
         terminate_now(index, now, reclaim_reason(a));
       }
     }
-    if (instance.terminate_action && instance.terminate_action->ended && !instance.gone &&
-        instance.terminate_action->outcome != "timed_out")
+    const auto& terminate = instance.terminate_action;
+    // Azure deletes an approved VM a moment later, not in the instant of the approval.
+    const double lag = terminate && !terminate->event_id.empty() ? azure_deletion_lag : 0;
+    if (terminate && terminate->ended && !instance.gone && terminate->outcome != "timed_out" &&
+        now >= *terminate->ended + lag)
       terminate_now(index, now, "the instance was terminated");
   }
 }
