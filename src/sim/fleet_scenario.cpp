@@ -225,6 +225,9 @@ public:
                              "and the scaler's Auto Scaling API");
     s_.launch_hook = false;
     if (s_.cloud == fleet_cloud::gcp) {
+      if (given("runner.poll_interval"))
+        refuse(at("runner.poll_interval"), "runner.poll_interval",
+               "not with group.cloud = \"gcp\": Google's metadata reads wait for a change");
       const auto period = s_.shutdown_period;
       if (period < std::chrono::seconds{30} || period > std::chrono::hours{1})
         refuse(at("group.shutdown_period"), "group.shutdown_period",

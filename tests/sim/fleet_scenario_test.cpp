@@ -109,6 +109,9 @@ TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario
       {"[group]\ncloud = \"azure\"\n[events]\nspot_interruptions_per_hour = 4",
        "s.toml:4: events.spot_interruptions_per_hour: needs group.spot_share above 0: Azure "
        "evicts only Spot VMs"},
+      {"[group]\ncloud = \"gcp\"\n[runner]\npoll_interval = \"5s\"",
+       "s.toml:4: runner.poll_interval: not with group.cloud = \"gcp\": Google's metadata reads "
+       "wait for a change"},
       {"[group]\ncloud = \"gcp\"\nshutdown_period = \"10s\"",
        "s.toml:3: group.shutdown_period: must be between 30s and 1h (90s on demand; graceful "
        "shutdown allows up to 1h)"},
