@@ -59,7 +59,7 @@ struct sim_runner {
 
 // One lifecycle action the group waits for.
 struct sim_lifecycle_action {
-  std::string hook;  // "launch" or "terminate"
+  std::string hook;  // "launch" or "terminate"; on Azure the event's type ("Terminate", "Preempt")
   sim_seconds started = 0;
   sim_seconds heartbeat_deadline = 0;
   sim_seconds global_deadline = 0;
@@ -115,6 +115,7 @@ struct world_books {
   std::map<std::string, std::uint64_t> retries;        // calls after a lost or failed one
   std::map<std::string, std::uint64_t> faults;         // by kind injected
   std::map<std::string, std::uint64_t> jobs_killed;    // by reason
+  // On Azure, events approved and events whose NotBefore came first.
   std::uint64_t lifecycle_completed = 0;
   std::uint64_t lifecycle_timed_out = 0;
   // Spot reclaims that came while faults kept the exited runner's wind-down (unregistration,
