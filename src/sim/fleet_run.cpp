@@ -5,6 +5,8 @@
 #include <memory>
 #include <vector>
 
+#include "actors/azure_watcher/azure_metadata_watcher.hpp"
+#include "actors/gcp_watcher/gcp_metadata_watcher.hpp"
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
 #include "caf/scheduler/test_coordinator.hpp"
@@ -12,6 +14,8 @@
 #include "src/assembly/instance.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/logging/logging.hpp"
+#include "src/sim/azure_metadata_service.hpp"
+#include "src/sim/gcp_metadata_service.hpp"
 #include "src/sim/sim_ports.hpp"
 
 namespace runwarden {
@@ -73,6 +77,9 @@ caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_
         if (snapshot.trigger) instance.trigger = std::string{to_string(*snapshot.trigger)};
       },
       [=](const warden_exited&) { run->instances[index].gone = true; },
+      // The guest's SIGTERM (Google Cloud) reaching a warden already gone: runwarden run's
+      // exit listener would stop lingering; nothing lingers here.
+      [=](const os_signal_received&) {},
   };
 }
 
@@ -81,10 +88,10 @@ std::uint64_t instance_seed(const fleet_run_options& options, std::size_t index)
 }
 
 // What an operator would write in runwarden.toml for a simulated instance, unregistered from
-// the scenario's CI server, on AWS with lifecycle hooks: a gitlab-runner (it drains on
-// SIGQUIT), or an Actions runner, which has no drain signal (kind generic: SIGTERM ends it),
-// so that runwarden unregisters it first, as runwarden run does. The drain config comes from
-// these settings as in runwarden run.
+// the scenario's CI server, on the scenario's cloud (AWS with lifecycle hooks, Azure, Google
+// Cloud): a gitlab-runner (it drains on SIGQUIT), or an Actions runner, which has no drain
+// signal (kind generic: SIGTERM ends it), so that runwarden unregisters it first, as
+// runwarden run does. The drain config comes from these settings as in runwarden run.
 settings sim_settings(const fleet_scenario& scenario, bool broken) {
   settings config;
   config.runner.kind =
@@ -97,9 +104,25 @@ settings sim_settings(const fleet_scenario& scenario, bool broken) {
   config.drain.kill_timeout = std::chrono::seconds{10};
   config.unregister.kind =
       scenario.api == runner_api::gitlab ? unregister_kind::gitlab : unregister_kind::github;
-  config.cloud.provider = cloud_provider::aws;
-  config.aws.imds_endpoint = "http://imds.sim";
-  config.aws.poll_interval = scenario.poll_interval;
+  switch (scenario.cloud) {
+    case fleet_cloud::aws:
+      config.cloud.provider = cloud_provider::aws;
+      config.aws.imds_endpoint = "http://imds.sim";
+      config.aws.poll_interval = scenario.poll_interval;
+      break;
+    case fleet_cloud::azure:
+      config.cloud.provider = cloud_provider::azure;
+      config.azure.metadata_endpoint = std::string{sim_azure_endpoint};
+      config.azure.poll_interval = scenario.poll_interval;
+      break;
+    case fleet_cloud::gcp:
+      config.cloud.provider = cloud_provider::gcp;
+      config.gcp.metadata_endpoint = std::string{sim_gcp_endpoint};
+      // The guest's SIGTERM carries no deadline: a drain timeout leaves a third of the
+      // shutdown period for the forceful signal and the unregistration.
+      config.drain.timeout = std::chrono::milliseconds{scenario.shutdown_period} * 2 / 3;
+      break;
+  }
   return config;
 }
 
@@ -114,6 +137,36 @@ unregister_target registration_of(const fleet_scenario& scenario, const sim_inst
   runner.runner_name = instance.id;
   runner.token = "ghs_sim";
   return runner;
+}
+
+// The cloud's part of a simulated instance's plan: on AWS the IMDSv2 watcher, the Auto Scaling
+// client and the lifecycle hooks actor; on Azure and Google Cloud their watcher.
+void plan_cloud(instance_plan& plan, const fleet_scenario& scenario, const settings& config,
+                std::uint64_t seed, bool reads_metrics) {
+  if (scenario.cloud == fleet_cloud::azure) {
+    plan.azure_watcher = plan_azure_watcher(config.azure, seed).wiring;
+    return;
+  }
+  if (scenario.cloud == fleet_cloud::gcp) {
+    plan.gcp_watcher = plan_gcp_watcher(config.gcp, {}, seed).wiring;
+    return;
+  }
+  plan.lifecycle_watcher = plan_lifecycle_watcher(config.aws, {}, seed).wiring;
+  plan.autoscaling_client = autoscaling_client_wiring{
+      .http_port = {},
+      .imds_endpoint = "http://imds.sim",
+      .fixed_credentials = aws_credentials{"AKIDSIMULATION", secret_text{"sim"}, {}},
+      .region = "sim-1",
+      .environment = {{"AWS_ENDPOINT_URL_AUTO_SCALING", "http://autoscaling.sim"}},
+      .random_seed = seed};
+  plan.lifecycle_hooks = lifecycle_hooks_wiring{.autoscaling_client = {},
+                                                .warden = {},
+                                                .hook_name = std::nullopt,
+                                                .seen_late_by = scenario.poll_interval,
+                                                .retry_max = sim_retry_wait_max,
+                                                .call_budget = sim_completion_call_budget,
+                                                .random_seed = seed,
+                                                .ready_needs_metrics = reads_metrics};
 }
 
 // The simulated instance's plan: what runwarden run would plan for sim_settings, with the
@@ -133,23 +186,8 @@ instance_plan sim_plan(const fleet_scenario& scenario, const sim_instance& simul
                                                       .retry_max = sim_retry_wait_max,
                                                       .attempts_max = 0},
                                            .timeout = sim_unregister_timeout,
-                                           .random_seed = seed},
-      .lifecycle_watcher = plan_lifecycle_watcher(config.aws, {}, seed).wiring,
-      .autoscaling_client = autoscaling_client_wiring{
-          .http_port = {},
-          .imds_endpoint = "http://imds.sim",
-          .fixed_credentials = aws_credentials{"AKIDSIMULATION", secret_text{"sim"}, {}},
-          .region = "sim-1",
-          .environment = {{"AWS_ENDPOINT_URL_AUTO_SCALING", "http://autoscaling.sim"}},
-          .random_seed = seed},
-      .lifecycle_hooks = lifecycle_hooks_wiring{.autoscaling_client = {},
-                                                .warden = {},
-                                                .hook_name = std::nullopt,
-                                                .seen_late_by = scenario.poll_interval,
-                                                .retry_max = sim_retry_wait_max,
-                                                .call_budget = sim_completion_call_budget,
-                                                .random_seed = seed,
-                                                .ready_needs_metrics = reads_metrics}};
+                                           .random_seed = seed}};
+  plan_cloud(plan, scenario, config, seed, reads_metrics);
   if (reads_metrics)
     plan.metrics_poller = metrics_poller_wiring{
         .url = "http://runner.sim/metrics", .http_port = {}, .listener = {}};
@@ -285,6 +323,11 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
   };
   world.drain_deadline_of = [&](std::size_t index) { return drain_deadline(run, index); };
   world.on_runwarden_crash = [&](std::size_t index) { return crash(run, index); };
+  world.on_shutdown_signal = [&](std::size_t index) {
+    const auto& actors = run->instances[index];
+    if (!actors.down && !actors.gone && actors.warden)
+      caf::anon_send(actors.warden, os_signal_received{SIGTERM});
+  };
 
   const auto seconds = scenario.duration.count();
   for (std::int64_t second = 0; second <= seconds; ++second) {
@@ -307,6 +350,7 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
   world.on_runner_exit = nullptr;
   world.drain_deadline_of = nullptr;
   world.on_runwarden_crash = nullptr;
+  world.on_shutdown_signal = nullptr;
   return result;
 }
 

@@ -67,6 +67,29 @@ public:
     }
   }
 
+  void capacity_changes(const toml::node& node, const std::string& key) {
+    const auto* array = node.as_array();
+    if (!array) return refuse(node, key, "expected an array of { at = \"20m\", desired = 6 }");
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const auto element_key = fmt::format("{}[{}]", key, i);
+      const auto* table = (*array)[i].as_table();
+      if (!table || !table->contains("at") || !table->contains("desired"))
+        return refuse((*array)[i], element_key, "expected { at = \"20m\", desired = 6 }");
+      capacity_change change;
+      duration(*table->get("at"), element_key + ".at", change.at, true);
+      number_in(*table->get("desired"), element_key + ".desired", change.desired, 0, 500);
+      s_.capacity_changes.push_back(change);
+    }
+  }
+
+  void cloud(const toml::node& node, const std::string& key) {
+    const auto* text = node.as_string();
+    if (text && text->get() == "aws") s_.cloud = fleet_cloud::aws;
+    else if (text && text->get() == "azure") s_.cloud = fleet_cloud::azure;
+    else if (text && text->get() == "gcp") s_.cloud = fleet_cloud::gcp;
+    else refuse(node, key, "expected \"aws\", \"azure\" or \"gcp\"");
+  }
+
   using key_reader = std::function<void(const toml::node&, const std::string&)>;
 
   std::map<std::string, key_reader> readers() {
@@ -86,6 +109,14 @@ public:
         {"group.global_timeout",
          [&](const auto& n, const auto& k) { duration(n, k, s_.global_timeout, false); }},
         {"group.launch_hook", [&](const auto& n, const auto& k) { flag(n, k, s_.launch_hook); }},
+        {"group.cloud", [&](const auto& n, const auto& k) { cloud(n, k); }},
+        {"group.terminate_notification", [&](const auto& n, const auto& k) {
+           duration(n, k, s_.terminate_notification, false);
+         }},
+        {"group.spot_share",
+         [&](const auto& n, const auto& k) { number_in(n, k, s_.spot_share, 0, 1); }},
+        {"group.shutdown_period",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.shutdown_period, false); }},
         {"runner.concurrency",
          [&](const auto& n, const auto& k) { number_in(n, k, s_.concurrency, 1, 1000); }},
         {"runner.poll_interval",
@@ -109,6 +140,7 @@ public:
            duration(n, k, at, true);
            s_.instance_refresh_at = at;
          }},
+        {"events.capacity_changes", [&](const auto& n, const auto& k) { capacity_changes(n, k); }},
         {"events.spot_interruptions_per_hour", [&](const auto& n, const auto& k) {
            number_in(n, k, s_.spot_interruptions_per_hour, 0, 1000);
          }},
@@ -163,6 +195,56 @@ public:
       refuse(at("group.desired"), "group.desired", "must be within [group.min, group.max]");
     if (s_.job_duration_min > s_.job_duration_max)
       refuse(at("load.job_duration_min"), "load.job_duration_min", "is above load.job_duration_max");
+    for (std::size_t i = 0; i < s_.capacity_changes.size(); ++i)
+      if (s_.capacity_changes[i].desired < s_.min_size ||
+          s_.capacity_changes[i].desired > s_.max_size) {
+        const auto key = fmt::format("events.capacity_changes[{}].desired", i);
+        refuse(at("events.capacity_changes"), key, "must be within [group.min, group.max]");
+      }
+    check_cloud(root, at);
+  }
+
+  // Each cloud's own keys, and what another cloud does not have: Azure and Google Cloud
+  // groups have no lifecycle hooks, and the scaler speaks the Auto Scaling API.
+  template <class locate>
+  void check_cloud(const toml::table& root, const locate& at) {
+    const auto given = [&](const char* key) { return root.at_path(key).node() != nullptr; };
+    const std::pair<const char*, fleet_cloud> own_keys[] = {
+        {"group.terminate_notification", fleet_cloud::azure},
+        {"group.spot_share", fleet_cloud::azure},
+        {"group.shutdown_period", fleet_cloud::gcp}};
+    for (const auto& [key, cloud] : own_keys)
+      if (given(key) && s_.cloud != cloud)
+        refuse(at(key), key, fmt::format("only with group.cloud = \"{}\"",
+                                         cloud == fleet_cloud::azure ? "azure" : "gcp"));
+    if (s_.cloud == fleet_cloud::aws) return;
+    for (const char* key : {"group.launch_hook", "group.heartbeat_timeout", "group.global_timeout",
+                            "runner.scaling"})
+      if (given(key))
+        refuse(at(key), key, "only with group.cloud = \"aws\": Auto Scaling lifecycle hooks "
+                             "and the scaler's Auto Scaling API");
+    s_.launch_hook = false;
+    if (s_.cloud == fleet_cloud::gcp) {
+      if (given("runner.poll_interval"))
+        refuse(at("runner.poll_interval"), "runner.poll_interval",
+               "not with group.cloud = \"gcp\": Google's metadata reads wait for a change");
+      const auto period = s_.shutdown_period;
+      if (period < std::chrono::seconds{30} || period > std::chrono::hours{1})
+        refuse(at("group.shutdown_period"), "group.shutdown_period",
+               "must be between 30s and 1h (90s on demand; graceful shutdown allows up to 1h)");
+      return;
+    }
+    if (given("events.instance_refresh_at"))
+      refuse(at("events.instance_refresh_at"), "events.instance_refresh_at",
+             "not with group.cloud = \"azure\": a scale set upgrades its VMs in place; use "
+             "events.capacity_changes");
+    if (s_.terminate_notification < std::chrono::minutes{5} ||
+        s_.terminate_notification > std::chrono::minutes{15})
+      refuse(at("group.terminate_notification"), "group.terminate_notification",
+             "must be between 5m and 15m, as a scale set's notBeforeTimeout is");
+    if (s_.spot_interruptions_per_hour > 0 && s_.spot_share == 0)
+      refuse(at("events.spot_interruptions_per_hour"), "events.spot_interruptions_per_hour",
+             "needs group.spot_share above 0: Azure evicts only Spot VMs");
   }
 
   std::vector<std::string> errors_;

@@ -1,8 +1,10 @@
 #pragma once
-// A fleet simulation scenario, as `runwarden sim SCENARIO.toml` reads it: the Auto Scaling
-// group and its hooks, the runners, the CI job load, the events (instance refresh, spot
-// interruptions) and the faults. Every key is documented in config/scenarios/README.md;
-// unknown keys and bad values are errors naming the file, line and key.
+// A fleet simulation scenario, as `runwarden sim SCENARIO.toml` reads it: the group (an
+// Auto Scaling group with its hooks, an Azure scale set with its terminate notification, or
+// a Google managed instance group), the runners, the CI job load, the events (instance
+// refresh, capacity changes, spot interruptions) and the faults. Every key is documented in
+// config/scenarios/README.md; unknown keys and bad values are errors naming the file, line
+// and key.
 
 #include <chrono>
 #include <cstdint>
@@ -15,6 +17,12 @@ namespace runwarden {
 struct job_burst {
   std::chrono::seconds at{0};
   std::uint32_t jobs = 0;
+};
+
+// The group's own autoscaler setting a new desired capacity.
+struct capacity_change {
+  std::chrono::seconds at{0};
+  int desired = 0;
 };
 
 struct fleet_faults {
@@ -37,6 +45,12 @@ struct fleet_faults {
 // The service the runners are registered with, and runwarden unregisters them from.
 enum class runner_api : std::uint8_t { gitlab, github };
 
+// The cloud the group lives in, and so the warnings its runwardens hear: AWS (Auto Scaling
+// lifecycle hooks, spot notices on IMDSv2), Azure (a scale set's Scheduled Events: Terminate
+// and Preempt, approved once the runner is gone) or Google Cloud (a managed instance group:
+// instance/preempted, and the guest's shutdown as SIGTERM).
+enum class fleet_cloud : std::uint8_t { aws, azure, gcp };
+
 struct fleet_scenario {
   std::string name;
   std::chrono::seconds duration{std::chrono::hours{1}};
@@ -48,6 +62,14 @@ struct fleet_scenario {
   std::chrono::seconds heartbeat_timeout{300};
   std::chrono::seconds global_timeout{7200};
   bool launch_hook = true;
+  fleet_cloud cloud = fleet_cloud::aws;
+  // Azure: the scale set's terminate notification (notBeforeTimeout, 5 to 15 minutes), and
+  // the share of its VMs that are Spot (Spot Priority Mix): Azure evicts only those, with a
+  // Preempt event, and cannot give them terminate notifications.
+  std::chrono::seconds terminate_notification{300};
+  double spot_share = 0;
+  // Google Cloud: how long a VM the group deletes has to shut down (90 s on demand).
+  std::chrono::seconds shutdown_period{90};
   // The runners.
   std::uint32_t concurrency = 4;
   std::chrono::seconds poll_interval{5};  // runwarden's metadata polling
@@ -60,6 +82,7 @@ struct fleet_scenario {
   std::chrono::seconds job_duration_max{900};
   // Events.
   std::optional<std::chrono::seconds> instance_refresh_at;  // replaces every instance
+  std::vector<capacity_change> capacity_changes;            // in the order given
   double spot_interruptions_per_hour = 0;                   // fleet-wide
   fleet_faults faults;
 };

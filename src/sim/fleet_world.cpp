@@ -1,5 +1,6 @@
 // See fleet_world.hpp. The group, the instances' lives and the jobs; the HTTP services are
-// in fleet_world_services.cpp, the Auto Scaling API in autoscaling_service.cpp.
+// in fleet_world_services.cpp, the Auto Scaling API in autoscaling_service.cpp, how Azure and
+// Google Cloud take instances away in fleet_world_clouds.cpp.
 #include "src/sim/fleet_world.hpp"
 
 #include <algorithm>
@@ -15,8 +16,14 @@ namespace runwarden {
 namespace {
 
 
-// A spot notice comes this long before the instance is taken back.
+// A spot notice comes this long before the instance is taken back: two minutes on AWS; an
+// Azure Preempt's NotBefore is at least 30 s ahead; Google stops a preempted VM 30 s after
+// instance/preempted turns TRUE.
 constexpr sim_seconds spot_notice_seconds = 120;
+constexpr sim_seconds azure_preempt_notice_seconds = 30;
+constexpr sim_seconds gcp_preemption_seconds = 30;
+// An Azure VM whose events are approved is deleted this long after the approval.
+constexpr sim_seconds azure_deletion_lag = 1;
 // A runner still registered this long after its instance went is a leak.
 constexpr sim_seconds registration_grace = 300;
 // A drain that finished this long before its hook's end should have completed the hook.
@@ -105,6 +112,8 @@ void fleet_world::launch(sim_seconds now) {
         "launch", now, now + heartbeat,
         now + std::min(static_cast<double>(scenario_.global_timeout.count()), 100 * heartbeat)};
   }
+  if (scenario_.cloud == fleet_cloud::azure && scenario_.spot_share > 0)
+    instance.azure_spot = draw() < scenario_.spot_share;
   instances_.push_back(std::move(instance));
   ++books_.launches;
 }
@@ -115,6 +124,14 @@ void fleet_world::begin_termination(std::size_t index, sim_seconds now, bool dec
   if (decrement) set_desired(desired_ - 1, now);
   instance.target_state = "Terminated";
   if (!instance.booted) return terminate_now(index, now, "terminated before it booted");
+  if (scenario_.cloud == fleet_cloud::gcp)
+    return shut_down_gcp(index, static_cast<double>(scenario_.shutdown_period.count()), now);
+  if (scenario_.cloud == fleet_cloud::azure) {
+    if (instance.azure_spot)
+      return terminate_now(index, now, "a Spot VM was deleted (no terminate notification)");
+    return notify_azure_termination(
+        index, "Terminate", static_cast<double>(scenario_.terminate_notification.count()), now);
+  }
   // A launch action still waiting ends with the termination: a completion that comes later
   // finds no active action (as AWS answers it) and cannot turn the instance InService again.
   if (instance.launch_action && !instance.launch_action->ended)
@@ -157,6 +174,8 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
     set_runner_span(instance, "exited", now);
   }
   instance.gone = true;
+  if (action && !action->event_id.empty()) ++azure_incarnation_;  // its event leaves the list
+  std::erase_if(held_reads_, [&](const auto& read) { return read.instance == index; });
   set_state(instance, "Terminated", now);
   if (instance.booted && on_gone) on_gone(index);
 }
@@ -178,7 +197,7 @@ void fleet_world::wind_down_at_reclaim(const sim_instance& instance, sim_seconds
     return;
   }
   if (!instance.registered) {
-    check_completed_in_time(instance, now);
+    if (instance.terminate_action) check_completed_in_time(instance, now);
     return;
   }
   violate(now, "left_registered",
@@ -187,13 +206,23 @@ void fleet_world::wind_down_at_reclaim(const sim_instance& instance, sim_seconds
                       instance.id, now - *exited));
 }
 
-// A hook still open this long after its runner exited should have been completed.
+// A hook (on Azure, an event) still open this long after its runner exited should have been
+// completed (approved).
 void fleet_world::check_completed_in_time(const sim_instance& instance, sim_seconds now) {
   const auto exited = instance.runner.exited_at;
-  if (!instance.runner.alive && exited && *exited + completion_slack < now)
-    violate(now, "hook_not_completed",
-            fmt::format("{}: the terminate hook was still open {:.0f}s after the runner exited",
-                        instance.id, now - *exited));
+  if (instance.runner.alive || !exited || *exited + completion_slack >= now) return;
+  const bool azure = scenario_.cloud == fleet_cloud::azure;
+  violate(now, azure ? "event_not_approved" : "hook_not_completed",
+          fmt::format("{}: the {} was still open {:.0f}s after the runner exited", instance.id,
+                      azure ? "Azure " + instance.terminate_action->hook + " event"
+                            : std::string{"terminate hook"},
+                      now - *exited));
+}
+
+std::string fleet_world::reclaim_reason(const sim_lifecycle_action& action) const {
+  if (action.hook == "Preempt") return "the Spot VM was evicted";
+  if (action.hook == "Terminate") return "the terminate notification ran out";
+  return "the terminate hook timed out";
 }
 
 void fleet_world::kill_jobs(std::size_t index, const std::string& why, sim_seconds now) {
@@ -322,16 +351,19 @@ void fleet_world::check_actions(sim_seconds now) {
       if (now < std::min(a.heartbeat_deadline, a.global_deadline)) continue;
       // A terminate hook that times out lets the group take the instance: a reclaim by
       // the cloud, judged as a spot reclaim is (faults may have kept the hook unfound).
-      if (a.hook == "terminate") wind_down_at_reclaim(instance, now);
+      if (a.hook != "launch") wind_down_at_reclaim(instance, now);
       end_action(instance, a, "timed_out", now);
       if (a.hook == "launch") {
         begin_termination(index, now, false);  // the default result here: ABANDON
       } else {
-        terminate_now(index, now, "the terminate hook timed out");
+        terminate_now(index, now, reclaim_reason(a));
       }
     }
-    if (instance.terminate_action && instance.terminate_action->ended && !instance.gone &&
-        instance.terminate_action->outcome != "timed_out")
+    const auto& terminate = instance.terminate_action;
+    // Azure deletes an approved VM a moment later, not in the instant of the approval.
+    const double lag = terminate && !terminate->event_id.empty() ? azure_deletion_lag : 0;
+    if (terminate && terminate->ended && !instance.gone && terminate->outcome != "timed_out" &&
+        now >= *terminate->ended + lag)
       terminate_now(index, now, "the instance was terminated");
   }
 }
@@ -346,6 +378,14 @@ void fleet_world::reconcile_capacity(sim_seconds now) {
       begin_termination(i, now, false);
       --in_service;
     }
+  }
+}
+
+// The group's own autoscaler: a new desired capacity; reconcile_capacity launches or scales in.
+void fleet_world::capacity_changes(sim_seconds now) {
+  for (const auto& change : scenario_.capacity_changes) {
+    const auto at = static_cast<double>(change.at.count());
+    if (at > last_tick_ && at <= now) set_desired(change.desired, now);
   }
 }
 
@@ -379,10 +419,19 @@ void fleet_world::spot_interruptions(sim_seconds now) {
   const auto victim = static_cast<std::size_t>(draw() * static_cast<double>(instances_.size()));
   auto& instance = instances_[victim];
   if (!instance.booted || !in_group(instance) || instance.spot_reclaim_at) return;
-  instance.spot_reclaim_at = now + spot_notice_seconds;
+  if (scenario_.cloud == fleet_cloud::azure && !instance.azure_spot) return;  // never evicted
   instance.lane.marks.push_back({now, "spot_notice"});
   ++books_.spot_interruptions;
-  begin_termination(victim, now, false);
+  switch (scenario_.cloud) {
+    case fleet_cloud::aws:
+      instance.spot_reclaim_at = now + spot_notice_seconds;
+      return begin_termination(victim, now, false);
+    case fleet_cloud::azure:
+      return notify_azure_termination(victim, "Preempt", azure_preempt_notice_seconds, now);
+    case fleet_cloud::gcp:
+      instance.preempted = true;
+      return shut_down_gcp(victim, gcp_preemption_seconds, now);
+  }
 }
 
 void fleet_world::runner_crashes(sim_seconds now) {
@@ -440,10 +489,12 @@ void fleet_world::tick(sim_seconds now) {
     }
   }
   check_actions(now);
+  if (scenario_.cloud == fleet_cloud::gcp) gcp_shutdowns(now);
   spot_interruptions(now);
   runner_crashes(now);
   runwarden_crashes(now);
   instance_refresh(now);
+  capacity_changes(now);
   reconcile_capacity(now);
   assign_jobs(now);
   sample_queue(now);

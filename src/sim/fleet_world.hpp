@@ -1,10 +1,11 @@
 #pragma once
-// The simulated world around a fleet of runwardens: the Auto Scaling group with its launch
-// and terminate hooks, the instances' metadata, the simulated gitlab-runner processes with
-// their jobs, the CI job queue, the GitLab registry, and the faults. It is plain C++ with
-// no actor and no clock of its own: the simulated ports (sim_ports.hpp) ask it for answers and
-// the fleet run (fleet_run.hpp) ticks it once a virtual second. Every random choice comes
-// from its seed, so one seed is one world.
+// The simulated world around a fleet of runwardens: the group (an Auto Scaling group with its
+// launch and terminate hooks, an Azure scale set with its Scheduled Events, or a Google
+// managed instance group with its metadata server), the instances' metadata, the simulated
+// gitlab-runner processes with their jobs, the CI job queue, the GitLab registry, and the
+// faults. It is plain C++ with no actor and no clock of its own: the simulated ports
+// (sim_ports.hpp) ask it for answers and the fleet run (fleet_run.hpp) ticks it once a
+// virtual second. Every random choice comes from its seed, so one seed is one world.
 //
 // It also keeps the books the invariants and the report are made of: every job and how it
 // ended, every lifecycle action and how it ended, registrations, the timeline.
@@ -58,13 +59,16 @@ struct sim_runner {
 
 // One lifecycle action the group waits for.
 struct sim_lifecycle_action {
-  std::string hook;  // "launch" or "terminate"
+  std::string hook;  // "launch" or "terminate"; on Azure the event's type ("Terminate", "Preempt")
   sim_seconds started = 0;
   sim_seconds heartbeat_deadline = 0;
   sim_seconds global_deadline = 0;
   std::optional<sim_seconds> ended = std::nullopt;
   std::string outcome = {};  // "CONTINUE", "ABANDON", "timed_out"
   std::uint32_t completions_refused = 0;  // CompleteLifecycleAction after it ended
+  // Azure: the Scheduled Event (hook "Terminate" or "Preempt") the scale set waits on until
+  // NotBefore (both deadlines), or until it is approved (outcome "CONTINUE").
+  std::string event_id = {};
 };
 
 struct sim_instance {
@@ -77,6 +81,12 @@ struct sim_instance {
   bool gone = false;    // terminated: its actors are stopped
   std::optional<sim_seconds> spot_reclaim_at;
   bool refresh_victim = false;
+  bool azure_spot = false;  // Azure: a Spot VM of the scale set's Spot Priority Mix
+  // Google Cloud: instance/preempted; when the guest's shutdown reaches runwarden as SIGTERM;
+  // when the VM stops (its shutdown period, or a preemption's 30 s, is over).
+  bool preempted = false;
+  std::optional<sim_seconds> shutdown_signal_at;
+  std::optional<sim_seconds> stop_at;
   std::optional<sim_lifecycle_action> launch_action;
   std::optional<sim_lifecycle_action> terminate_action;
   sim_runner runner;
@@ -105,6 +115,7 @@ struct world_books {
   std::map<std::string, std::uint64_t> retries;        // calls after a lost or failed one
   std::map<std::string, std::uint64_t> faults;         // by kind injected
   std::map<std::string, std::uint64_t> jobs_killed;    // by reason
+  // On Azure, events approved and events whose NotBefore came first.
   std::uint64_t lifecycle_completed = 0;
   std::uint64_t lifecycle_timed_out = 0;
   // Spot reclaims that came while faults kept the exited runner's wind-down (unregistration,
@@ -120,6 +131,19 @@ struct world_books {
 struct world_answer {
   std::optional<http_response> response;
   std::chrono::milliseconds delay{0};
+  bool held = false;  // a waiting metadata read: answered later, through its responder
+};
+
+// Answers a request the world held (a Google metadata read waiting for a change).
+using held_responder = std::function<void(http_response)>;
+
+// A Google metadata read waiting with wait_for_change for its key's value to change.
+struct held_metadata_read {
+  std::size_t instance = 0;
+  std::string key;        // "instance/preempted"
+  std::string etag;       // of the value the client has
+  sim_seconds until = 0;  // its timeout_sec: then answered with the value unchanged
+  held_responder respond;
 };
 
 class fleet_world {
@@ -135,6 +159,8 @@ public:
   // runwarden has already finished, which is not a crash worth having. on_boot brings it
   // back later, from its journal.
   std::function<bool(std::size_t instance)> on_runwarden_crash;
+  // SIGTERM to the instance's runwarden: Google Cloud's guest shutdown (ACPI soft-off).
+  std::function<void(std::size_t instance)> on_shutdown_signal;
 
   // Once a virtual second: arrivals, job ends, boots, hook timeouts, reclaims, refresh.
   void tick(sim_seconds now);
@@ -145,8 +171,9 @@ public:
   // For adopting a runner after a restart: is this pid the instance's live runner?
   bool runner_alive(std::size_t instance, std::int64_t pid) const;
 
-  // The simulated HTTP port.
-  world_answer answer(std::size_t instance, const http_request& request, sim_seconds now);
+  // The simulated HTTP port. A request the world holds (held) is answered through `later`.
+  world_answer answer(std::size_t instance, const http_request& request, sim_seconds now,
+                      held_responder later = {});
 
   // At the run's end: the liveness checks, the open spans closed.
   void finish(sim_seconds now);
@@ -163,17 +190,26 @@ public:
 
 private:
   friend class autoscaling_service;
+  friend class azure_metadata_service;
+  friend class gcp_metadata_service;
 
   double draw();  // [0, 1)
   bool faulty(sim_seconds now) const;
   void launch(sim_seconds now);
   void begin_termination(std::size_t index, sim_seconds now, bool decrement);
+  void notify_azure_termination(std::size_t index, const std::string& type, sim_seconds notice,
+                                sim_seconds now);
+  void shut_down_gcp(std::size_t index, sim_seconds period, sim_seconds now);
+  void gcp_shutdowns(sim_seconds now);
+  void azure_approved(std::size_t approver, std::size_t index, sim_seconds now);
+  void capacity_changes(sim_seconds now);
   void end_action(sim_instance& instance, sim_lifecycle_action& action, std::string outcome,
                   sim_seconds now);
   void terminate_now(std::size_t index, sim_seconds now, const std::string& why);
   void runner_exit(std::size_t index, exit_status status, sim_seconds now);
   void kill_jobs(std::size_t index, const std::string& why, sim_seconds now);
   void check_completed_in_time(const sim_instance& instance, sim_seconds now);
+  std::string reclaim_reason(const sim_lifecycle_action& action) const;
   void wind_down_at_reclaim(const sim_instance& instance, sim_seconds now);
   void arrivals(sim_seconds now);
   void assign_jobs(sim_seconds now);
@@ -184,8 +220,11 @@ private:
   void spot_interruptions(sim_seconds now);
   void runner_crashes(sim_seconds now);
   void runwarden_crashes(sim_seconds now);
-  world_answer serve(std::size_t instance, const http_request& request, sim_seconds now);
-  http_response respond(sim_instance& instance, std::string_view service,
+  world_answer serve(std::size_t instance, const http_request& request, sim_seconds now,
+                     const held_responder& later);
+  world_answer serve_healthy(std::size_t instance, const http_request& request, sim_seconds now,
+                             const held_responder& later, std::chrono::milliseconds delay);
+  http_response respond(std::size_t instance, std::string_view service,
                         const http_request& request, sim_seconds now);
   http_response github_answer(sim_instance& instance, const http_request& request,
                               sim_seconds now);
@@ -209,6 +248,11 @@ private:
   std::vector<timeline_sample> queue_samples_;
   // Per instance and call: the last answer asked for a retry, so the next call is one.
   std::map<std::pair<std::size_t, std::string>, bool> retry_due_;
+  // Azure: the scale set's Scheduled Events document's incarnation, and events issued.
+  std::int64_t azure_incarnation_ = 1;
+  std::uint64_t azure_events_issued_ = 0;
+  // Google Cloud: metadata reads waiting for a change.
+  std::vector<held_metadata_read> held_reads_;
 };
 
 }  // namespace runwarden

@@ -1,13 +1,15 @@
 // The services an instance's runwarden talks to, as the fleet world plays them: its
-// instance metadata (IMDSv2), its runner's metrics page, GitLab's or GitHub's runner API and
-// the Auto Scaling API, each behind the scenario's faults (latency, errors, throttling, busy
-// answers, lost answers) while they last.
+// instance metadata (IMDSv2, Azure's or Google's), its runner's metrics page, GitLab's or
+// GitHub's runner API and the Auto Scaling API, each behind the scenario's faults (latency,
+// errors, throttling, busy answers, lost answers) while they last.
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
 #include "src/sim/autoscaling_service.hpp"
+#include "src/sim/azure_metadata_service.hpp"
 #include "src/sim/fleet_world.hpp"
+#include "src/sim/gcp_metadata_service.hpp"
 #include "src/util/rfc3339_time.hpp"
 
 namespace runwarden {
@@ -54,7 +56,14 @@ std::string_view service_of(std::string_view url) {
          : url.starts_with(gitlab_host)      ? "gitlab"
          : url.starts_with(github_host)      ? "github"
          : url.starts_with(autoscaling_host) ? "autoscaling"
-                                             : "unknown";
+         : url.starts_with(sim_azure_endpoint) ? "azure"
+         : url.starts_with(sim_gcp_endpoint)   ? "gcp"
+                                               : "unknown";
+}
+
+// The instance metadata services, each cloud's: their faults are faults.imds_error_rate's.
+bool is_metadata(std::string_view service) {
+  return service == "imds" || service == "azure" || service == "gcp";
 }
 
 // The API call a request is, for the books ("CompleteLifecycleAction", "GitLab DELETE");
@@ -64,6 +73,8 @@ std::string api_call_of(const http_request& request) {
   if (request.url.starts_with(gitlab_host)) return "GitLab " + request.method;
   if (request.url.starts_with(github_host))
     return "GitHub " + request.method + (request.method == "GET" ? " runners" : "");
+  if (request.url.starts_with(sim_azure_endpoint) && request.method == "POST")
+    return "Azure StartRequests";
   return {};
 }
 
@@ -85,8 +96,8 @@ std::chrono::system_clock::time_point sim_wall_time(sim_seconds at) {
 }
 
 world_answer fleet_world::answer(std::size_t index, const http_request& request,
-                                 sim_seconds now) {
-  auto result = serve(index, request, now);
+                                 sim_seconds now, held_responder later) {
+  auto result = serve(index, request, now, later);
   const auto call = api_call_of(request);
   if (call.empty()) return result;
   ++books_.api_calls[call];
@@ -98,12 +109,12 @@ world_answer fleet_world::answer(std::size_t index, const http_request& request,
 
 // While faults last: a delay on every answer but the metrics page, and some requests lost
 // (on the way there, or on the way back after the service acted on them), failed,
-// throttled or refused as busy.
+// throttled or refused as busy. A Google metadata read waiting for a change is held.
 world_answer fleet_world::serve(std::size_t index, const http_request& request,
-                                sim_seconds now) {
-  auto& instance = instances_[index];
+                                sim_seconds now, const held_responder& later) {
   const auto service = service_of(request.url);
-  if (!faulty(now) || service == "metrics") return {respond(instance, service, request, now)};
+  if (!faulty(now) || service == "metrics") return serve_healthy(index, request, now, later, {});
+  auto& instance = instances_[index];
   const auto& faults = scenario_.faults;
   const std::chrono::milliseconds delay{
       static_cast<std::int64_t>(draw() * static_cast<double>(faults.latency_max.count()))};
@@ -112,11 +123,11 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
       ++books_.faults["dropped"];
     } else {
       ++books_.faults["answer_lost"];
-      (void)respond(instance, service, request, now);
+      (void)respond(index, service, request, now);
     }
     return {std::nullopt, delay};
   }
-  const double error_rate = service == "imds" ? faults.imds_error_rate : faults.api_error_rate;
+  const double error_rate = is_metadata(service) ? faults.imds_error_rate : faults.api_error_rate;
   if (draw() < error_rate) {
     ++books_.faults["5xx"];
     return {status(503, "<html><body>Service Unavailable</body></html>"), delay};
@@ -135,11 +146,23 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
     ++books_.faults["422"];
     return {github_busy(instance), delay};
   }
-  return {respond(instance, service, request, now), delay};
+  return serve_healthy(index, request, now, later, delay);
 }
 
-http_response fleet_world::respond(sim_instance& instance, std::string_view service,
+world_answer fleet_world::serve_healthy(std::size_t index, const http_request& request,
+                                        sim_seconds now, const held_responder& later,
+                                        std::chrono::milliseconds delay) {
+  const auto service = service_of(request.url);
+  if (service == "gcp" && gcp_metadata_service{*this}.hold(index, request, now, later))
+    return {std::nullopt, delay, true};
+  return {respond(index, service, request, now), delay};
+}
+
+http_response fleet_world::respond(std::size_t index, std::string_view service,
                                    const http_request& request, sim_seconds now) {
+  auto& instance = instances_[index];
+  if (service == "azure") return azure_metadata_service{*this}.answer(index, request, now);
+  if (service == "gcp") return gcp_metadata_service{*this}.answer(index, request);
   if (service == "imds") {
     const auto path = std::string_view{request.url}.substr(imds_host.size());
     if (path == "/latest/api/token") {

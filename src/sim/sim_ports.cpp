@@ -16,8 +16,13 @@ http_port_actor::behavior_type sim_http_port(http_port_actor::pointer self, sim_
       },
       [=](const http_request& request) {
         const auto to = caf::actor_cast<caf::actor>(self->current_sender());
+        auto later = [to, id = request.id](http_response response) {
+          response.id = id;
+          caf::anon_send(to, std::move(response));
+        };
         auto answer = wiring.world->answer(wiring.instance, request,
-                                           sim_now(self->clock().now(), wiring.start));
+                                           sim_now(self->clock().now(), wiring.start), later);
+        if (answer.held) return;
         if (!answer.response) {
           caf::delayed_anon_send(to, request.timeout,
                                  http_response{.id = request.id,

@@ -2,7 +2,9 @@
 // The ports of one simulated instance: its HTTP port and its process port answer from the
 // fleet world instead of the network and the OS, in virtual time. Answers come after the
 // world's latency; a request the world drops is answered "timed out" once the request's own
-// timeout has passed, as libcurl would, so every request still gets exactly one answer.
+// timeout has passed, as libcurl would, so every request still gets exactly one answer. A
+// request the world holds (a Google metadata read waiting for a change) is answered when the
+// world says so.
 
 #include <cstddef>
 #include <memory>

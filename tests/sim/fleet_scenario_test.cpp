@@ -48,6 +48,35 @@ until = "30m"
   CHECK(s.faults.runwarden_restart_after == 30s);
 }
 
+TEST_CASE("a cloud's keys are read", "[sim][scenario]") {
+  const auto azure = parse_fleet_scenario(R"([group]
+cloud = "azure"
+terminate_notification = "15m"
+spot_share = 0.25
+[events]
+capacity_changes = [{ at = "10m", desired = 3 }]
+spot_interruptions_per_hour = 6
+)", "a.toml");
+  INFO((azure.errors.empty() ? std::string{} : azure.errors.front()));
+  REQUIRE(azure.scenario);
+  CHECK(azure.scenario->cloud == fleet_cloud::azure);
+  CHECK(azure.scenario->terminate_notification == 15min);
+  CHECK(azure.scenario->spot_share == 0.25);
+  CHECK_FALSE(azure.scenario->launch_hook);  // a scale set has no lifecycle hooks
+  REQUIRE(azure.scenario->capacity_changes.size() == 1);
+  CHECK(azure.scenario->capacity_changes[0].at == 10min);
+  CHECK(azure.scenario->capacity_changes[0].desired == 3);
+  const auto gcp = parse_fleet_scenario("[group]\ncloud = \"gcp\"\nshutdown_period = \"2m\"\n",
+                                        "g.toml");
+  REQUIRE(gcp.scenario);
+  CHECK(gcp.scenario->cloud == fleet_cloud::gcp);
+  CHECK(gcp.scenario->shutdown_period == 2min);
+  const auto aws = parse_fleet_scenario("", "e.toml");
+  REQUIRE(aws.scenario);
+  CHECK(aws.scenario->cloud == fleet_cloud::aws);
+  CHECK(aws.scenario->launch_hook);
+}
+
 TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario]") {
   const std::vector<std::pair<std::string, std::string>> rows{
       {"[group]\nmaximum = 3", "s.toml:2: group.maximum: unknown key"},
@@ -65,6 +94,29 @@ TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario
       {"[faults]\nrunwarden_restart_after = \"0s\"",
        "s.toml:2: faults.runwarden_restart_after: must be greater than zero"},
       {"name = ", "s.toml:1: Error while parsing key-value pair: encountered end-of-file"},
+      {"[group]\ncloud = \"oracle\"",
+       "s.toml:2: group.cloud: expected \"aws\", \"azure\" or \"gcp\""},
+      {"[group]\ncloud = \"gcp\"\nterminate_notification = \"10m\"",
+       "s.toml:3: group.terminate_notification: only with group.cloud = \"azure\""},
+      {"[group]\nshutdown_period = \"90s\"",
+       "s.toml:2: group.shutdown_period: only with group.cloud = \"gcp\""},
+      {"[group]\ncloud = \"azure\"\nlaunch_hook = true",
+       "s.toml:3: group.launch_hook: only with group.cloud = \"aws\": Auto Scaling lifecycle "
+       "hooks and the scaler's Auto Scaling API"},
+      {"[group]\ncloud = \"azure\"\nterminate_notification = \"20m\"",
+       "s.toml:3: group.terminate_notification: must be between 5m and 15m, as a scale set's "
+       "notBeforeTimeout is"},
+      {"[group]\ncloud = \"azure\"\n[events]\nspot_interruptions_per_hour = 4",
+       "s.toml:4: events.spot_interruptions_per_hour: needs group.spot_share above 0: Azure "
+       "evicts only Spot VMs"},
+      {"[group]\ncloud = \"gcp\"\n[runner]\npoll_interval = \"5s\"",
+       "s.toml:4: runner.poll_interval: not with group.cloud = \"gcp\": Google's metadata reads "
+       "wait for a change"},
+      {"[group]\ncloud = \"gcp\"\nshutdown_period = \"10s\"",
+       "s.toml:3: group.shutdown_period: must be between 30s and 1h (90s on demand; graceful "
+       "shutdown allows up to 1h)"},
+      {"[events]\ncapacity_changes = [{ at = \"5m\", desired = 40 }]",
+       "s.toml:2: events.capacity_changes[0].desired: must be within [group.min, group.max]"},
   };
   for (const auto& [text, error] : rows) {
     CAPTURE(text);

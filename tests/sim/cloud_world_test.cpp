@@ -1,0 +1,233 @@
+// The Azure scale set and the Google managed instance group of the simulated world: first the
+// world alone, driven by hand as runwarden would drive it, its answers read with runwarden's
+// own parsers (an approval before the runner is gone is caught; a waiting Google read is
+// answered by the preemption, not before); then whole fleets, where the production watchers
+// hear each cloud's warning and every event is approved once, after its runner is gone.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+
+#include "src/azure/azure_documents.hpp"
+#include "src/sim/fleet_run.hpp"
+#include "src/sim/fleet_world.hpp"
+
+namespace {
+
+using namespace runwarden;
+using namespace std::chrono_literals;
+
+fleet_scenario cloud_fleet(fleet_cloud cloud) {
+  fleet_scenario s;
+  s.name = "cloud";
+  s.cloud = cloud;
+  s.launch_hook = false;
+  s.duration = 25min;
+  s.min_size = 1;
+  s.max_size = 6;
+  s.desired = 4;
+  s.jobs_per_minute = 4;
+  s.job_duration_min = 60s;
+  s.job_duration_max = 4min;
+  return s;
+}
+
+http_request azure_request(std::string method, std::string body = {}) {
+  return {.id = 1,
+          .method = std::move(method),
+          .url = "http://azure.sim/metadata/scheduledevents?api-version=2020-07-01",
+          .headers = {{"Metadata", "true"}},
+          .body = std::move(body)};
+}
+
+http_request gcp_read(const std::string& query) {
+  return {.id = 1,
+          .method = "GET",
+          .url = "http://gcp.sim/computeMetadata/v1/instance/preempted" + query,
+          .headers = {{"Metadata-Flavor", "Google"}}};
+}
+
+std::string header(const http_response& response, const std::string& name) {
+  for (const auto& [key, value] : response.headers)
+    if (key == name) return value;
+  return {};
+}
+
+// Boots the world's instances with a runner each, as on_boot would start runwarden.
+void boot_all(fleet_world& world, sim_seconds until) {
+  world.on_boot = [&world](std::size_t index) { (void)world.spawn_runner(index, 0); };
+  for (sim_seconds now = 0; now <= until; ++now) world.tick(now);
+}
+
+std::size_t count_marks(const fleet_timeline& timeline, const std::string& kind) {
+  std::size_t count = 0;
+  for (const auto& lane : timeline.lanes)
+    count += static_cast<std::size_t>(std::ranges::count_if(
+        lane.marks, [&](const timeline_mark& mark) { return mark.kind == kind; }));
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("azure world: an approval before the runner is gone is a violation, one after it is "
+          "not, and the VM goes at once",
+          "[sim][azure]") {
+  auto scenario = cloud_fleet(fleet_cloud::azure);
+  scenario.desired = 2;
+  scenario.jobs_per_minute = 0;
+  scenario.capacity_changes = {{90s, 1}};
+  fleet_world world{scenario, 1};
+  boot_all(world, 90);
+  const auto events = world.answer(0, azure_request("GET"), 90);
+  REQUIRE(events.response);
+  const auto parsed = parse_azure_scheduled_events(events.response->body);
+  INFO(events.response->body);
+  REQUIRE(parsed.document);
+  REQUIRE(parsed.document->events.size() == 1);
+  const auto& event = parsed.document->events.front();
+  CHECK(event.type == azure_event_type::terminate);
+  REQUIRE(event.resources.size() == 1);
+  const auto victim = event.resources.front() == world.instances()[0].id ? 0u : 1u;
+  CHECK(event.not_before == sim_wall_time(90 + 300));
+  const auto approval = azure_start_requests_body({event.event_id});
+
+  // Approved while its runner runs: Azure would take the VM, and the invariant says so.
+  CHECK(world.answer(victim, azure_request("POST", approval), 91).response->status_code == 200);
+  REQUIRE(world.books().violations.size() == 1);
+  CHECK(world.books().violations.front().invariant == "approved_before_gone");
+
+  // A second world, the same moment: the runner drained and unregistered first.
+  fleet_world sound{scenario, 1};
+  boot_all(sound, 90);
+  sound.signal_runner(victim, SIGQUIT, 90);
+  sound.tick(91);  // no jobs: the draining runner exits
+  CHECK_FALSE(sound.instances()[victim].runner.alive);
+  const http_request unregister{
+      .id = 2, .method = "DELETE", .url = "http://gitlab.sim/api/v4/runners"};
+  CHECK(sound.answer(victim, unregister, 92).response->status_code == 204);
+  CHECK(sound.answer(victim, azure_request("POST", approval), 93).response->status_code == 200);
+  CHECK(sound.books().violations.empty());
+  CHECK(sound.books().lifecycle_completed == 1);
+  const auto started = parse_azure_scheduled_events(
+      sound.answer(1 - victim, azure_request("GET"), 93).response->body);
+  REQUIRE(started.document);
+  CHECK(started.document->incarnation > parsed.document->incarnation);
+  CHECK(started.document->events.front().status == azure_event_status::started);
+  sound.tick(94);
+  CHECK(sound.instances()[victim].gone);  // taken once its only event was approved
+  // The event left the document with its VM; approving it again names an unknown event.
+  CHECK(sound.answer(1 - victim, azure_request("POST", approval), 95).response->status_code ==
+        400);
+}
+
+TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, and a stale "
+          "ETag or a timeout answers at once",
+          "[sim][gcp]") {
+  auto scenario = cloud_fleet(fleet_cloud::gcp);
+  scenario.desired = 1;
+  scenario.jobs_per_minute = 0;
+  scenario.spot_interruptions_per_hour = 600;  // one within seconds
+  fleet_world world{scenario, 3};
+  world.on_boot = [&world](std::size_t index) { (void)world.spawn_runner(index, 0); };
+  world.tick(0);
+  const auto first = world.answer(0, gcp_read(""), 0);
+  REQUIRE(first.response);
+  CHECK(first.response->body == "FALSE");
+  CHECK(header(*first.response, "metadata-flavor") == "Google");
+  const auto etag = header(*first.response, "etag");
+  REQUIRE_FALSE(etag.empty());
+
+  const auto stale = world.answer(0, gcp_read("?wait_for_change=true&last_etag=0"), 0);
+  REQUIRE(stale.response);  // the value already differs from that ETag
+  CHECK(stale.response->body == "FALSE");
+
+  std::vector<http_response> answers;
+  const auto recorded = [&answers](http_response response) { answers.push_back(response); };
+  const auto quiet =
+      world.answer(0, gcp_read("?wait_for_change=true&timeout_sec=30&last_etag=" + etag), 0,
+                   recorded);
+  CHECK(quiet.held);
+  sim_seconds now = 1;
+  for (; now <= 30; ++now) world.tick(now);
+  REQUIRE(answers.size() == 1);  // the timeout, with the value unchanged
+  CHECK(answers.front().body == "FALSE");
+  CHECK(header(answers.front(), "etag") == etag);
+
+  answers.clear();
+  CHECK(world.answer(0, gcp_read("?wait_for_change=true&timeout_sec=3600&last_etag=" + etag),
+                     now, recorded)
+            .held);
+  for (; world.books().spot_interruptions == 0 && now < 600; ++now) {
+    CHECK(answers.empty());
+    world.tick(now);
+  }
+  REQUIRE(world.books().spot_interruptions == 1);
+  REQUIRE(answers.size() == 1);  // in the preemption's own tick
+  CHECK(answers.front().body == "TRUE");
+  CHECK(header(answers.front(), "etag") != etag);
+
+  const auto stranger = world.answer(0, http_request{.id = 3, .method = "GET",
+                                                     .url = gcp_read("").url},
+                                     now);
+  CHECK(stranger.response->status_code == 403);
+}
+
+TEST_CASE("an Azure scale set: every event is approved once, after its runner is gone and "
+          "unregistered",
+          "[sim][azure]") {
+  auto scenario = cloud_fleet(fleet_cloud::azure);
+  scenario.spot_share = 0.5;
+  scenario.spot_interruptions_per_hour = 12;
+  scenario.capacity_changes = {{6min, 2}};
+  scenario.poll_interval = 1s;
+  std::uint64_t approved = 0, preempted = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    CAPTURE(seed);
+    const auto run = run_fleet(scenario, {.seed = seed});
+    const auto& report = run.report;
+    CHECK(report.violations.empty());
+    CHECK(report.lifecycle_completions_repeated == 0);  // no faults: each approval once
+    approved += report.lifecycle_completed;
+    preempted += report.drains_by_trigger.contains("Azure Preempt") ? 1 : 0;
+    for (const auto& lane : run.timeline.lanes) {
+      std::optional<double> unregistered, completed;
+      for (const auto& mark : lane.marks) {
+        if (mark.kind == "unregistered") unregistered = mark.at;
+        if (mark.kind == "completed") completed = mark.at;
+      }
+      if (!completed) continue;
+      CAPTURE(lane.instance_id);
+      REQUIRE(unregistered);
+      CHECK(*unregistered <= *completed);
+      REQUIRE_FALSE(lane.runner.empty());
+      CHECK(lane.runner.back().state == "exited");
+      CHECK(lane.runner.back().from <= *completed);
+    }
+    CHECK(count_marks(run.timeline, "completed") == report.lifecycle_completed);
+  }
+  CHECK(approved >= 3);  // the scale-in's Terminate events at least
+  CHECK(preempted > 0);
+}
+
+TEST_CASE("a Google managed instance group: preemptions are heard through waiting reads, "
+          "scale-ins through SIGTERM",
+          "[sim][gcp]") {
+  auto scenario = cloud_fleet(fleet_cloud::gcp);
+  scenario.spot_interruptions_per_hour = 12;
+  scenario.capacity_changes = {{6min, 2}};
+  std::uint64_t preemptions = 0, signals = 0;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    CAPTURE(seed);
+    const auto run = run_fleet(scenario, {.seed = seed});
+    const auto& report = run.report;
+    CHECK(report.violations.empty());
+    CHECK(report.jobs_killed.count("the VM's shutdown period ran out") == 0);
+    const auto trigger = [&](const char* name) {
+      return report.drains_by_trigger.contains(name) ? report.drains_by_trigger.at(name) : 0;
+    };
+    preemptions += trigger("Google Cloud preemption");
+    signals += trigger("SIGTERM");
+    CHECK(trigger("Google Cloud preemption") == report.spot_interruptions);
+  }
+  CHECK(preemptions > 0);
+  CHECK(signals > 0);  // the scale-ins
+}
