@@ -2,11 +2,26 @@
 // exists, so that a refusal leaves nothing to clean up.
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
 
 namespace runwarden {
+
+namespace {
+
+// The spot pages are read on the first poll at or past their interval: every poll when it
+// is no longer than the poll interval.
+std::uint32_t spot_every_polls(const aws_settings& settings) {
+  const auto polls = (settings.spot_poll_interval + settings.poll_interval -
+                      std::chrono::milliseconds{1}) / settings.poll_interval;
+  return static_cast<std::uint32_t>(std::max<std::int64_t>(polls, 1));
+}
+
+}  // namespace
 
 lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& settings,
                                                      const environment_map& environment,
@@ -19,7 +34,8 @@ lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& setting
                             .policy = settings.watch,
                             .allow_v1_fallback = settings.imds_v1_fallback,
                             .random_seed = random_seed,
-                            .scheduled_events_interval = settings.scheduled_events_interval};
+                            .scheduled_events_interval = settings.scheduled_events_interval,
+                            .spot_every_polls = spot_every_polls(settings)};
   return {lifecycle_watcher_wiring{.http_port = {},
                                    .listener = {},
                                    .poller = std::move(poller),

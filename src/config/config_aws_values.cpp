@@ -35,6 +35,8 @@ bool read_action_for_code(config_value& value, std::string_view code) {
 }
 // Each poll makes up to five requests; polling faster only loads the metadata service.
 constexpr std::chrono::milliseconds poll_interval_min{100};
+// A spot notice comes two minutes ahead: read later than this, a quarter of it is gone.
+constexpr std::chrono::milliseconds spot_poll_interval_max{std::chrono::seconds{30}};
 
 }  // namespace
 
@@ -66,6 +68,19 @@ bool read_aws_poll_interval(config_value& value) {
     return false;
   }
   value.config().aws.poll_interval = *interval;
+  return true;
+}
+
+bool read_aws_spot_poll_interval(config_value& value) {
+  const auto interval = value.expect_duration();
+  if (!interval) return false;
+  if (*interval < poll_interval_min || *interval > spot_poll_interval_max) {
+    value.refuse(fmt::format("must be between {} ms and {} s (a spot notice comes two "
+                             "minutes ahead)",
+                             poll_interval_min.count(), spot_poll_interval_max.count() / 1000));
+    return false;
+  }
+  value.config().aws.spot_poll_interval = *interval;
   return true;
 }
 

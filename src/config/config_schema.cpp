@@ -167,6 +167,7 @@ constexpr key_spec schema[] = {
     {"aws", "provider", read_aws_provider},
     {"aws", "imds_endpoint", read_aws_imds_endpoint},
     {"aws", "poll_interval", read_aws_poll_interval},
+    {"aws", "spot_poll_interval", read_aws_spot_poll_interval},
     {"aws", "drain_states", read_aws_drain_states},
     {"aws", "spot_safety_margin",
      [](config_value& value) {

@@ -105,6 +105,8 @@ struct aws_settings {
   std::optional<std::string> imds_endpoint;
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
   lifecycle_watch_policy watch;  // drain states, spot safety margin, rebalance action
+  // How often the spot notice and rebalance pages are read (at most once a poll).
+  std::chrono::milliseconds spot_poll_interval{std::chrono::seconds{5}};
   bool imds_v1_fallback = false;  // read without a token when none can be had
   // Terminate hooks: runwarden heartbeats and completes the one its drain answers.
   bool complete_lifecycle_hooks = true;

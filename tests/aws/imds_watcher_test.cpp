@@ -43,6 +43,9 @@ class imds_fixture {
   // Starts the watcher on the fake's address, given the way AWS SDKs are given one.
   void start(aws_settings settings = {}) {
     settings.poll_interval = poll_interval;
+    // Every poll reads the spot pages too, unless the test sets their cadence.
+    if (settings.spot_poll_interval == aws_settings{}.spot_poll_interval)
+      settings.spot_poll_interval = poll_interval;
     const environment_map environment{
         {"AWS_EC2_METADATA_SERVICE_ENDPOINT", server_.url("127.0.0.1", "")}};
     auto spawned = spawn_lifecycle_watcher(system_, settings, environment,
@@ -188,6 +191,25 @@ TEST_CASE_METHOD(imds_fixture, "short-lived tokens are renewed before they expir
       [](const auto& so_far) { return count(so_far, "PUT", "/latest/api/token", 200) >= 2; });
   CHECK(count(seen, "PUT", "/latest/api/token", 200) == 2);
   for (const auto& request : seen) CHECK(request["token"] != "expired");
+}
+
+TEST_CASE_METHOD(imds_fixture, "the spot pages are read on their own cadence, every few polls",
+                 "[imds][integration]") {
+  aws_settings settings;
+  settings.spot_poll_interval = 3 * poll_interval;
+  start(settings);
+  const std::string spot_path = "/latest/meta-data/spot/instance-action";
+  const auto reads = [](const std::vector<json>& seen, const std::string& path) {
+    std::size_t n = 0;
+    for (const auto& request : seen) n += request["method"] == "GET" && request["path"] == path;
+    return n;
+  };
+  // Polls 1, 4 and 7 read it; each poll's reads follow one another, so the third spot read
+  // comes after the seventh lifecycle state read and before the eighth.
+  const auto seen =
+      requests_until([&](const auto& so_far) { return reads(so_far, spot_path) >= 3; });
+  CHECK(reads(seen, spot_path) == 3);
+  CHECK(reads(seen, state_path) == 7);
 }
 
 TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",

@@ -8,7 +8,8 @@ state turns Terminated, but no poll can read it yet:
 - runwarden's polls time out (the fake sees their connections closed unanswered, again and
   again, and runwarden's log says the pages got no answer), and the runner keeps running;
 - nothing piles up: at most one request is held at a time and runwarden never holds more
-  than two connections to the service (one request at a time, one kept-alive connection);
+  than two connections to the service (one request at a time, one kept-alive connection;
+  the Auto Scaling client read the identity document before the hang and keeps it);
 - once the service answers again, the drain starts (the Watch stream shows shutting_down,
   triggered by the cloud's lifecycle) and ends as a drain should: job finished, runner
   unregistered, terminate hook completed once.
@@ -60,6 +61,12 @@ class HangingMetadataTest(unittest.TestCase):
         self.assertTrue(wait_until(lambda: any(
             l.get("token") == "valid" and l["path"].endswith("target-lifecycle-state")
             for l in list(self.aws.imds.lines))), "runwarden never read the metadata")
+        # The Auto Scaling client reads the identity document once, for the hooks actor's
+        # first look: past that look only the watcher talks to the service, so the counts
+        # below are the watcher's alone.
+        self.assertTrue(wait_until(lambda: any(
+            l["action"] == "DescribeAutoScalingInstances"
+            for l in self.aws.autoscaling_requests())), "the hooks actor never looked")
 
         self.aws.imds.command(hang=True)
         self.aws.autoscaling.command(terminate=INSTANCE_ID)

@@ -134,6 +134,19 @@ TEST_CASE("[aws] provider still sets the provider, with a warning naming the new
   CHECK(refused.warnings.empty());
 }
 
+TEST_CASE("aws.spot_poll_interval is 5 s unless set, within 100 ms and 30 s", "[config][imds]") {
+  const auto defaults = parse("[aws]\npoll_interval = \"1s\"\n");
+  REQUIRE(defaults.config);
+  CHECK(defaults.config->aws.spot_poll_interval == 5s);
+  const auto set = parse("[aws]\nspot_poll_interval = \"2s\"\n");
+  REQUIRE(set.config);
+  CHECK(set.config->aws.spot_poll_interval == 2s);
+  for (const auto* text : {"50ms", "31s"})
+    CHECK(parse(std::string{"[aws]\nspot_poll_interval = \""} + text + "\"\n").errors ==
+          std::vector<std::string>{"test.toml:2: aws.spot_poll_interval: must be between 100 ms "
+                                   "and 30 s (a spot notice comes two minutes ahead)"});
+}
+
 TEST_CASE("[aws] scheduled events keys and [aws.scheduled_events] actions", "[config][imds]") {
   const auto result = parse(R"([aws]
 scheduled_events_interval = "5m"

@@ -116,6 +116,28 @@ TEST_CASE("a first poll fetches a token, reads the pages in order, then the iden
   CHECK(d.identities.size() == 1);
 }
 
+TEST_CASE("the spot pages are read on the first poll, then every few polls", "[imds]") {
+  auto made = config();
+  made.spot_every_polls = 3;
+  driver d{made};
+  std::vector<std::vector<std::string>> reads;
+  for (int poll = 0; poll < 5; ++poll) {
+    d.now = instant{std::chrono::seconds{poll}};
+    const auto before = d.requests.size();
+    d.poll();
+    if (poll == 0) d.answer(ok("tok-1"));
+    while (d.poller.busy())
+      d.answer(d.last().url == identity_url ? ok(identity_body) : status(404));
+    std::vector<std::string> urls;
+    for (auto i = before; i < d.requests.size(); ++i)
+      if (d.requests[i].method == "GET" && d.requests[i].url != identity_url)
+        urls.push_back(d.requests[i].url);
+    reads.push_back(urls);
+  }
+  const std::vector<std::string> all{state_url, spot_url, rebalance_url}, state{state_url};
+  CHECK(reads == std::vector<std::vector<std::string>>{all, state, state, all, state});
+}
+
 TEST_CASE("a tick during a poll is skipped", "[imds]") {
   driver d;
   d.poll();

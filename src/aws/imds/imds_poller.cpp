@@ -48,13 +48,17 @@ imds_poller::imds_poller(imds_poller_config config)
   RUNWARDEN_ASSERT(config_.request_timeout.count() > 0);
   RUNWARDEN_ASSERT(config_.token_ttl.count() > 0 && config_.token_ttl <= imds_token_ttl_max);
   RUNWARDEN_ASSERT(config_.retry.attempts_max >= 1);
+  RUNWARDEN_ASSERT(config_.spot_every_polls >= 1);
 }
 
 std::vector<poller_effect> imds_poller::poll_due(instant now) {
   std::vector<poller_effect> effects;
   if (busy()) return effects;
-  pages_ = {page::lifecycle_state, page::spot_action};
-  if (config_.policy.rebalance != rebalance_action::ignore) pages_.push_back(page::rebalance);
+  pages_ = {page::lifecycle_state};
+  if (polls_started_++ % config_.spot_every_polls == 0) {
+    pages_.push_back(page::spot_action);
+    if (config_.policy.rebalance != rebalance_action::ignore) pages_.push_back(page::rebalance);
+  }
   if (config_.scheduled_events_interval &&
       (!scheduled_events_due_ || now >= *scheduled_events_due_)) {
     pages_.push_back(page::scheduled_events);

@@ -4,8 +4,9 @@
 // ticks, answers and retry timers, and carries out its effects through the HTTP port, one
 // request at a time.
 //
-//   poll_due ─▶ [token PUT, when none is usable] ─▶ GET lifecycle state ─▶ GET spot action
-//            ─▶ GET rebalance (unless ignored) ─▶ GET scheduled events (on their own cadence)
+//   poll_due ─▶ [token PUT, when none is usable] ─▶ GET lifecycle state
+//            ─▶ GET spot action ─▶ GET rebalance (unless ignored; both every few polls)
+//            ─▶ GET scheduled events (on their own cadence)
 //            ─▶ GET identity (until known) ─▶ idle
 //
 // The scheduled events page is not judged here: its answer is handed on as it came
@@ -48,6 +49,10 @@ struct imds_poller_config {
   std::uint64_t random_seed = 0;
   // How often the scheduled maintenance events page is read; unset: never.
   std::optional<std::chrono::milliseconds> scheduled_events_interval = std::nullopt;
+  // The spot notice and rebalance pages are read on every this many polls (the first poll
+  // always): EC2 gives a spot notice two minutes ahead, and AWS suggests reading it every
+  // 5 s, while the lifecycle state page is read on every poll.
+  std::uint32_t spot_every_polls = 1;
 };
 
 // Effects, in the order to carry out.
@@ -123,6 +128,7 @@ class imds_poller {
   bool reading_without_token_ = false;  // IMDSv1 fallback for the rest of this poll
   bool identity_known_ = false;
   std::optional<instant> scheduled_events_due_;  // the next read of it; unset: at once
+  std::uint64_t polls_started_ = 0;
   std::string token_problem_;     // the kind of token failure last reported; empty when fine
   std::string identity_problem_;  // likewise for the identity document
   std::uint64_t random_state_ = 0;
