@@ -7,22 +7,16 @@
 // be retried (throttling, resource contention, 5xx, credentials rejected: after fetching
 // them again) with capped backoff and jitter while the call's budget lasts.
 //
-//   request  (autoscaling_call_atom, autoscaling_call, std::chrono::milliseconds budget)
-//   reply    autoscaling_outcome: succeeded with the answer's body, or the last failure
-//            (retry_later, already_done, access_denied and failed come back at once;
-//            retryable kinds once the budget is spent)
-//   request  (identity_atom)
-//   reply    instance_identity (messages/lifecycle_messages.hpp), read once from IMDS
-//
-// The budget bounds the retries, not one attempt: every attempt has the client's own
-// timeout. Callers that must never give up (completing a hook) ask again when an outcome
-// comes back unsucceeded with a retryable kind.
+// Its interface is autoscaling_client_actor below. The budget bounds the retries, not one
+// attempt: every attempt has the client's own timeout. Callers that must never give up
+// (completing a hook) ask again when an outcome comes back unsucceeded with a retryable kind.
 
 #include <chrono>
 #include <cstdint>
 #include <string>
 
 #include "caf/all.hpp"
+#include "messages/lifecycle_messages.hpp"
 #include "src/aws/autoscaling_failure.hpp"
 #include "src/aws/autoscaling_requests.hpp"
 
@@ -38,6 +32,18 @@ struct autoscaling_outcome {
   autoscaling_failure failure = {};  // meaningful when !succeeded
   std::uint32_t attempts = 0;
 };
+
+// What the client's callers (the lifecycle hooks actor, the scaler) may ask it:
+//   (autoscaling_call_atom, autoscaling_call, std::chrono::milliseconds budget)
+//       -> autoscaling_outcome: succeeded with the answer's body, or the last failure
+//          (retry_later, already_done, access_denied and failed come back at once;
+//          retryable kinds once the budget is spent)
+//   (identity_atom) -> instance_identity, read once from IMDS; an error naming the problem
+//          when it cannot be read
+using autoscaling_client_actor = caf::typed_actor<
+    caf::replies_to<autoscaling_call_atom, autoscaling_call,
+                    std::chrono::milliseconds>::with<autoscaling_outcome>,
+    caf::replies_to<identity_atom>::with<instance_identity>>;
 
 }  // namespace runwarden
 

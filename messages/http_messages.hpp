@@ -18,6 +18,10 @@ namespace runwarden {
 using http_port_actor =
     caf::typed_actor<caf::reacts_to<host_lookup>, caf::reacts_to<http_request>>;
 
+// What the port sends an actor that asked it for a request: the response (a
+// host_lookup_result too, to one that asked for a lookup).
+using http_requester_actor = caf::typed_actor<caf::reacts_to<http_response>>;
+
 }  // namespace runwarden
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::host_lookup)

@@ -1,6 +1,7 @@
 #pragma once
-// The lifecycle watcher's vocabulary. The watcher polls the instance metadata service and
-// tells its listener (a plain caf::actor, the coordinator's side) two things:
+// The cloud watchers' vocabulary (their typed interfaces and the views of the warden they
+// hold are in lifecycle_client_messages.hpp). The EC2 watcher polls the instance metadata
+// service and tells its listener (the warden) two things:
 //
 //   lifecycle_trigger  a drain is called for: source (cloud_lifecycle, spot_interruption or
 //                      rebalance_recommendation), an optional deadline in wall-clock time
@@ -13,7 +14,7 @@
 // The lifecycle hooks actor tells the same listener instance_group once it has found the
 // Auto Scaling group of this instance (for webhooks and status).
 //
-// Internally the watcher sends itself (imds_poll_atom) every poll interval,
+// Internally the EC2 watcher sends itself (imds_poll_atom) every poll interval,
 // (imds_retry_atom) when a token or identity retry is due and (scheduled_due_atom) when
 // an EC2 scheduled event's drain is due to start, and gets http_response from its HTTP
 // port. The messages never leave the process, so they are unsafe local types.

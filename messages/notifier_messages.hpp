@@ -1,26 +1,23 @@
 #pragma once
-// The notifier's vocabulary, beside the (notify_atom, ...) message the warden sends it
-// (warden_messages.hpp). The notifier is an untyped actor because the warden holds it as a
-// plain caf::actor; its interface is:
-//   (notify_atom, notification_kind, std::vector<shutdown_callback>, warden_snapshot)
-//                 queues the webhook POST and, at gone, the callbacks; never blocks
-//   (flush_atom)  -> ok_atom once no delivery is pending (each delivered or its budget
-//                 spent); the caller bounds its wait with a request timeout
-// and internally (delivery_retry_atom, delivery id), which it sends itself to retry later.
-// Once every delivery of one notify is settled (delivered, or given up), the notifier sends
-// notification_settled to the actor that sent the notify, if any: until then the warden
-// keeps the notification, to send it again to a notifier restarted by its supervisor
-// (under the child id notifier_child_id).
+// The notifier's vocabulary and its typed interface (notifier_actor). The notifier tells the
+// webhook and the shutdown callbacks what the warden reports; once every delivery of one
+// notify is settled (delivered, or given up) it sends notification_settled to the actor that
+// sent the notify, if any: until then the warden keeps the notification, to send it again to
+// a notifier restarted by its supervisor (under the child id notifier_child_id).
 
 #include <cstdint>
 #include <functional>
 #include <string_view>
+#include <vector>
 
 #include "caf/all.hpp"
+#include "messages/http_messages.hpp"
 #include "src/drain/drain_vocabulary.hpp"
+#include "src/drain/warden_snapshot.hpp"
 
 namespace runwarden {
 
+using notify_atom = caf::atom_constant<caf::atom("notify")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 using delivery_retry_atom = caf::atom_constant<caf::atom("dretry")>;
 
@@ -37,6 +34,23 @@ struct notification_settled {
 using delivery_observer =
     std::function<void(notification_kind kind, bool delivered, unsigned attempts)>;
 
+// Whoever sent a notify (the warden): told once every delivery of it is settled.
+using notification_requester_actor = caf::typed_actor<caf::reacts_to<notification_settled>>;
+
+// What the notifier's peers may send it:
+//   (notify_atom, notification_kind, std::vector<shutdown_callback>, warden_snapshot)
+//                 from the warden: queues the webhook POST and, at gone, the callbacks;
+//                 never blocks
+//   (flush_atom)  -> ok_atom once no delivery is pending (each delivered or its budget
+//                 spent); the caller bounds its wait with a request timeout
+using notifier_actor = caf::typed_actor<
+    caf::reacts_to<notify_atom, notification_kind, std::vector<shutdown_callback>,
+                   warden_snapshot>,
+    caf::replies_to<flush_atom>::with<caf::ok_atom>>;
+
 }  // namespace runwarden
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::notification_settled)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_snapshot)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::notification_kind)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<runwarden::shutdown_callback>)

@@ -1,13 +1,8 @@
 #pragma once
-// The unregistrar's vocabulary: what it tells its listener (the warden's drain phase) about
-// each runner, and the atom it sends itself to retry. The unregistrar starts on spawn and
-// needs no message to begin; its listener receives, in order,
-//   runner_unregister_status   once per runner as `pending`, then on every change
-//                              (`retrying` after each failed attempt, finally `done` or
-//                              `failed`)
-//   unregister_finished        once, when every runner is done or failed; the unregistrar
-//                              then exits normally
-// Texts name runners by label and quote servers only in short sanitized excerpts; they
+// The unregistrar's vocabulary and typed interfaces: what it tells its listener (the
+// warden's unregistration step) about each runner (unregistrar_listener_actor), and what it
+// may be asked (unregistrar_actor). The unregistrar starts on spawn and needs no message to
+// begin. Texts name runners by label and quote servers only in short sanitized excerpts; they
 // never contain a token. The messages stay in the process, so they are allowed as unsafe
 // local types like the other local vocabularies.
 
@@ -68,6 +63,21 @@ struct runner_unregister_status {
 struct unregister_finished {
   std::vector<runner_unregister_status> runners;  // each done or failed, in config order
 };
+
+// What the unregistrar's peers may send it:
+//   (unregister_retry_atom, runner index)  try that runner now if it waits to retry (one
+//                                          with a request in flight is left alone); the
+//                                          unregistrar also sends it itself when a wait ends
+using unregistrar_actor = caf::typed_actor<caf::reacts_to<unregister_retry_atom, std::uint64_t>>;
+
+// The unregistrar's listener receives, in order,
+//   runner_unregister_status   once per runner as `pending`, then on every change
+//                              (`retrying` after each failed attempt, finally `done` or
+//                              `failed`)
+//   unregister_finished        once, when every runner is done or failed; the unregistrar
+//                              then exits normally
+using unregistrar_listener_actor = caf::typed_actor<caf::reacts_to<runner_unregister_status>,
+                                                    caf::reacts_to<unregister_finished>>;
 
 }  // namespace runwarden
 

@@ -1,6 +1,7 @@
 #pragma once
-// The CAF vocabulary between the warden (the coordinator) and its ports: atoms, the typed
-// interface of the process port, and the drain machine's events as local message types.
+// The CAF vocabulary between the warden (the coordinator), its ports and its followers: atoms,
+// the typed interfaces of the warden and the process port, and the drain machine's events as
+// local message types.
 //
 // The events never cross a process boundary as CAF messages (the journal writes its own
 // records), so they are allowed as unsafe local types instead of being given inspect()
@@ -12,6 +13,9 @@
 #include <string_view>
 
 #include "caf/all.hpp"
+#include "messages/lifecycle_messages.hpp"
+#include "messages/notifier_messages.hpp"
+#include "messages/supervisor_messages.hpp"
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
 
@@ -22,7 +26,6 @@ using signal_atom = caf::atom_constant<caf::atom("signal")>;
 using exited_atom = caf::atom_constant<caf::atom("exited")>;
 using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
 using unsubscribe_atom = caf::atom_constant<caf::atom("unsubscrib")>;
-using notify_atom = caf::atom_constant<caf::atom("notify")>;
 using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
 using unregister_atom = caf::atom_constant<caf::atom("unregister")>;
 using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
@@ -60,24 +63,10 @@ struct warden_exited {
   std::string reason;
 };
 
-// The warden's questions and subscriptions (the control API and its tests use them):
-//   (get_atom)                      -> warden_snapshot
-//   (subscribe_atom, actor)         the actor receives a warden_snapshot now and on every
-//                                   change, until it goes down or unsubscribes; or, past
-//                                   status_subscribers_max, one (refused_atom) and nothing more
-//   (unsubscribe_atom, actor)
-//   shutdown_requested              -> warden_snapshot (after the request took effect)
-//   forceful_shutdown_requested     -> warden_snapshot
-// The warden tells its notifier (webhooks, callbacks):
-//   (notify_atom, notification_kind, std::vector<shutdown_callback>, warden_snapshot)
-// its unregistrar, which answers the warden with unregistration_finished once confirmed:
-//   (unregister_atom)
-// and the cloud's lifecycle client, which answers completion with lifecycle_action_completed
-// (and a look for the hook with lifecycle_action_pending or lifecycle_lookup_ended):
-//   (heartbeat_atom, std::string hook_name)
-//   (complete_atom, std::string hook_name, lifecycle_result)
-// Load, unregistration and lifecycle news reach the warden as the machine's own events;
-// unregistration_progress only informs the snapshot.
+// Whoever follows the warden's status: a warden_snapshot at once and at every change, or,
+// past status_subscribers_max, one (refused_atom) and nothing more.
+using status_subscriber_actor =
+    caf::typed_actor<caf::reacts_to<warden_snapshot>, caf::reacts_to<refused_atom>>;
 
 // The process port owns the runner's process. `spawn` starts the configured command; the
 // port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
@@ -89,6 +78,74 @@ using process_port_actor =
                      caf::reacts_to<signal_atom, std::int64_t, std::int32_t>,
                      caf::reacts_to<adopt_atom, std::int64_t>>;
 
+// Whoever takes runwarden's own signals from the signal port: the warden.
+using os_signal_listener_actor = caf::typed_actor<caf::reacts_to<os_signal_received>>;
+
+// Whoever waits for the warden's end (runwarden run, an embedding host's relay, the
+// simulation): one warden_exited when the warden reaches gone, then each OS signal
+// runwarden receives afterwards (os_signal_received), which ends a linger.
+using warden_exit_listener_actor =
+    caf::typed_actor<caf::reacts_to<warden_exited>, caf::reacts_to<os_signal_received>>;
+
+// The unregistration step (actors/unregistrar): asked with (unregister_atom) when the drain
+// machine unregisters, and again (to try every waiting runner now) as the deadline nears;
+// it answers the asker with unregistration_progress on every attempt, then one
+// unregistration_finished (unregistration_listener_actor).
+using unregistration_actor = caf::typed_actor<caf::reacts_to<unregister_atom>>;
+using unregistration_listener_actor =
+    caf::typed_actor<caf::reacts_to<unregistration_progress>,
+                     caf::reacts_to<unregistration_finished>>;
+
+// The warden, as its peers may address it. A worker holds only the part it uses (the view
+// named in its wiring), which a warden_actor handle converts to.
+//
+// Questions and subscriptions (the control API, an embedding host, the simulation):
+//   (get_atom)                        -> warden_snapshot
+//   shutdown_requested                -> warden_snapshot (after the request took effect)
+//   forceful_shutdown_requested       -> warden_snapshot
+//   (subscribe_atom, subscriber)      the subscriber receives a warden_snapshot now and on
+//                                     every change, until it goes down or unsubscribes; or,
+//                                     past status_subscribers_max, one (refused_atom)
+//   (unsubscribe_atom, subscriber)
+//   os_signal_received                from the signal port: SIGTERM, SIGINT and SIGQUIT
+//                                     drain, SIGHUP reloads; once gone it is passed on to
+//                                     the exit listener, which may be lingering for it
+// The process port's answers (process_port_actor):
+//   runner_spawned, runner_spawn_failed, runner_exited, runner_signal_delivered
+// The workers' news, each the drain machine's own event or a fact for the snapshot:
+//   runner_load_observed              the metrics poller
+//   lifecycle_trigger                 a cloud's watcher: a drain is called for
+//   instance_identity                 the EC2 watcher: who this instance is
+//   instance_group                    the lifecycle hooks actor: its Auto Scaling group
+//   lifecycle_action_pending          the lifecycle client: a hook or event to answer
+//   lifecycle_action_completed        the lifecycle client: the completion's outcome
+//   lifecycle_lookup_ended            the lifecycle client: no hook applies
+//   unregistration_progress           the unregistration step, for status texts
+//   unregistration_finished           the unregistration step, once
+//   notification_settled              the notifier: a notification delivered or given up
+//   child_incarnation                 a worker's supervisor: a worker (re)started
+// What the warden sends its peers is in their interfaces: process_port_actor,
+// notifier_actor, unregistration_actor, lifecycle_client_actor.
+using warden_actor = caf::typed_actor<
+    caf::replies_to<caf::get_atom>::with<warden_snapshot>,
+    caf::replies_to<shutdown_requested>::with<warden_snapshot>,
+    caf::replies_to<forceful_shutdown_requested>::with<warden_snapshot>,
+    caf::reacts_to<subscribe_atom, status_subscriber_actor>,
+    caf::reacts_to<unsubscribe_atom, status_subscriber_actor>,
+    caf::reacts_to<os_signal_received>, caf::reacts_to<runner_spawned>,
+    caf::reacts_to<runner_spawn_failed>, caf::reacts_to<runner_exited>,
+    caf::reacts_to<runner_signal_delivered>, caf::reacts_to<runner_load_observed>,
+    caf::reacts_to<lifecycle_trigger>, caf::reacts_to<instance_identity>,
+    caf::reacts_to<instance_group>, caf::reacts_to<lifecycle_action_pending>,
+    caf::reacts_to<lifecycle_action_completed>, caf::reacts_to<lifecycle_lookup_ended>,
+    caf::reacts_to<unregistration_progress>, caf::reacts_to<unregistration_finished>,
+    caf::reacts_to<notification_settled>, caf::reacts_to<child_incarnation>>;
+
+// The least view of the warden, a follower's: it subscribes to the status. Each worker's
+// view of the warden extends it with what that worker tells the warden.
+using status_source_actor =
+    caf::typed_actor<caf::reacts_to<subscribe_atom, status_subscriber_actor>>;
+
 }  // namespace runwarden
 
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_started)
@@ -97,10 +154,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_spawn_failed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_exited)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::shutdown_requested)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::forceful_shutdown_requested)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_snapshot)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::notification_kind)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(std::vector<runwarden::shutdown_callback>)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::reload_requested)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::timer_fired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::os_signal_received)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_exited)

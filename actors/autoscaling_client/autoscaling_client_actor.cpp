@@ -17,8 +17,8 @@ namespace runwarden {
 
 namespace {
 
-using client_pointer = caf::stateful_actor<autoscaling_client_state>*;
-using call_retry_atom = caf::atom_constant<caf::atom("asgretry")>;
+using client_pointer =
+    autoscaling_client_implementation::stateful_pointer<autoscaling_client_state>;
 using body_handler = std::function<void(const std::string& body, const std::string& problem)>;
 
 // Auto Scaling answers are small; a page of DescribeAutoScalingGroups is the largest.
@@ -255,8 +255,8 @@ void attempt(client_pointer self, std::uint64_t id) {
 
 }  // namespace
 
-caf::behavior autoscaling_client_actor(caf::stateful_actor<autoscaling_client_state>* self,
-                                       autoscaling_client_wiring wiring) {
+autoscaling_client_implementation::behavior_type autoscaling_client_behavior(
+    client_pointer self, autoscaling_client_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port);
   auto& state = self->state;
   state.random_state = wiring.random_seed;

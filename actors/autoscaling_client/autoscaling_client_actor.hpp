@@ -72,7 +72,14 @@ struct autoscaling_client_state {
   std::uint64_t random_state = 0;
 };
 
-caf::behavior autoscaling_client_actor(caf::stateful_actor<autoscaling_client_state>* self,
-                                       autoscaling_client_wiring wiring);
+// The client as it runs: besides its callers' interface, the answers of its HTTP port and
+// (call_retry_atom, call id), which it sends itself when a call's next attempt is due.
+using call_retry_atom = caf::atom_constant<caf::atom("asgretry")>;
+using autoscaling_client_implementation = autoscaling_client_actor::extend<
+    caf::reacts_to<http_response>, caf::reacts_to<call_retry_atom, std::uint64_t>>;
+
+autoscaling_client_implementation::behavior_type autoscaling_client_behavior(
+    autoscaling_client_implementation::stateful_pointer<autoscaling_client_state> self,
+    autoscaling_client_wiring wiring);
 
 }  // namespace runwarden

@@ -23,7 +23,8 @@ azure_watcher_plan_result plan_azure_watcher(const azure_settings& settings,
 
 cloud_watcher_spawn_result spawn_azure_watcher(caf::actor_system& system,
                                                const azure_settings& settings,
-                                               caf::actor listener, std::uint64_t random_seed,
+                                               azure_watcher_listener_actor listener,
+                                               std::uint64_t random_seed,
                                                std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the Azure watcher needs a listener"};
   auto planned = plan_azure_watcher(settings, random_seed);
@@ -36,7 +37,7 @@ cloud_watcher_spawn_result spawn_azure_watcher(caf::actor_system& system,
   auto supervisor = spawn_worker_supervisor(
       system, {{std::string{azure_watcher_child_id}},
                [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
-                 return parent->spawn(azure_watcher_actor, wiring);
+                 return caf::actor_cast<caf::actor>(parent->spawn(azure_watcher_behavior, wiring));
                }});
   return {cloud_watcher{std::move(supervisor), {std::move(port)}, {std::move(worker)}}, {}};
 }

@@ -28,7 +28,8 @@ azure_watcher_plan_result plan_azure_watcher(const azure_settings& settings,
 // lifecycle_action_completed; `answered` is called on every answer of the metadata service.
 cloud_watcher_spawn_result spawn_azure_watcher(caf::actor_system& system,
                                                const azure_settings& settings,
-                                               caf::actor listener, std::uint64_t random_seed,
+                                               azure_watcher_listener_actor listener,
+                                               std::uint64_t random_seed,
                                                std::function<void()> answered = {});
 
 }  // namespace runwarden

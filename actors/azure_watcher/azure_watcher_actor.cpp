@@ -13,7 +13,7 @@ namespace runwarden {
 
 namespace {
 
-using watcher_pointer = caf::stateful_actor<azure_watcher_state>*;
+using watcher_pointer = azure_watcher_implementation::stateful_pointer<azure_watcher_state>;
 
 constexpr int http_ok = 200;
 constexpr std::size_t azure_response_bytes_max = 64 * 1024;
@@ -142,8 +142,8 @@ void on_response(watcher_pointer self, http_response& response) {
 
 }  // namespace
 
-caf::behavior azure_watcher_actor(caf::stateful_actor<azure_watcher_state>* self,
-                                  azure_watcher_wiring wiring) {
+azure_watcher_implementation::behavior_type azure_watcher_behavior(
+    watcher_pointer self, azure_watcher_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port && wiring.listener && wiring.poll_interval.count() > 0);
   auto& state = self->state;
   state.random_state = wiring.random_seed;
@@ -179,6 +179,8 @@ caf::behavior azure_watcher_actor(caf::stateful_actor<azure_watcher_state>* self
         if (state.approval_waiting == 0) send_approval(self);
       },
       [=](heartbeat_atom, const std::string&) {},  // Azure takes none
+      // Only AWS's transitions call for a lookup; Azure's events come from its own reads.
+      [=](const lifecycle_trigger&) {},
       [=](http_response& response) { on_response(self, response); },
   };
 }

@@ -20,7 +20,7 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
-#include "messages/lifecycle_messages.hpp"
+#include "messages/lifecycle_client_messages.hpp"
 #include "src/azure/azure_event_watch.hpp"
 
 namespace runwarden {
@@ -34,7 +34,7 @@ inline constexpr std::uint32_t azure_approval_attempts_max = 8;
 
 struct azure_watcher_wiring {
   http_port_actor http_port;
-  caf::actor listener;
+  azure_watcher_listener_actor listener;
   std::string endpoint;  // scheme and authority, from the settings
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
   azure_event_policy policy;
@@ -60,7 +60,15 @@ struct azure_watcher_state {
   std::uint64_t random_state = 0;
 };
 
-caf::behavior azure_watcher_actor(caf::stateful_actor<azure_watcher_state>* self,
-                                  azure_watcher_wiring wiring);
+// The watcher as it runs: besides the warden's requests (azure_watcher_actor), its HTTP
+// port's answers and the waits it sets itself (lifecycle_messages.hpp): the poll tick and
+// the backoff of the compute read or an approval.
+using azure_watcher_implementation =
+    azure_watcher_actor::extend<caf::reacts_to<http_response>, caf::reacts_to<azure_poll_atom>,
+                                caf::reacts_to<azure_retry_atom>>;
+
+azure_watcher_implementation::behavior_type azure_watcher_behavior(
+    azure_watcher_implementation::stateful_pointer<azure_watcher_state> self,
+    azure_watcher_wiring wiring);
 
 }  // namespace runwarden

@@ -26,7 +26,8 @@ gcp_watcher_plan_result plan_gcp_watcher(const gcp_settings& settings,
 cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
                                              const gcp_settings& settings,
                                              const environment_map& environment,
-                                             caf::actor listener, std::uint64_t random_seed,
+                                             trigger_listener_actor listener,
+                                             std::uint64_t random_seed,
                                              std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the Google Cloud watcher needs a listener"};
   auto planned = plan_gcp_watcher(settings, environment, random_seed);
@@ -42,7 +43,7 @@ cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
   auto supervisor = spawn_worker_supervisor(
       system, {{std::string{gcp_watcher_child_id}},
                [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
-                 return parent->spawn(gcp_watcher_actor, wiring);
+                 return caf::actor_cast<caf::actor>(parent->spawn(gcp_watcher_behavior, wiring));
                }});
   return {cloud_watcher{std::move(supervisor), std::move(ports), std::move(workers)}, {}};
 }

@@ -34,7 +34,8 @@ gcp_watcher_plan_result plan_gcp_watcher(const gcp_settings& settings,
 cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
                                              const gcp_settings& settings,
                                              const environment_map& environment,
-                                             caf::actor listener, std::uint64_t random_seed,
+                                             trigger_listener_actor listener,
+                                             std::uint64_t random_seed,
                                              std::function<void()> answered = {});
 
 }  // namespace runwarden

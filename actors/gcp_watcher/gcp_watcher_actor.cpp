@@ -12,7 +12,7 @@ namespace runwarden {
 
 namespace {
 
-using watcher_pointer = caf::stateful_actor<gcp_watcher_state>*;
+using watcher_pointer = gcp_watcher_implementation::stateful_pointer<gcp_watcher_state>;
 
 void log_report(const watch_report& report) {
   auto logger = warden_logger();
@@ -142,8 +142,8 @@ metadata_key_watch_config key_config(const gcp_watcher_wiring& wiring, std::stri
 
 }  // namespace
 
-caf::behavior gcp_watcher_actor(caf::stateful_actor<gcp_watcher_state>* self,
-                                gcp_watcher_wiring wiring) {
+gcp_watcher_implementation::behavior_type gcp_watcher_behavior(watcher_pointer self,
+                                                               gcp_watcher_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.preempted_port && wiring.maintenance_port && wiring.listener);
   auto& state = self->state;
   state.preempted.watch.emplace(key_config(wiring, gcp_preempted_key, wiring.random_seed));

@@ -20,7 +20,7 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
-#include "messages/lifecycle_messages.hpp"
+#include "messages/lifecycle_client_messages.hpp"
 #include "src/gcp/gcp_identity.hpp"
 #include "src/gcp/gcp_notice_watch.hpp"
 #include "src/gcp/metadata_key_watch.hpp"
@@ -33,7 +33,7 @@ inline constexpr std::string_view gcp_watcher_child_id = "gcp_watcher";
 struct gcp_watcher_wiring {
   http_port_actor preempted_port;
   http_port_actor maintenance_port;
-  caf::actor listener;
+  trigger_listener_actor listener;
   std::string endpoint;  // from resolve_gcp_metadata_endpoint
   std::chrono::seconds wait_timeout{std::chrono::minutes{5}};
   gcp_notice_policy notices;
@@ -63,7 +63,13 @@ struct gcp_watcher_state {
   std::uint64_t next_id = 1;
 };
 
-caf::behavior gcp_watcher_actor(caf::stateful_actor<gcp_watcher_state>* self,
-                                gcp_watcher_wiring wiring);
+// The watcher as it runs: besides its HTTP ports' answers (gcp_watcher_actor),
+// (gcp_retry_atom, key) when its backoff for one metadata key is over.
+using gcp_watcher_implementation =
+    gcp_watcher_actor::extend<caf::reacts_to<gcp_retry_atom, std::string>>;
+
+gcp_watcher_implementation::behavior_type gcp_watcher_behavior(
+    gcp_watcher_implementation::stateful_pointer<gcp_watcher_state> self,
+    gcp_watcher_wiring wiring);
 
 }  // namespace runwarden

@@ -18,8 +18,7 @@
 
 namespace runwarden {
 
-using hooks_pointer = caf::stateful_actor<lifecycle_hooks_state>*;
-using run_later_atom = caf::atom_constant<caf::atom("hooklater")>;
+using hooks_pointer = lifecycle_hooks_implementation::stateful_pointer<lifecycle_hooks_state>;
 using failure_handler = std::function<void(const autoscaling_failure&)>;
 using outcome_handler = std::function<void(const autoscaling_outcome&)>;
 

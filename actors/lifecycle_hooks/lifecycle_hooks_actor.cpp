@@ -133,14 +133,14 @@ void complete_for_warden(hooks_pointer self, const std::string& hook_name,
 
 }  // namespace
 
-caf::behavior lifecycle_hooks_actor(caf::stateful_actor<lifecycle_hooks_state>* self,
-                                    lifecycle_hooks_wiring wiring) {
+lifecycle_hooks_implementation::behavior_type lifecycle_hooks_behavior(
+    hooks_pointer self, lifecycle_hooks_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.autoscaling_client);
   RUNWARDEN_ASSERT(wiring.warden);
   auto& state = self->state;
   state.random_state = wiring.random_seed;
   state.wiring = std::move(wiring);
-  self->send(state.wiring.warden, subscribe_atom::value, caf::actor_cast<caf::actor>(self));
+  self->send(state.wiring.warden, subscribe_atom::value, status_subscriber_actor{self});
   watch_launch(self);
   return {
       [=](const lifecycle_trigger& trigger) {
@@ -160,6 +160,11 @@ caf::behavior lifecycle_hooks_actor(caf::stateful_actor<lifecycle_hooks_state>* 
         complete_for_warden(self, hook_name, result);
       },
       [=](run_later_atom, std::uint64_t id) { on_run_later(self, id); },
+      // Never for the warden's own workers: it keeps room for them (internal_subscribers_max).
+      [=](refused_atom) {
+        warden_logger()->error("lifecycle hooks: the warden refused the status subscription; "
+                               "a restarted hooks actor cannot find a hook still to be found");
+      },
   };
 }
 

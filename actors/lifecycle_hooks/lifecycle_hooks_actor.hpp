@@ -28,6 +28,8 @@
 #include <string>
 
 #include "caf/all.hpp"
+#include "messages/autoscaling_messages.hpp"
+#include "messages/lifecycle_client_messages.hpp"
 #include "src/aws/autoscaling_answers.hpp"
 #include "src/drain/warden_snapshot.hpp"
 #include "src/telemetry/metric_labels.hpp"
@@ -38,8 +40,8 @@ namespace runwarden {
 inline constexpr std::string_view lifecycle_hooks_child_id = "lifecycle_hooks";
 
 struct lifecycle_hooks_wiring {
-  caf::actor autoscaling_client;
-  caf::actor warden;  // subscribed to for snapshots; told lifecycle_action_pending/_completed
+  autoscaling_client_actor autoscaling_client;
+  lifecycle_hooks_listener_actor warden;
   std::optional<std::string> hook_name;  // aws.lifecycle_hook; empty: the only terminate hook
   // How late the watcher may see a transition: the hook started up to this long before.
   std::chrono::milliseconds seen_late_by{std::chrono::seconds{1}};
@@ -84,7 +86,14 @@ struct lifecycle_hooks_state {
   std::uint64_t next_deferred_id = 1;
 };
 
-caf::behavior lifecycle_hooks_actor(caf::stateful_actor<lifecycle_hooks_state>* self,
-                                    lifecycle_hooks_wiring wiring);
+// The hooks actor as it runs: besides its peers' interface (lifecycle_hooks_actor),
+// (run_later_atom, id) when a wait it set itself is over (hook_calls.hpp's run_later).
+using run_later_atom = caf::atom_constant<caf::atom("hooklater")>;
+using lifecycle_hooks_implementation =
+    lifecycle_hooks_actor::extend<caf::reacts_to<run_later_atom, std::uint64_t>>;
+
+lifecycle_hooks_implementation::behavior_type lifecycle_hooks_behavior(
+    lifecycle_hooks_implementation::stateful_pointer<lifecycle_hooks_state> self,
+    lifecycle_hooks_wiring wiring);
 
 }  // namespace runwarden

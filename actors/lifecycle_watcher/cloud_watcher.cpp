@@ -3,7 +3,7 @@
 
 namespace runwarden {
 
-cloud_watcher::cloud_watcher(caf::actor supervisor, std::vector<http_port_actor> ports,
+cloud_watcher::cloud_watcher(supervisor_actor supervisor, std::vector<http_port_actor> ports,
                              std::vector<std::shared_ptr<http_worker>> workers)
     : supervisor_(std::move(supervisor)), ports_(std::move(ports)), workers_(std::move(workers)) {}
 

@@ -12,25 +12,26 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
+#include "messages/supervisor_messages.hpp"
 #include "src/ports/http/http_worker.hpp"
 
 namespace runwarden {
 
 class cloud_watcher {
  public:
-  cloud_watcher(caf::actor supervisor, std::vector<http_port_actor> ports,
+  cloud_watcher(supervisor_actor supervisor, std::vector<http_port_actor> ports,
                 std::vector<std::shared_ptr<http_worker>> workers);
 
   // The watcher runs under a supervisor of its own (worker_supervision.hpp); a restarted
   // watcher reads afresh and may report a notice again, which the drain machine ignores.
-  const caf::actor& supervisor() const { return supervisor_; }
+  const supervisor_actor& supervisor() const { return supervisor_; }
 
   // Ends the actors and joins the worker threads, which takes at most one request timeout
   // each. Safe to call twice.
   void stop();
 
  private:
-  caf::actor supervisor_;
+  supervisor_actor supervisor_;
   std::vector<http_port_actor> ports_;
   std::vector<std::shared_ptr<http_worker>> workers_;
 };

@@ -47,7 +47,7 @@ lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& setting
 cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
                                                    const aws_settings& settings,
                                                    const environment_map& environment,
-                                                   caf::actor listener,
+                                                   lifecycle_watcher_listener_actor listener,
                                                    std::uint64_t random_seed,
                                                    std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the lifecycle watcher needs a listener"};
@@ -61,7 +61,8 @@ cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
   auto supervisor = spawn_worker_supervisor(
       system, {{std::string{lifecycle_watcher_child_id}},
                [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
-                 return parent->spawn(lifecycle_watcher_actor, wiring);
+                 return caf::actor_cast<caf::actor>(
+                     parent->spawn(lifecycle_watcher_behavior, wiring));
                }});
   return {cloud_watcher{std::move(supervisor), {std::move(port)}, {std::move(worker)}}, {}};
 }

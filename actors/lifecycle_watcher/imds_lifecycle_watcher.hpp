@@ -35,7 +35,7 @@ lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& setting
 cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
                                                    const aws_settings& settings,
                                                    const environment_map& environment,
-                                                   caf::actor listener,
+                                                   lifecycle_watcher_listener_actor listener,
                                                    std::uint64_t random_seed,
                                                    std::function<void()> answered = {});
 

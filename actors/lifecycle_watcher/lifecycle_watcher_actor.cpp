@@ -10,7 +10,8 @@ namespace runwarden {
 
 namespace {
 
-using watcher_pointer = caf::stateful_actor<lifecycle_watcher_state>*;
+using watcher_pointer =
+    lifecycle_watcher_implementation::stateful_pointer<lifecycle_watcher_state>;
 
 instant now_of(watcher_pointer self) {
   return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
@@ -86,8 +87,8 @@ void on_response(watcher_pointer self, http_response& response) {
 
 }  // namespace
 
-caf::behavior lifecycle_watcher_actor(caf::stateful_actor<lifecycle_watcher_state>* self,
-                                      lifecycle_watcher_wiring wiring) {
+lifecycle_watcher_implementation::behavior_type lifecycle_watcher_behavior(
+    watcher_pointer self, lifecycle_watcher_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port);
   RUNWARDEN_ASSERT(wiring.listener);
   RUNWARDEN_ASSERT(wiring.poll_interval.count() > 0);

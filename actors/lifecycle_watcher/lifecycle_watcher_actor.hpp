@@ -16,7 +16,7 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
-#include "messages/lifecycle_messages.hpp"
+#include "messages/lifecycle_client_messages.hpp"
 #include "src/aws/imds/imds_poller.hpp"
 #include "src/aws/imds/scheduled_event_watch.hpp"
 
@@ -27,7 +27,7 @@ inline constexpr std::string_view lifecycle_watcher_child_id = "lifecycle_watche
 
 struct lifecycle_watcher_wiring {
   http_port_actor http_port;
-  caf::actor listener;
+  lifecycle_watcher_listener_actor listener;
   imds_poller_config poller;
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
   // What EC2's scheduled events do (read when poller.scheduled_events_interval is set).
@@ -50,7 +50,14 @@ struct lifecycle_watcher_state {
 };
 
 // Polls once at once, then every wiring.poll_interval.
-caf::behavior lifecycle_watcher_actor(caf::stateful_actor<lifecycle_watcher_state>* self,
-                                      lifecycle_watcher_wiring wiring);
+// The watcher as it runs: besides its HTTP port's answers (lifecycle_watcher_actor), the
+// waits it sets itself (lifecycle_messages.hpp): the poll tick, a retry, a scheduled event due.
+using lifecycle_watcher_implementation =
+    lifecycle_watcher_actor::extend<caf::reacts_to<imds_poll_atom>, caf::reacts_to<imds_retry_atom>,
+                                    caf::reacts_to<scheduled_due_atom>>;
+
+lifecycle_watcher_implementation::behavior_type lifecycle_watcher_behavior(
+    lifecycle_watcher_implementation::stateful_pointer<lifecycle_watcher_state> self,
+    lifecycle_watcher_wiring wiring);
 
 }  // namespace runwarden

@@ -12,8 +12,7 @@ namespace runwarden {
 
 namespace {
 
-using poll_atom = caf::atom_constant<caf::atom("poll")>;
-using poller_pointer = caf::stateful_actor<metrics_poller_state>*;
+using poller_pointer = metrics_poller_implementation::stateful_pointer<metrics_poller_state>;
 
 // Runners count jobs in 64 bits; the drain machine in 32. No runner runs four billion.
 std::optional<std::uint32_t> narrowed(std::optional<std::uint64_t> jobs) {
@@ -75,7 +74,7 @@ std::chrono::milliseconds next_wait(metrics_poller_state& state) {
 
 void schedule_poll(poller_pointer self) {
   auto& state = self->state;
-  self->delayed_send(self, next_wait(state), poll_atom::value, ++state.poll_generation);
+  self->delayed_send(self, next_wait(state), scrape_due_atom::value, ++state.poll_generation);
 }
 
 // A drain just began: scrape now (unless one is under way, whose answer schedules the next
@@ -92,11 +91,12 @@ void follow(poller_pointer self, const warden_snapshot& snapshot) {
 
 }  // namespace
 
-caf::behavior metrics_poller_actor(poller_pointer self, metrics_poller_wiring wiring) {
+metrics_poller_implementation::behavior_type metrics_poller_behavior(
+    poller_pointer self, metrics_poller_wiring wiring) {
   self->state.wiring = std::move(wiring);
   if (self->state.wiring.interval_draining && self->state.wiring.listener)
     self->send(self->state.wiring.listener, subscribe_atom::value,
-               caf::actor_cast<caf::actor>(self));
+               status_subscriber_actor{self});
   scrape(self);
   return {
       [=](const http_response& response) {
@@ -106,7 +106,7 @@ caf::behavior metrics_poller_actor(poller_pointer self, metrics_poller_wiring wi
         judge(self, response);
         schedule_poll(self);
       },
-      [=](poll_atom, std::uint64_t generation) {
+      [=](scrape_due_atom, std::uint64_t generation) {
         if (generation == self->state.poll_generation) scrape(self);
       },
       [=](const warden_snapshot& snapshot) { follow(self, snapshot); },

@@ -17,7 +17,7 @@
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
-#include "messages/warden_messages.hpp"
+#include "messages/metrics_messages.hpp"
 
 namespace runwarden {
 
@@ -34,7 +34,7 @@ struct metrics_poller_wiring {
   std::chrono::milliseconds interval{std::chrono::seconds{5}};
   std::chrono::milliseconds timeout{std::chrono::seconds{2}};
   http_port_actor http_port;
-  caf::actor listener;  // receives runner_load_observed
+  metrics_listener_actor listener;
   // The interval while the listener (then a warden, subscribed to) says it shuts down;
   // none: one interval throughout, and no subscription.
   std::optional<std::chrono::milliseconds> interval_draining = std::nullopt;
@@ -56,7 +56,14 @@ struct metrics_poller_state {
   std::uint64_t poll_generation = 0;
 };
 
-caf::behavior metrics_poller_actor(caf::stateful_actor<metrics_poller_state>* self,
-                                   metrics_poller_wiring wiring);
+// The poller as it runs: besides its peers' interface, the answers of its HTTP port and
+// (scrape_due_atom, generation), which it sends itself for the next scrape.
+using scrape_due_atom = caf::atom_constant<caf::atom("scrapedue")>;
+using metrics_poller_implementation = metrics_poller_actor::extend<
+    caf::reacts_to<http_response>, caf::reacts_to<scrape_due_atom, std::uint64_t>>;
+
+metrics_poller_implementation::behavior_type metrics_poller_behavior(
+    metrics_poller_implementation::stateful_pointer<metrics_poller_state> self,
+    metrics_poller_wiring wiring);
 
 }  // namespace runwarden

@@ -15,7 +15,7 @@ namespace runwarden {
 
 namespace {
 
-using notifier_pointer = caf::stateful_actor<notifier_state>*;
+using notifier_pointer = notifier_implementation::stateful_pointer<notifier_state>;
 using delivery_iterator = std::map<std::uint64_t, delivery>::iterator;
 
 std::string describe(const delivery& d) {
@@ -153,9 +153,9 @@ void on_notify(notifier_pointer self, notification_kind kind,
   }
   // The notify holds itself open while it adds deliveries, since one may finish at once.
   const auto notification = state.next_id++;
-  state.notifications.emplace(
-      notification, open_notification{{kind, snapshot.version},
-                                      caf::actor_cast<caf::actor>(self->current_sender()), 1});
+  const auto requester = caf::actor_cast<notification_requester_actor>(self->current_sender());
+  state.notifications.emplace(notification,
+                              open_notification{{kind, snapshot.version}, requester, 1});
   for (auto& planned : plan.deliveries) {
     if (state.deliveries.size() >= pending_deliveries_max) {
       warden_logger()->error("{} {} to {} dropped: {} deliveries already pending", to_string(kind),
@@ -181,7 +181,7 @@ caf::result<caf::ok_atom> on_flush(notifier_pointer self) {
   if (state.deliveries.empty()) return caf::ok_atom::value;
   if (state.flush_waiters.size() >= flush_waiters_max)
     return caf::make_error(caf::sec::runtime_error, "too many flush requests waiting");
-  state.flush_waiters.push_back(self->make_response_promise());
+  state.flush_waiters.push_back(self->make_response_promise<caf::ok_atom>());
   return state.flush_waiters.back();
 }
 
@@ -194,7 +194,8 @@ void on_port_down(notifier_pointer self, const caf::down_msg& down) {
 
 }  // namespace
 
-caf::behavior notifier_actor(caf::stateful_actor<notifier_state>* self, notifier_wiring wiring) {
+notifier_implementation::behavior_type notifier_behavior(notifier_pointer self,
+                                                         notifier_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port);
   RUNWARDEN_ASSERT(wiring.limits.attempts_max >= 1);
   self->state.random_state = wiring.random_seed;

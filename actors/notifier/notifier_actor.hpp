@@ -43,6 +43,12 @@ inline constexpr std::size_t flush_waiters_max = 8;
 
 using wall_clock = std::function<std::chrono::system_clock::time_point()>;
 
+// The notifier as it runs: its peers' interface (notifier_actor), the answers of its HTTP port,
+// and (delivery_retry_atom, delivery id), which it sends itself to retry a delivery later.
+using notifier_implementation = notifier_actor::extend<
+    caf::reacts_to<host_lookup_result>, caf::reacts_to<http_response>,
+    caf::reacts_to<delivery_retry_atom, std::uint64_t>>;
+
 struct notifier_wiring {
   http_port_actor http_port;
   std::optional<webhook_target> webhook;  // nullopt: callbacks only
@@ -77,7 +83,7 @@ struct delivery {
 // A notify with deliveries still open, and who to tell once none is.
 struct open_notification {
   notification_settled settled;
-  caf::actor requester;  // may be invalid: nobody to tell
+  notification_requester_actor requester;  // may be invalid: nobody to tell
   std::size_t deliveries_open = 0;
 };
 
@@ -88,9 +94,11 @@ struct notifier_state {
   std::uint64_t next_id = 1;
   std::map<std::uint64_t, delivery> deliveries;  // at most pending_deliveries_max
   std::map<std::uint64_t, open_notification> notifications;  // each with a delivery open
-  std::vector<caf::response_promise> flush_waiters;  // at most flush_waiters_max
+  // At most flush_waiters_max.
+  std::vector<caf::typed_response_promise<caf::ok_atom>> flush_waiters;
 };
 
-caf::behavior notifier_actor(caf::stateful_actor<notifier_state>* self, notifier_wiring wiring);
+notifier_implementation::behavior_type notifier_behavior(
+    notifier_implementation::stateful_pointer<notifier_state> self, notifier_wiring wiring);
 
 }  // namespace runwarden

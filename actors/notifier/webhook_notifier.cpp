@@ -65,7 +65,7 @@ std::map<notification_kind, std::string> templates_of(const webhook_settings& se
 
 }  // namespace
 
-webhook_notifier::webhook_notifier(caf::actor supervisor, http_port_actor port,
+webhook_notifier::webhook_notifier(supervisor_actor supervisor, http_port_actor port,
                                    std::shared_ptr<http_worker> worker)
     : supervisor_(std::move(supervisor)), port_(std::move(port)), worker_(std::move(worker)) {}
 
@@ -88,13 +88,14 @@ supervised_child notifier_child(notifier_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port);
   return {{std::string{notifier_child_id}, restart_type::permanent, notifier_shutdown_timeout},
           [wiring = std::move(wiring)](caf::local_actor* supervisor) {
-            return supervisor->spawn(notifier_actor, wiring);
+            return caf::actor_cast<caf::actor>(supervisor->spawn(notifier_behavior, wiring));
           }};
 }
 
-bool flush_notifier(caf::actor_system& system, const caf::actor& supervisor,
+bool flush_notifier(caf::actor_system& system, const supervisor_actor& supervisor,
                     std::chrono::milliseconds wait_max) {
-  const auto notifier = current_child(system, supervisor, std::string{notifier_child_id}, wait_max);
+  const auto notifier = caf::actor_cast<notifier_actor>(
+      current_child(system, supervisor, std::string{notifier_child_id}, wait_max));
   if (!notifier) return false;
   caf::scoped_actor waiter{system};
   bool flushed = false;

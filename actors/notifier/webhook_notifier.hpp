@@ -31,12 +31,12 @@ namespace runwarden {
 
 class webhook_notifier {
 public:
-  webhook_notifier(caf::actor supervisor, http_port_actor port,
+  webhook_notifier(supervisor_actor supervisor, http_port_actor port,
                    std::shared_ptr<http_worker> worker);
 
   // Sends a child_incarnation of the notifier at every (re)start to listeners:
   // (caf::subscribe_atom, listener).
-  const caf::actor& supervisor() const { return supervisor_; }
+  const supervisor_actor& supervisor() const { return supervisor_; }
 
   // The notifier running now, asked of the supervisor; invalid when none runs. Blocks the
   // calling thread (never a CAF worker) for at most `wait_max`.
@@ -52,7 +52,7 @@ public:
   void stop();
 
 private:
-  caf::actor supervisor_;
+  supervisor_actor supervisor_;
   http_port_actor port_;
   std::shared_ptr<http_worker> worker_;
 };
@@ -78,7 +78,7 @@ supervised_child notifier_child(notifier_wiring wiring);
 // Blocks the calling thread (never a CAF worker) until the notifier running under
 // `supervisor` has no delivery pending or `wait_max` passed; true when everything pending
 // was delivered or given up.
-bool flush_notifier(caf::actor_system& system, const caf::actor& supervisor,
+bool flush_notifier(caf::actor_system& system, const supervisor_actor& supervisor,
                     std::chrono::milliseconds wait_max);
 
 // An empty settings.url still gives a notifier: shutdown callbacks need one.

@@ -17,9 +17,7 @@ namespace runwarden {
 
 namespace {
 
-using scaler_wake_atom = caf::atom_constant<caf::atom("scalewake")>;
-using scaler_identity_atom = caf::atom_constant<caf::atom("scaleid")>;
-using scaler_pointer = caf::stateful_actor<scaler_state>*;
+using scaler_pointer = scaler_implementation::stateful_pointer<scaler_state>;
 
 // The client tries each attempt with its own timeout; past the budget plus this margin the
 // answer is given up as lost.
@@ -178,12 +176,12 @@ void ask_identity(scaler_pointer self) {
 
 }  // namespace
 
-caf::behavior scaler_actor(scaler_pointer self, scaler_wiring wiring) {
+scaler_implementation::behavior_type scaler_behavior(scaler_pointer self, scaler_wiring wiring) {
   auto& state = self->state;
   state.machine = initial_scaling_state(wiring.policy, wiring.random_seed);
   state.wiring = std::move(wiring);
   ask_identity(self);
-  self->send(state.wiring.warden, subscribe_atom::value, caf::actor_cast<caf::actor>(self));
+  self->send(state.wiring.warden, subscribe_atom::value, status_subscriber_actor{self});
   return {
       [=](const warden_snapshot& snapshot) {
         const load_observed load{snapshot.jobs_running, snapshot.status};
@@ -198,6 +196,11 @@ caf::behavior scaler_actor(scaler_pointer self, scaler_wiring wiring) {
         feed(self, scaling_tick{});
       },
       [=](scaler_identity_atom) { ask_identity(self); },
+      // Only past the warden's subscriber limit, which keeps room for its own workers.
+      [=](refused_atom) {
+        warden_logger()->error("scaling: the warden refused the status subscription; the "
+                               "scaler decides nothing without the runner's load");
+      },
   };
 }
 

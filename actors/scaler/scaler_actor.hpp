@@ -23,6 +23,8 @@
 #include <string_view>
 
 #include "caf/all.hpp"
+#include "messages/autoscaling_messages.hpp"
+#include "messages/warden_messages.hpp"
 #include "src/scaling/scaling_decision_text.hpp"
 #include "src/scaling/scaling_machine.hpp"
 
@@ -39,8 +41,8 @@ struct scaling_observer {
 struct scaler_wiring {
   scaling_policy policy;  // capacity resolved
   std::uint64_t random_seed = 0;
-  caf::actor autoscaling_client;  // answers autoscaling_call_atom and identity_atom
-  caf::actor warden;              // subscribed to for warden_snapshot
+  autoscaling_client_actor autoscaling_client;
+  status_source_actor warden;  // subscribed to for warden_snapshot
   // Each call's retry budget at the client; a scaling decision that waits longer is stale.
   std::chrono::milliseconds call_budget{std::chrono::seconds{20}};
   scaling_observer observer = {};
@@ -57,6 +59,17 @@ struct scaler_state {
   std::uint32_t identity_failures = 0;
 };
 
-caf::behavior scaler_actor(caf::stateful_actor<scaler_state>* self, scaler_wiring wiring);
+// What the scaler's peers may send it: the warden's status, which it subscribed to.
+using scaler_actor = status_subscriber_actor;
+
+// The scaler as it runs: besides, (scaler_wake_atom) when a wake-up the scaling machine asked
+// for is due, and (scaler_identity_atom) when asking the client for the identity again is.
+using scaler_wake_atom = caf::atom_constant<caf::atom("scalewake")>;
+using scaler_identity_atom = caf::atom_constant<caf::atom("scaleid")>;
+using scaler_implementation =
+    scaler_actor::extend<caf::reacts_to<scaler_wake_atom>, caf::reacts_to<scaler_identity_atom>>;
+
+scaler_implementation::behavior_type scaler_behavior(
+    scaler_implementation::stateful_pointer<scaler_state> self, scaler_wiring wiring);
 
 }  // namespace runwarden

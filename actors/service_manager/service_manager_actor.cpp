@@ -10,7 +10,7 @@ namespace runwarden {
 
 namespace {
 
-using refresh_atom = caf::atom_constant<caf::atom("refresh")>;
+using manager_pointer = service_manager_implementation::pointer;
 
 struct service_manager_state {
   service_manager_wiring wiring;
@@ -18,7 +18,7 @@ struct service_manager_state {
   std::optional<warden_snapshot> last;
 };
 
-void tell(caf::event_based_actor* self, service_manager_state& state) {
+void tell(manager_pointer self, service_manager_state& state) {
   if (!state.last) return;
   const auto now = std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
   const auto wall_now = wall_time_of(state.last->now, now, state.wiring.wall_clock());
@@ -35,17 +35,17 @@ caf::timespan refresh_interval(const service_manager_wiring& wiring) {
   return interval;
 }
 
-void schedule_refresh(caf::event_based_actor* self, const service_manager_state& state) {
+void schedule_refresh(manager_pointer self, const service_manager_state& state) {
   self->delayed_send(self, refresh_interval(state.wiring), refresh_atom::value);
 }
 
 }  // namespace
 
-caf::behavior service_manager_actor(caf::event_based_actor* self,
-                                    service_manager_wiring wiring) {
+service_manager_implementation::behavior_type service_manager_behavior(
+    manager_pointer self, service_manager_wiring wiring) {
   auto state = std::make_shared<service_manager_state>();
   state->wiring = std::move(wiring);
-  self->send(state->wiring.warden, subscribe_atom::value, caf::actor_cast<caf::actor>(self));
+  self->send(state->wiring.warden, subscribe_atom::value, status_subscriber_actor{self});
   schedule_refresh(self, *state);
   return {
       [=](const warden_snapshot& snapshot) {
@@ -68,6 +68,9 @@ caf::behavior service_manager_actor(caf::event_based_actor* self,
                 },
                 [=](const caf::error&) { schedule_refresh(self, *state); });
       },
+      // Past the warden's subscriber limit: the refresh still brings a snapshot every
+      // interval, so systemd hears of changes late, never not at all.
+      [](refused_atom) {},
   };
 }
 

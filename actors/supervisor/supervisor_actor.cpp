@@ -14,7 +14,7 @@ namespace runwarden {
 
 namespace {
 
-using supervisor_pointer = caf::stateful_actor<supervisor_state>*;
+using supervisor_pointer = supervisor_implementation::stateful_pointer<supervisor_state>;
 
 instant now_of(supervisor_pointer self) {
   return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
@@ -75,7 +75,7 @@ void stop(supervisor_pointer self, const stop_child& effect) {
   if (stop_message.empty())
     self->send_exit(handle, caf::exit_reason::user_shutdown);
   else
-    self->send(handle, stop_message);
+    caf::anon_send(handle, stop_message);  // a typed actor may send() to typed ones only
   self->delayed_send(self, effect.shutdown_timeout, kill_child_atom::value, handle.address());
 }
 
@@ -130,7 +130,7 @@ void on_down_message(supervisor_pointer self, const caf::down_msg& down) {
     feed(self, child_went_down{*child, exit_of(down.reason)});
     return;
   }
-  std::erase_if(state.listeners, [&](const caf::actor& l) { return l.address() == down.source; });
+  std::erase_if(state.listeners, [&](const auto& l) { return l.address() == down.source; });
 }
 
 // CAF never hands exit_reason::kill to this handler: that kills the supervisor at once, and
@@ -148,7 +148,7 @@ void on_exit_message(supervisor_pointer self, const caf::exit_msg& exit) {
   feed(self, supervisor_stop_requested{});
 }
 
-void subscribe(supervisor_pointer self, const caf::actor& listener) {
+void subscribe(supervisor_pointer self, const child_listener_actor& listener) {
   auto& state = self->state;
   if (!listener || std::find(state.listeners.begin(), state.listeners.end(), listener) !=
                        state.listeners.end())
@@ -173,8 +173,8 @@ caf::result<child_incarnation> lookup(supervisor_pointer self, const std::string
 
 }  // namespace
 
-caf::behavior supervisor_actor(caf::stateful_actor<supervisor_state>* self,
-                               supervisor_wiring wiring) {
+supervisor_implementation::behavior_type supervisor_behavior(supervisor_pointer self,
+                                                             supervisor_wiring wiring) {
   auto& state = self->state;
   std::vector<child_spec> specs;
   for (const auto& child : wiring.children) {
@@ -190,10 +190,12 @@ caf::behavior supervisor_actor(caf::stateful_actor<supervisor_state>* self,
   feed(self, supervisor_started{});
   return {
       [=](caf::get_atom, const std::string& id) { return lookup(self, id); },
-      [=](caf::subscribe_atom, const caf::actor& listener) { subscribe(self, listener); },
-      [=](caf::unsubscribe_atom, const caf::actor& listener) {
+      [=](caf::subscribe_atom, const child_listener_actor& listener) {
+        subscribe(self, listener);
+      },
+      [=](caf::unsubscribe_atom, const child_listener_actor& listener) {
         std::erase(self->state.listeners, listener);
-        self->demonitor(listener);
+        self->demonitor(listener.address());
       },
       [=](kill_child_atom, const caf::actor_addr& child) {
         // Still the same incarnation, so still stopping: its shutdown timeout has passed.

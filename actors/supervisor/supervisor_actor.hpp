@@ -28,6 +28,11 @@
 
 namespace runwarden {
 
+// Children of different interfaces live side by side under one supervisor, which only starts,
+// links, monitors and stops them and never sends them their protocol: so it holds them as
+// caf::actor. A factory spawns its child typed and returns caf::actor_cast<caf::actor> of it,
+// the one place a typed handle becomes untyped; handle_of (supervisor_messages.hpp) types it
+// again for whoever asks for the child by its id.
 using child_factory = std::function<caf::actor(caf::local_actor* supervisor)>;
 
 struct supervised_child {
@@ -55,11 +60,17 @@ struct supervisor_state {
   std::vector<caf::actor> handles;         // the current incarnations; invalid when down
   std::vector<std::uint64_t> incarnations;  // per child, the number of its latest start
   std::deque<caf::actor_addr> former_children;  // at most former_children_max
-  std::vector<caf::actor> listeners;            // at most supervisor_listeners_max
+  std::vector<child_listener_actor> listeners;  // at most supervisor_listeners_max
   caf::error stop_reason;                       // the reason a stop request came with
 };
 
-caf::behavior supervisor_actor(caf::stateful_actor<supervisor_state>* self,
-                               supervisor_wiring wiring);
+// The supervisor as it runs: besides its peers' interface, (kill_child_atom, child), which it
+// sends itself when a child's shutdown timeout ends.
+using supervisor_implementation =
+    supervisor_actor::extend<caf::reacts_to<kill_child_atom, caf::actor_addr>>;
+
+supervisor_implementation::behavior_type supervisor_behavior(
+    supervisor_implementation::stateful_pointer<supervisor_state> self,
+    supervisor_wiring wiring);
 
 }  // namespace runwarden

@@ -5,11 +5,12 @@
 
 namespace runwarden {
 
-caf::actor spawn_worker_supervisor(caf::actor_system& system, supervised_child child) {
-  return system.spawn(supervisor_actor, supervisor_wiring{worker_supervision, {std::move(child)}});
+supervisor_actor spawn_worker_supervisor(caf::actor_system& system, supervised_child child) {
+  return system.spawn(supervisor_behavior,
+                      supervisor_wiring{worker_supervision, {std::move(child)}});
 }
 
-caf::actor current_child(caf::actor_system& system, const caf::actor& supervisor,
+caf::actor current_child(caf::actor_system& system, const supervisor_actor& supervisor,
                          const std::string& id, std::chrono::milliseconds wait_max) {
   caf::scoped_actor asker{system};
   caf::actor current;

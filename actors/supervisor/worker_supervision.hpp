@@ -19,11 +19,11 @@ inline constexpr supervisor_flags worker_supervision{.strategy = restart_strateg
                                                      .restart_window = std::chrono::minutes{1}};
 
 // A supervisor (worker_supervision) of the one child given.
-caf::actor spawn_worker_supervisor(caf::actor_system& system, supervised_child child);
+supervisor_actor spawn_worker_supervisor(caf::actor_system& system, supervised_child child);
 
 // The incarnation of child `id` running now under `supervisor`; invalid when none runs or
 // no answer came within wait_max. Blocks its caller: for the process's main thread only.
-caf::actor current_child(caf::actor_system& system, const caf::actor& supervisor,
+caf::actor current_child(caf::actor_system& system, const supervisor_actor& supervisor,
                          const std::string& id, std::chrono::milliseconds wait_max);
 
 }  // namespace runwarden

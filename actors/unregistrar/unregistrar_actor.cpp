@@ -10,7 +10,7 @@ namespace runwarden {
 
 namespace {
 
-using unregistrar_pointer = caf::stateful_actor<unregistrar_state>*;
+using unregistrar_pointer = unregistrar_implementation::stateful_pointer<unregistrar_state>;
 
 void report(unregistrar_pointer self, const runner_progress& runner) {
   self->send(self->state.wiring.listener, runner.status);
@@ -143,8 +143,8 @@ void on_retry(unregistrar_pointer self, std::uint64_t index) {
 
 }  // namespace
 
-caf::behavior unregistrar_actor(caf::stateful_actor<unregistrar_state>* self,
-                                unregistrar_wiring wiring) {
+unregistrar_implementation::behavior_type unregistrar_behavior(unregistrar_pointer self,
+                                                               unregistrar_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port);
   RUNWARDEN_ASSERT(wiring.listener);
   RUNWARDEN_ASSERT(!wiring.targets.empty());

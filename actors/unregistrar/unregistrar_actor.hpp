@@ -32,7 +32,7 @@ namespace runwarden {
 
 struct unregistrar_wiring {
   http_port_actor http_port;
-  caf::actor listener;  // receives runner_unregister_status and unregister_finished
+  unregistrar_listener_actor listener;
   std::vector<unregister_target> targets;  // at least one
   unregister_retry_limits limits;
   std::chrono::milliseconds timeout{std::chrono::seconds{30}};  // per request
@@ -62,7 +62,11 @@ struct unregistrar_state {
   std::vector<runner_progress> runners;  // in the order of wiring.targets
 };
 
-caf::behavior unregistrar_actor(caf::stateful_actor<unregistrar_state>* self,
-                                unregistrar_wiring wiring);
+// The unregistrar as it runs: besides its peers' interface, its HTTP port's answers.
+using unregistrar_implementation = unregistrar_actor::extend_with<http_requester_actor>;
+
+unregistrar_implementation::behavior_type unregistrar_behavior(
+    unregistrar_implementation::stateful_pointer<unregistrar_state> self,
+    unregistrar_wiring wiring);
 
 }  // namespace runwarden

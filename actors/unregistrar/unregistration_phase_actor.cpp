@@ -10,13 +10,14 @@ namespace runwarden {
 
 namespace {
 
-using phase_pointer = caf::stateful_actor<unregistration_phase_state>*;
+using phase_pointer =
+    unregistration_phase_implementation::stateful_pointer<unregistration_phase_state>;
 
 void start_unregistrar(phase_pointer self) {
   auto wiring = self->state.template_wiring;
-  wiring.listener = self;
+  wiring.listener = unregistrar_listener_actor{self};
   wiring.random_seed += self->state.restarts;  // a restart does not replay the same jitter
-  self->state.unregistrar = self->spawn(unregistrar_actor, std::move(wiring));
+  self->state.unregistrar = self->spawn(unregistrar_behavior, std::move(wiring));
   self->monitor(self->state.unregistrar);
 }
 
@@ -34,7 +35,8 @@ unregistration_finished summary_of(const unregister_finished& finished) {
 
 }  // namespace
 
-caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring wiring) {
+unregistration_phase_implementation::behavior_type unregistration_phase_behavior(
+    phase_pointer self, unregistrar_wiring wiring) {
   self->state.template_wiring = std::move(wiring);
   self->set_down_handler([=](const caf::down_msg& down) {
     auto& state = self->state;
@@ -55,7 +57,8 @@ caf::behavior unregistration_phase_actor(phase_pointer self, unregistrar_wiring 
   return {
       [=](unregister_atom) {
         auto& state = self->state;
-        state.warden = caf::actor_cast<caf::actor>(self->current_sender());
+        // The one who asks is answered: the warden, or a test standing in for it.
+        state.warden = caf::actor_cast<unregistration_listener_actor>(self->current_sender());
         if (state.finished) return;
         if (state.unregistrar) {
           // Asked again while under way (the drain deadline is near): each runner waiting to

@@ -15,7 +15,7 @@ namespace runwarden {
 
 namespace {
 
-using warden_pointer = caf::stateful_actor<warden_state>*;
+using warden_pointer = warden_implementation::stateful_pointer<warden_state>;
 
 instant now_of(warden_pointer self) {
   return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
@@ -58,18 +58,19 @@ void on_settled(warden_pointer self, const notification_settled& settled) {
 void on_child_started(warden_pointer self, const child_incarnation& child) {
   auto& state = self->state;
   if (!child.handle) return;
-  if (child.id == notifier_child_id && child.handle != state.notifier) {
-    state.notifier = child.handle;
+  const auto started = child.handle.address();
+  if (child.id == notifier_child_id && started != state.notifier.address()) {
+    state.notifier = handle_of<notifier_actor>(child);
     for (const auto& notification : state.unsettled) send_to_notifier(self, notification);
-  } else if (child.id == unregistration_child_id && child.handle != state.unregistrar) {
-    state.unregistrar = child.handle;
+  } else if (child.id == unregistration_child_id && started != state.unregistrar.address()) {
+    state.unregistrar = handle_of<unregistration_actor>(child);
     if (state.machine->state().unregistration == step_progress::in_progress)
       self->send(state.unregistrar, unregister_atom::value);
   } else if ((child.id == lifecycle_hooks_child_id || child.id == azure_watcher_child_id) &&
-             child.handle != state.lifecycle_client) {
+             started != state.lifecycle_client.address()) {
     // It finds a hook still to be found from the snapshot it subscribes to; a completion
     // under way is asked again (completing twice is answered "no active lifecycle action").
-    state.lifecycle_client = child.handle;
+    state.lifecycle_client = handle_of<lifecycle_client_actor>(child);
     const auto& machine = state.machine->state();
     if (machine.lifecycle_completion == step_progress::in_progress)
       self->send(state.lifecycle_client, complete_atom::value, machine.lifecycle->hook_name,
@@ -199,7 +200,7 @@ void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
   publish(self);
 }
 
-void subscribe(warden_pointer self, const caf::actor& subscriber) {
+void subscribe(warden_pointer self, const status_subscriber_actor& subscriber) {
   auto& subscribers = self->state.subscribers;
   if (std::find(subscribers.begin(), subscribers.end(), subscriber) != subscribers.end()) return;
   if (subscribers.size() >= status_subscribers_max) {
@@ -216,7 +217,7 @@ void subscribe(warden_pointer self, const caf::actor& subscriber) {
 void unsubscribe(warden_pointer self, const caf::actor_addr& subscriber) {
   auto& subscribers = self->state.subscribers;
   subscribers.erase(std::remove_if(subscribers.begin(), subscribers.end(),
-                                   [&](const caf::actor& s) { return s.address() == subscriber; }),
+                                   [&](const auto& s) { return s.address() == subscriber; }),
                     subscribers.end());
 }
 
@@ -232,7 +233,8 @@ std::optional<drain_event> event_for_os_signal(int signal_number) {
   }
 }
 
-caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wiring wiring) {
+warden_implementation::behavior_type warden_behavior(warden_pointer self,
+                                                     warden_wiring wiring) {
   auto& state = self->state;
   state.machine.emplace(std::move(wiring.config));
   state.process_port = std::move(wiring.process_port);
@@ -255,7 +257,6 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](const runner_spawned& e) { handle_event(self, e); },
       [=](const runner_spawn_failed& e) { handle_event(self, e); },
       [=](const runner_exited& e) { handle_event(self, e); },
-      [=](const reload_requested& e) { handle_event(self, e); },
       [=](const timer_fired& e) { handle_event(self, e); },
       [=](const runner_load_observed& e) { handle_event(self, e); },
       [=](const unregistration_finished& e) { handle_event(self, e); },
@@ -313,10 +314,12 @@ caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wirin
       [=](caf::get_atom) { return current_snapshot(self); },
       [=](const notification_settled& settled) { on_settled(self, settled); },
       [=](const child_incarnation& child) { on_child_started(self, child); },
-      [=](subscribe_atom, const caf::actor& subscriber) { subscribe(self, subscriber); },
-      [=](unsubscribe_atom, const caf::actor& subscriber) {
+      [=](subscribe_atom, const status_subscriber_actor& subscriber) {
+        subscribe(self, subscriber);
+      },
+      [=](unsubscribe_atom, const status_subscriber_actor& subscriber) {
         unsubscribe(self, subscriber.address());
-        self->demonitor(subscriber);
+        self->demonitor(subscriber.address());
       },
   };
 }

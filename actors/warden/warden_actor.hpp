@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "caf/all.hpp"
+#include "messages/lifecycle_client_messages.hpp"
 #include "messages/notifier_messages.hpp"
 #include "messages/supervisor_messages.hpp"
 #include "messages/warden_messages.hpp"
@@ -43,17 +44,18 @@ struct warden_state {
   static inline const char* name = "warden";
   std::optional<drain_machine> machine;
   process_port_actor process_port;
-  caf::actor exit_listener;
-  caf::actor notifier;  // may be empty: no webhooks, no callbacks (or none started yet)
+  warden_exit_listener_actor exit_listener;
+  notifier_actor notifier;  // may be empty: no webhooks, no callbacks (or none started yet)
   std::vector<unsettled_notification> unsettled;
-  caf::actor unregistrar;       // may be empty when the drain machine never unregisters
+  unregistration_actor unregistrar;  // may be empty when the drain machine never unregisters
   bool unregistrar_supervised = false;  // an empty one is still to come (warden_wiring)
-  caf::actor lifecycle_client;  // may be empty when no cloud lifecycle hooks are watched
+  // May be empty when no cloud lifecycle hooks are watched.
+  lifecycle_client_actor lifecycle_client;
   effect_observer observer;
   std::function<void(const warden_snapshot&)> snapshot_observer;
   journal_sink journal;
   bool journal_failed = false;  // logged once; the drain goes on unrecorded
-  std::vector<caf::actor> subscribers;  // at most status_subscribers_max
+  std::vector<status_subscriber_actor> subscribers;  // at most status_subscribers_max
   std::uint64_t version = 0;
   warden_snapshot last_published;
   std::function<std::chrono::system_clock::time_point()> wall_clock;
@@ -70,14 +72,14 @@ struct warden_wiring {
   process_port_actor process_port;
   // Receives one warden_exited when the warden reaches gone, then each OS signal runwarden
   // receives (os_signal_received), which ends a linger.
-  caf::actor exit_listener;
-  caf::actor notifier = {};
-  caf::actor unregistrar = {};
+  warden_exit_listener_actor exit_listener;
+  notifier_actor notifier = {};
+  unregistration_actor unregistrar = {};
   // An unregistration worker runs under a supervisor (the assembly's way): its first
   // incarnation comes with the supervisor's child_incarnation, and an unregistration asked
   // before then waits for it instead of failing for want of an unregistrar.
   bool unregistrar_supervised = false;
-  caf::actor lifecycle_client = {};
+  lifecycle_client_actor lifecycle_client = {};
   // Sees every effect after it is carried out (logging, metrics).
   effect_observer observer = {};
   // Sees every snapshot the warden publishes (metrics: changes without effects).
@@ -94,9 +96,16 @@ struct warden_wiring {
   };
 };
 
+// The warden as it runs: besides its peers' interface (warden_actor), the messages it sends
+// itself: each timer the drain machine arms (timer_fired), and lifecycle_client_unavailable
+// when a completion is due and no lifecycle client runs.
+using warden_implementation =
+    warden_actor::extend<caf::reacts_to<timer_fired>, caf::reacts_to<lifecycle_client_unavailable>>;
+
 // The warden stays up after gone, so that late status questions still get an answer;
 // whoever spawned it ends it.
-caf::behavior warden_actor(caf::stateful_actor<warden_state>* self, warden_wiring wiring);
+warden_implementation::behavior_type warden_behavior(
+    warden_implementation::stateful_pointer<warden_state> self, warden_wiring wiring);
 
 // Maps a signal runwarden itself received to the machine event it means; nullopt for
 // signals runwarden does not act on.

@@ -49,7 +49,7 @@ void write_held_journal(caf::actor_system& system, run_journal& journal,
 // Starts the control server for a prepared endpoint. When it cannot listen, the runner,
 // which is already up, is stopped at once and runwarden ends with the server's exit code.
 std::optional<int> start_control(std::optional<control_endpoint> endpoint,
-                                 caf::actor_system& system, const caf::actor& warden,
+                                 caf::actor_system& system, const warden_actor& warden,
                                  std::unique_ptr<control_server>& server) {
   if (!endpoint) return std::nullopt;
   auto started = control_server::start(std::move(*endpoint), system, warden);
@@ -175,7 +175,9 @@ int run_warden(const settings& requested) {
   actor_config.set("scheduler.max-threads", 1);
   caf::actor_system system{actor_config};
   caf::scoped_actor waiter{system};
-  runwarden.start(system, caf::actor_cast<caf::actor>(waiter),
+  // A blocking actor has no typed interface: what it receives is what wait_for_gone and
+  // linger match.
+  runwarden.start(system, caf::actor_cast<warden_exit_listener_actor>(waiter),
                   [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
                     metrics->observe(effect, snapshot);
                   });

@@ -29,7 +29,7 @@ std::string host_of(const std::string& url) {
 }  // namespace
 
 std::optional<service_manager_link> service_manager_link::start(caf::actor_system& system,
-                                                                const caf::actor& warden,
+                                                                const warden_actor& warden,
                                                                 const std::string& unregister_url,
                                                                 bool listening) {
   auto notify = systemd_notify::from_environment();
@@ -39,7 +39,7 @@ std::optional<service_manager_link> service_manager_link::start(caf::actor_syste
                           std::chrono::duration_cast<std::chrono::milliseconds>(
                               *notify->watchdog_interval()).count());
   auto actor = system.spawn(
-      service_manager_actor,
+      service_manager_behavior,
       service_manager_wiring{
           .warden = warden,
           .facts = {.unregister_host = host_of(unregister_url)},

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "caf/all.hpp"
+#include "messages/service_manager_messages.hpp"
 
 namespace runwarden {
 
@@ -17,14 +18,14 @@ public:
   // any, named in the status. `listening`: the control API is up (or none was asked for),
   // so READY=1 goes as soon as the runner has started.
   static std::optional<service_manager_link> start(caf::actor_system& system,
-                                                   const caf::actor& warden,
+                                                   const warden_actor& warden,
                                                    const std::string& unregister_url,
                                                    bool listening);
   void stop();
 
 private:
-  explicit service_manager_link(caf::actor actor) : actor_(std::move(actor)) {}
-  caf::actor actor_;
+  explicit service_manager_link(service_manager_actor actor) : actor_(std::move(actor)) {}
+  service_manager_actor actor_;
 };
 
 }  // namespace runwarden

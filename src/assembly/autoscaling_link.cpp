@@ -69,7 +69,7 @@ autoscaling_plan_result plan_autoscaling(const settings& config,
             [metrics](heartbeat_outcome outcome) { metrics->count_lifecycle_heartbeat(outcome); },
         .completion_observer =
             [metrics](completion_result result) { metrics->count_lifecycle_completion(result); }};
-  if (scaling) plan.scaler = wire_scaler(*scaling, {}, {}, seed + 2, std::move(metrics));
+  if (scaling) plan.scaler = wire_scaler(*scaling, seed + 2, std::move(metrics));
   return {std::move(plan), {}};
 }
 

@@ -16,7 +16,7 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
   RUNWARDEN_ASSERT(ports.process && ports.http && ports.exit_listener);
   instance started;
   started.warden_ = system.spawn(
-      warden_actor, warden_wiring{.config = plan.drain,
+      warden_behavior, warden_wiring{.config = plan.drain,
                                   .process_port = ports.process,
                                   .exit_listener = ports.exit_listener,
                                   .unregistrar_supervised = plan.unregistration.has_value(),
@@ -29,32 +29,33 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
     auto wiring = *plan.autoscaling_client;
     wiring.http_port = ports.http();
     wiring.wall_clock = ports.wall_clock;
-    started.autoscaling_client_ = system.spawn(autoscaling_client_actor, std::move(wiring));
+    started.autoscaling_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
   }
   for (auto& worker :
        declare_workers(plan, ports, {started.warden_, started.autoscaling_client_})) {
     started.ids_.push_back(worker.spec.id);
     started.supervisors_.push_back(spawn_worker_supervisor(system, std::move(worker)));
-    caf::anon_send(started.supervisors_.back(), caf::subscribe_atom::value, started.warden_);
+    caf::anon_send(started.supervisors_.back(), caf::subscribe_atom::value,
+                   child_listener_actor{started.warden_});
   }
   RUNWARDEN_ASSERT(started.ids_.size() == started.supervisors_.size());
   return started;
 }
 
-caf::actor instance::supervisor_of(std::string_view id) const {
+supervisor_actor instance::supervisor_of(std::string_view id) const {
   const auto found = std::find(ids_.begin(), ids_.end(), id);
-  return found == ids_.end() ? caf::actor{} : supervisors_[found - ids_.begin()];
+  return found == ids_.end() ? supervisor_actor{} : supervisors_[found - ids_.begin()];
 }
 
 void instance::stop(caf::exit_reason reason) {
   for (auto supervisor = supervisors_.rbegin(); supervisor != supervisors_.rend(); ++supervisor)
     if (*supervisor) caf::anon_send_exit(*supervisor, reason);
-  for (const auto& actor : {autoscaling_client_, warden_})
-    if (actor) caf::anon_send_exit(actor, reason);
+  if (autoscaling_client_) caf::anon_send_exit(autoscaling_client_, reason);
+  if (warden_) caf::anon_send_exit(warden_, reason);
   supervisors_.clear();
   ids_.clear();
-  autoscaling_client_ = caf::actor{};
-  warden_ = caf::actor{};
+  autoscaling_client_ = autoscaling_client_actor{};
+  warden_ = warden_actor{};
 }
 
 }  // namespace runwarden

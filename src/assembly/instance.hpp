@@ -12,7 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "actors/autoscaling_client/autoscaling_client_actor.hpp"
+#include "actors/warden/warden_actor.hpp"
 #include "caf/all.hpp"
+#include "messages/supervisor_messages.hpp"
 #include "src/assembly/instance_plan.hpp"
 #include "src/assembly/instance_ports.hpp"
 
@@ -22,12 +25,12 @@ class instance {
  public:
   static instance start(caf::actor_system& system, instance_plan plan, instance_ports ports);
 
-  const caf::actor& warden() const { return warden_; }
+  const warden_actor& warden() const { return warden_; }
   // In start order. A host monitors them: one that gives up has a worker that keeps
   // crashing (worker_supervision.hpp says what runwarden run does then).
-  const std::vector<caf::actor>& supervisors() const { return supervisors_; }
+  const std::vector<supervisor_actor>& supervisors() const { return supervisors_; }
   // The supervisor of the worker `id` (a *_child_id); invalid when the plan has none.
-  caf::actor supervisor_of(std::string_view id) const;
+  supervisor_actor supervisor_of(std::string_view id) const;
 
   // Sends the exit to every supervisor in reverse start order (each stops its worker), then
   // to the Auto Scaling client and the warden. With exit_reason::kill this is a crash, as
@@ -35,10 +38,10 @@ class instance {
   void stop(caf::exit_reason reason = caf::exit_reason::user_shutdown);
 
  private:
-  caf::actor warden_;
-  caf::actor autoscaling_client_;
+  warden_actor warden_;
+  autoscaling_client_actor autoscaling_client_;
   std::vector<std::string> ids_;  // of supervisors_, one each
-  std::vector<caf::actor> supervisors_;
+  std::vector<supervisor_actor> supervisors_;
 };
 
 }  // namespace runwarden

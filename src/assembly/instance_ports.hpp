@@ -22,7 +22,7 @@ struct instance_ports {
   // order, so a host may give each its own (a slow CI server then never delays a scrape).
   std::function<http_port_actor()> http;
   // Receives warden_exited at gone, then runwarden's own signals (warden_wiring).
-  caf::actor exit_listener;
+  warden_exit_listener_actor exit_listener;
   effect_observer observer = {};
   // Sees every snapshot the warden publishes (metrics: changes without effects).
   std::function<void(const warden_snapshot&)> snapshot_observer = {};

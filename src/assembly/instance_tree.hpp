@@ -10,6 +10,8 @@
 
 #include "actors/supervisor/supervisor_actor.hpp"
 #include "caf/all.hpp"
+#include "messages/autoscaling_messages.hpp"
+#include "messages/warden_messages.hpp"
 #include "src/assembly/instance_plan.hpp"
 #include "src/assembly/instance_ports.hpp"
 
@@ -17,8 +19,8 @@ namespace runwarden {
 
 // What the workers reach once the warden exists.
 struct worker_peers {
-  caf::actor warden;
-  caf::actor autoscaling_client;  // empty when the plan has none
+  warden_actor warden;
+  autoscaling_client_actor autoscaling_client;  // empty when the plan has none
 };
 
 // The workers `plan` asks for, in start order: unregistration, notifier, metrics poller,

@@ -58,7 +58,7 @@ local_instance::local_instance(settings config, instance_plan plan, run_journal 
       unregister_url_(std::move(unregister_url)),
       metrics_(std::move(metrics)) {}
 
-void local_instance::start(caf::actor_system& system, caf::actor exit_listener,
+void local_instance::start(caf::actor_system& system, warden_exit_listener_actor exit_listener,
                            effect_observer observer) {
   RUNWARDEN_ASSERT(plan_ && !actors_);
   host_ = std::make_shared<child_process_host>(

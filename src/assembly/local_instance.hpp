@@ -45,7 +45,8 @@ class local_instance {
   // Starts the runner, then the instance's actors in `system`. `exit_listener` receives
   // warden_exited at gone (warden_wiring). Every effect is logged, then handed to
   // `observer` (metrics). Once only.
-  void start(caf::actor_system& system, caf::actor exit_listener, effect_observer observer);
+  void start(caf::actor_system& system, warden_exit_listener_actor exit_listener,
+             effect_observer observer);
 
   // Valid once started.
   const instance& actors() const { return *actors_; }

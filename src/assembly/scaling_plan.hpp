@@ -26,8 +26,8 @@ struct scaling_plan_result {
 // Reads runner.gitlab_config when the capacity must come from it.
 scaling_plan_result plan_scaling(const settings& config);
 
-scaler_wiring wire_scaler(const scaling_policy& policy, caf::actor warden,
-                          caf::actor autoscaling_client, std::uint64_t random_seed,
+// Its peers (the warden, the Auto Scaling client) are left for the assembly to fill in.
+scaler_wiring wire_scaler(const scaling_policy& policy, std::uint64_t random_seed,
                           std::shared_ptr<metrics_registry> metrics);
 
 }  // namespace runwarden

@@ -37,7 +37,7 @@ std::string description_of(const control_endpoint& endpoint, int port) {
 }  // namespace
 
 control_server::control_server(control_endpoint endpoint, caf::actor_system& system,
-                               caf::actor warden)
+                               warden_actor warden)
     : endpoint_(std::move(endpoint)),
       context_{system,
                std::move(warden),
@@ -52,7 +52,7 @@ control_server::control_server(control_endpoint endpoint, caf::actor_system& sys
 control_server::~control_server() { stop(abandon_grace); }
 
 control_server_start control_server::start(control_endpoint endpoint, caf::actor_system& system,
-                                           caf::actor warden) {
+                                           warden_actor warden) {
   std::unique_ptr<control_server> server{
       new control_server{std::move(endpoint), system, std::move(warden)}};
   if (auto problem = server->listen(); !problem.empty()) {

@@ -35,7 +35,7 @@ struct control_server_start {
 class control_server {
  public:
   static control_server_start start(control_endpoint endpoint, caf::actor_system& system,
-                                    caf::actor warden);
+                                    warden_actor warden);
 
   ~control_server();
   control_server(const control_server&) = delete;
@@ -47,7 +47,7 @@ class control_server {
   void stop(std::chrono::milliseconds grace);
 
  private:
-  control_server(control_endpoint endpoint, caf::actor_system& system, caf::actor warden);
+  control_server(control_endpoint endpoint, caf::actor_system& system, warden_actor warden);
   std::string listen();
 
   control_endpoint endpoint_;

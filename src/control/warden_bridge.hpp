@@ -31,7 +31,7 @@ inline constexpr std::chrono::seconds warden_answer_timeout{5};
 // the tally of open Watch streams that stopping the server waits for.
 struct control_context {
   caf::actor_system& system;
-  caf::actor warden;
+  warden_actor warden;
   std::optional<std::string> token;  // none: calls need no token
   // False when listening off loopback without a token and only the wrapper API was opened
   // (control_endpoint.hpp): the Warden's Shutdown and ForceShutdown are refused.
@@ -59,7 +59,7 @@ void ask_warden(const control_context& context, snapshot_handler on_answer,
                 failure_handler on_failure, message_types... message) {
   auto& system = context.system;
   context.system.spawn(
-      [=, &system](caf::event_based_actor* self, const caf::actor& warden) {
+      [=, &system](caf::event_based_actor* self, const warden_actor& warden) {
         self->request(warden, warden_answer_timeout, message...)
             .then([=](const warden_snapshot& snapshot) { on_answer(snapshot); },
                   [=, &system](caf::error& error) { on_failure(system.render(error)); });

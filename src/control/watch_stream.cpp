@@ -90,12 +90,16 @@ class watch_outbox {
   bool finishing_ = false;
 };
 
+// One Watch call's subscriber: the warden's status, and (unsubscribe_atom) from the reactor
+// when the call is done.
+using watch_subscriber_actor = status_subscriber_actor::extend<caf::reacts_to<unsubscribe_atom>>;
+
 // Subscribes on start; tells the warden it is leaving before it ends.
-caf::behavior watch_subscriber(caf::event_based_actor* self, caf::actor warden,
-                               std::shared_ptr<wall_clock_anchor> wall_clock,
-                               std::shared_ptr<watch_outbox> outbox) {
+watch_subscriber_actor::behavior_type watch_subscriber(
+    watch_subscriber_actor::pointer self, warden_actor warden,
+    std::shared_ptr<wall_clock_anchor> wall_clock, std::shared_ptr<watch_outbox> outbox) {
   const auto leave = [=] {
-    self->send(warden, unsubscribe_atom::value, caf::actor_cast<caf::actor>(self));
+    self->send(warden, unsubscribe_atom::value, status_subscriber_actor{self});
     self->quit();
   };
   self->monitor(warden);
@@ -103,7 +107,7 @@ caf::behavior watch_subscriber(caf::event_based_actor* self, caf::actor warden,
     outbox->end(grpc::Status{grpc::StatusCode::UNAVAILABLE, "runwarden's warden stopped"});
     self->quit();
   });
-  self->send(warden, subscribe_atom::value, caf::actor_cast<caf::actor>(self));
+  self->send(warden, subscribe_atom::value, status_subscriber_actor{self});
   return {
       [=](const warden_snapshot& snapshot) {
         outbox->offer(status_response_of(snapshot, wall_clock->wall_time_of(snapshot.now)));
@@ -142,7 +146,7 @@ class watch_reactor final : public status_writer {
  private:
   std::shared_ptr<open_watches> watches_;
   std::shared_ptr<watch_outbox> outbox_;
-  caf::actor subscriber_;
+  watch_subscriber_actor subscriber_;
 };
 
 class refused_reactor final : public status_writer {

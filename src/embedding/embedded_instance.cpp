@@ -17,7 +17,7 @@ namespace runwarden::embedded {
 struct instance::running {
   caf::actor_system& system;
   std::unique_ptr<local_instance> local;
-  caf::actor relay;
+  host_relay_actor relay;
 };
 
 instance::started instance::start(caf::actor_system& system, const config& settings) {
@@ -36,7 +36,8 @@ instance::started instance::start(caf::actor_system& system, const config& setti
                       [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
                         metrics->observe(effect, snapshot);
                       });
-  caf::anon_send(state->local->actors().warden(), subscribe_atom::value, state->relay);
+  caf::anon_send(state->local->actors().warden(), subscribe_atom::value,
+                 status_subscriber_actor{state->relay});
   return {instance{std::move(state)}, {}};
 }
 

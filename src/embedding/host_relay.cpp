@@ -11,7 +11,7 @@ namespace runwarden {
 
 namespace {
 
-using relay_pointer = caf::stateful_actor<host_relay_state>*;
+using relay_pointer = host_relay_actor::stateful_pointer<host_relay_state>;
 
 bool is_gone(const embedded::status& status) {
   return status.state == to_string(warden_status::gone);
@@ -20,7 +20,8 @@ bool is_gone(const embedded::status& status) {
 void on_snapshot(relay_pointer self, const warden_snapshot& snapshot) {
   auto& state = self->state;
   state.last = public_status(snapshot);
-  for (const auto& listener : state.listeners) self->send(listener, *state.last);
+  // The host's actors are its own, untyped: a typed actor reaches them with anon_send only.
+  for (const auto& listener : state.listeners) caf::anon_send(listener, *state.last);
   if (!is_gone(*state.last)) return;
   for (const auto& gone : state.callbacks) gone.callback(*state.last);
   state.callbacks.clear();
@@ -36,7 +37,7 @@ void on_subscribe(relay_pointer self, const caf::actor& listener) {
   }
   state.listeners.push_back(listener);
   self->monitor(listener);
-  if (state.last) self->send(listener, *state.last);
+  if (state.last) caf::anon_send(listener, *state.last);
 }
 
 void on_gone_callback(relay_pointer self, const gone_callback& gone) {
@@ -66,8 +67,7 @@ embedded::status public_status(const warden_snapshot& snapshot) {
           .exit_code = snapshot.exit_code};
 }
 
-caf::behavior host_relay(caf::stateful_actor<host_relay_state>* self,
-                         std::function<void()> on_exit) {
+host_relay_actor::behavior_type host_relay(relay_pointer self, std::function<void()> on_exit) {
   self->set_down_handler([=](const caf::down_msg& down) {
     std::erase_if(self->state.listeners,
                   [&](const caf::actor& listener) { return listener.address() == down.source; });
@@ -75,6 +75,12 @@ caf::behavior host_relay(caf::stateful_actor<host_relay_state>* self,
   return {
       [=](const warden_snapshot& snapshot) { on_snapshot(self, snapshot); },
       [=](const warden_exited&) { on_exit(); },  // the snapshot at gone said the rest
+      // Only runwarden run watches signals; the host keeps its own, so none comes here.
+      [](const os_signal_received&) {},
+      // Never: the warden keeps room for runwarden's own followers (internal_subscribers_max).
+      [](refused_atom) {
+        warden_logger()->error("embedded status: the warden refused the relay's subscription");
+      },
       [=](caf::subscribe_atom, const caf::actor& listener) { on_subscribe(self, listener); },
       [=](const gone_callback& gone) { on_gone_callback(self, gone); },
   };

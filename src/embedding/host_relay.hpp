@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "caf/all.hpp"
+#include "messages/warden_messages.hpp"
 #include "runwarden/status.hpp"
 #include "src/drain/warden_snapshot.hpp"
 
@@ -31,11 +32,15 @@ struct host_relay_state {
   std::optional<embedded::status> last;
 };
 
-// Messages: warden_snapshot, warden_exited (from the warden, once subscribed to it);
-// (caf::subscribe_atom, caf::actor) and gone_callback (from the public handle). `on_exit`
-// runs at warden_exited, as runwarden run retires its journal then.
-caf::behavior host_relay(caf::stateful_actor<host_relay_state>* self,
-                         std::function<void()> on_exit);
+// What the relay receives: from the warden, its status (subscribed to) and, as its exit
+// listener, warden_exited; from the public handle, (caf::subscribe_atom, caf::actor) for a
+// host's actor and gone_callback. `on_exit` runs at warden_exited, as runwarden run retires
+// its journal then.
+using host_relay_actor = status_subscriber_actor::extend_with<warden_exit_listener_actor>::extend<
+    caf::reacts_to<caf::subscribe_atom, caf::actor>, caf::reacts_to<gone_callback>>;
+
+host_relay_actor::behavior_type host_relay(
+    host_relay_actor::stateful_pointer<host_relay_state> self, std::function<void()> on_exit);
 
 // The public view of a snapshot.
 embedded::status public_status(const warden_snapshot& snapshot);

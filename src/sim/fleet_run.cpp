@@ -35,7 +35,7 @@ struct journaled_step {
 // crash: the journal, the status seen last and the trigger carry over to the restart.
 struct instance_actors {
   std::optional<instance> runwarden;
-  caf::actor warden;  // kept past a crash: what the world sends the dead one is lost
+  warden_actor warden;  // kept past a crash: what the world sends the dead one is lost
   std::vector<caf::actor> ports;  // the HTTP port and the status recorder
   std::vector<journaled_step> journal;
   std::string trigger;  // the drain's trigger once one began
@@ -56,8 +56,11 @@ struct run_state {
 // Watches one warden: its status may only move forward, its trigger goes in the report, and
 // its drain deadline is what the world asks for (as any subscriber reads it: no peeking
 // into the warden's state).
-caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_state> run,
-                              std::size_t index) {
+using status_recorder_actor = status_subscriber_actor::extend_with<warden_exit_listener_actor>;
+
+status_recorder_actor::behavior_type status_recorder(status_recorder_actor::pointer self,
+                                                     std::shared_ptr<run_state> run,
+                                                     std::size_t index) {
   return {
       [=](const warden_snapshot& snapshot) {
         auto& instance = run->instances[index];
@@ -80,6 +83,7 @@ caf::behavior status_recorder(caf::event_based_actor* self, std::shared_ptr<run_
       // The guest's SIGTERM (Google Cloud) reaching a warden already gone: runwarden run's
       // exit listener would stop lingering; nothing lingers here.
       [=](const os_signal_received&) {},
+      [](refused_atom) {},  // one subscriber per warden: never refused
   };
 }
 
@@ -229,8 +233,8 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
             return sim_wall_time(sim_now(system.clock().now(), run->start));
           }});
   actors.warden = actors.runwarden->warden();
-  actors.ports = {caf::actor_cast<caf::actor>(http), recorder};
-  caf::anon_send(actors.warden, subscribe_atom::value, recorder);
+  actors.ports = {caf::actor_cast<caf::actor>(http), caf::actor_cast<caf::actor>(recorder)};
+  caf::anon_send(actors.warden, subscribe_atom::value, status_subscriber_actor{recorder});
 }
 
 void stop(const std::shared_ptr<run_state>& run, std::size_t index) {

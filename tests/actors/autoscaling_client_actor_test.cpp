@@ -89,7 +89,8 @@ http_port_actor::behavior_type scripted_port(http_port_actor::pointer self,
   };
 }
 
-caf::behavior caller(caf::event_based_actor* self, caf::actor client, autoscaling_call call,
+caf::behavior caller(caf::event_based_actor* self, autoscaling_client_actor client,
+                     autoscaling_call call,
                      std::chrono::milliseconds budget, std::shared_ptr<world> script) {
   self->request(client, caf::infinite, autoscaling_call_atom::value, std::move(call), budget)
       .then([=](const autoscaling_outcome& outcome) { script->outcomes.push_back(outcome); });
@@ -98,10 +99,11 @@ caf::behavior caller(caf::event_based_actor* self, caf::actor client, autoscalin
 
 class client_fixture : public runwarden::testing::deterministic_fixture {
 public:
-  caf::actor start(std::optional<aws_credentials> fixed, std::optional<std::string> region) {
+  autoscaling_client_actor start(std::optional<aws_credentials> fixed,
+                                 std::optional<std::string> region) {
     script_->start = system().clock().now();
     const auto port = spawn(scripted_port, script_);
-    return spawn(autoscaling_client_actor,
+    return spawn(autoscaling_client_behavior,
                  autoscaling_client_wiring{
                      .http_port = port,
                      .imds_endpoint = imds,
@@ -116,7 +118,7 @@ public:
                      }});
   }
 
-  void call(const caf::actor& client, autoscaling_call request,
+  void call(const autoscaling_client_actor& client, autoscaling_call request,
             std::chrono::milliseconds budget = 60s) {
     spawn(caller, client, std::move(request), budget, script_);
     run();

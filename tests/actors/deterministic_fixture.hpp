@@ -45,10 +45,15 @@ public:
 
   caf::timespan elapsed() const { return scheduler_.clock().now() - start_; }
 
+  // A typed actor's state needs the handle of the interface it was spawned with (its
+  // implementation's, for an actor whose peers see a narrower one).
   template <class State, class Handle>
   State& state_of(const Handle& handle) {
     auto* actor = caf::actor_cast<caf::abstract_actor*>(handle);
-    return dynamic_cast<caf::stateful_actor<State>&>(*actor).state;
+    if constexpr (caf::is_typed_actor<Handle>::value)
+      return dynamic_cast<caf::stateful_actor<State, typename Handle::base>&>(*actor).state;
+    else
+      return dynamic_cast<caf::stateful_actor<State>&>(*actor).state;
   }
 
   template <class State, class Base, class Handle>

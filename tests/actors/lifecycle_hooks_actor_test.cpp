@@ -77,7 +77,8 @@ std::string hooks_body(const std::vector<hook_spec>& hooks) {
          members + "</LifecycleHooks></DescribeLifecycleHooksResult></DescribeLifecycleHooksResponse>";
 }
 
-caf::behavior scripted_client(caf::event_based_actor* self, std::shared_ptr<world> script) {
+autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor::pointer self,
+                                                        std::shared_ptr<world> script) {
   return {
       [=](autoscaling_call_atom, const autoscaling_call& call, std::chrono::milliseconds) {
         script->calls.emplace_back(self->clock().now() - script->start, call);
@@ -101,9 +102,10 @@ caf::behavior scripted_client(caf::event_based_actor* self, std::shared_ptr<worl
   };
 }
 
-caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<world> script) {
+lifecycle_hooks_listener_actor::behavior_type fake_warden(lifecycle_hooks_listener_actor::pointer,
+                                                         std::shared_ptr<world> script) {
   return {
-      [=](subscribe_atom, const caf::actor& subscriber) {
+      [=](subscribe_atom, const status_subscriber_actor& subscriber) {
         script->subscriber = subscriber.address();
       },
       [=](const lifecycle_action_pending& pending) { script->pending.push_back(pending); },
@@ -117,12 +119,12 @@ caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<world> script
 
 class hooks_fixture : public runwarden::testing::deterministic_fixture {
 public:
-  caf::actor start(std::optional<std::string> configured = std::nullopt,
-                   bool ready_needs_metrics = true) {
+  lifecycle_hooks_implementation start(std::optional<std::string> configured = std::nullopt,
+                                       bool ready_needs_metrics = true) {
     script_->start = system().clock().now();
     const auto client = spawn(scripted_client, script_);
     const auto warden = spawn(fake_warden, script_);
-    auto hooks = spawn(lifecycle_hooks_actor,
+    auto hooks = spawn(lifecycle_hooks_behavior,
                        lifecycle_hooks_wiring{.autoscaling_client = client,
                                               .warden = warden,
                                               .hook_name = std::move(configured),
@@ -144,7 +146,7 @@ public:
     return hooks;
   }
 
-  void terminate(const caf::actor& hooks) {
+  void terminate(const lifecycle_hooks_implementation& hooks) {
     caf::anon_send(hooks, lifecycle_trigger{trigger_source::cloud_lifecycle, std::nullopt,
                                             "target lifecycle state Terminated"});
     run();

@@ -89,8 +89,9 @@ struct heard {
   std::vector<instance_identity> identities;
 };
 
-caf::behavior listener(caf::event_based_actor* self, std::shared_ptr<heard> record,
-                       caf::actor_clock::time_point start) {
+lifecycle_watcher_listener_actor::behavior_type listener(
+    lifecycle_watcher_listener_actor::pointer self, std::shared_ptr<heard> record,
+    caf::actor_clock::time_point start) {
   return {
       [=](const lifecycle_trigger& trigger) {
         record->triggers.emplace_back(self->clock().now() - start, trigger);
@@ -109,7 +110,7 @@ class watcher_fixture : public testing::deterministic_fixture {
   void start(imds_poller_config poller = config()) {
     auto port = spawn(scripted_imds_port, script);
     auto ear = spawn(listener, record, script->start);
-    watcher = spawn(lifecycle_watcher_actor,
+    watcher = spawn(lifecycle_watcher_behavior,
                     lifecycle_watcher_wiring{port, ear, std::move(poller), 1s});
     run();
   }
@@ -137,7 +138,7 @@ class watcher_fixture : public testing::deterministic_fixture {
 
   std::shared_ptr<imds_script> script = std::make_shared<imds_script>();
   std::shared_ptr<heard> record = std::make_shared<heard>();
-  caf::actor watcher;
+  lifecycle_watcher_implementation watcher;
   static constexpr caf::timespan step = 10ms;
 };
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
-#include "messages/warden_messages.hpp"
+#include "messages/metrics_messages.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
 namespace {
@@ -48,9 +48,13 @@ http_port_actor::behavior_type scripted_port(http_port_actor::pointer self,
   };
 }
 
-caf::behavior load_recorder(caf::event_based_actor*,
-                            std::shared_ptr<std::vector<std::optional<std::uint32_t>>> heard) {
-  return {[=](const runner_load_observed& load) { heard->push_back(load.jobs_running); }};
+metrics_listener_actor::behavior_type load_recorder(
+    metrics_listener_actor::pointer,
+    std::shared_ptr<std::vector<std::optional<std::uint32_t>>> heard) {
+  return {
+      [=](const runner_load_observed& load) { heard->push_back(load.jobs_running); },
+      [](subscribe_atom, const status_subscriber_actor&) {},
+  };
 }
 
 http_response ok(std::string body) { return {.status_code = 200, .body = std::move(body)}; }
@@ -62,7 +66,7 @@ std::shared_ptr<std::vector<std::optional<std::uint32_t>>> start_poller(
   auto heard = std::make_shared<std::vector<std::optional<std::uint32_t>>>();
   auto listener = fixture.spawn(load_recorder, heard);
   auto port = fixture.spawn(scripted_port, script);
-  fixture.spawn(metrics_poller_actor,
+  fixture.spawn(metrics_poller_behavior,
                 metrics_poller_wiring{.url = url, .interval = 5s, .timeout = 2s,
                                       .http_port = port, .listener = listener});
   fixture.run();
@@ -119,13 +123,16 @@ namespace {
 
 // The warden's side of a subscription: it keeps its subscriber, and records what it heard.
 struct fake_warden_record {
-  caf::actor subscriber;
+  status_subscriber_actor subscriber;
   std::vector<std::optional<std::uint32_t>> heard;
 };
 
-caf::behavior fake_warden(caf::event_based_actor*, std::shared_ptr<fake_warden_record> record) {
+metrics_listener_actor::behavior_type fake_warden(metrics_listener_actor::pointer,
+                                                  std::shared_ptr<fake_warden_record> record) {
   return {
-      [=](subscribe_atom, const caf::actor& subscriber) { record->subscriber = subscriber; },
+      [=](subscribe_atom, const status_subscriber_actor& subscriber) {
+        record->subscriber = subscriber;
+      },
       [=](const runner_load_observed& load) { record->heard.push_back(load.jobs_running); },
   };
 }
@@ -147,7 +154,7 @@ TEST_CASE("while the runner drains the poller scrapes at once, then at the drain
   auto record = std::make_shared<fake_warden_record>();
   auto warden = fixture.spawn(fake_warden, record);
   auto port = fixture.spawn(scripted_port, script);
-  auto poller = fixture.spawn(metrics_poller_actor,
+  auto poller = fixture.spawn(metrics_poller_behavior,
                               metrics_poller_wiring{.url = url, .interval = 5s, .timeout = 2s,
                                                     .http_port = port, .listener = warden,
                                                     .interval_draining = 1s});
@@ -173,8 +180,9 @@ TEST_CASE("without a draining interval the poller follows no warden", "[metrics_
   auto record = std::make_shared<fake_warden_record>();
   auto warden = fixture.spawn(fake_warden, record);
   auto port = fixture.spawn(scripted_port, script);
-  fixture.spawn(metrics_poller_actor, metrics_poller_wiring{.url = url, .interval = 5s,
-                                                            .http_port = port, .listener = warden});
+  fixture.spawn(metrics_poller_behavior,
+                metrics_poller_wiring{.url = url, .interval = 5s, .http_port = port,
+                                      .listener = warden});
   fixture.run();
   CHECK_FALSE(record->subscriber);
   CHECK(record->heard == std::vector<std::optional<std::uint32_t>>{1u});

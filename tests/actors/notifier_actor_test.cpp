@@ -75,7 +75,7 @@ struct flush_record {
   std::optional<caf::timespan> answered_at;
 };
 
-caf::behavior flush_probe(caf::event_based_actor* self, caf::actor notifier,
+caf::behavior flush_probe(caf::event_based_actor* self, notifier_actor notifier,
                           std::shared_ptr<flush_record> record,
                           caf::actor_clock::time_point start) {
   self->request(notifier, caf::infinite, flush_atom::value).then([=](caf::ok_atom) {
@@ -111,7 +111,7 @@ public:
     auto target = url.empty() ? std::nullopt : parse_webhook_target(url).target;
     auto bounded = limits;
     bounded.attempts_max = attempts_max;
-    notifier_ = spawn(notifier_actor,
+    notifier_ = spawn(notifier_behavior,
                       notifier_wiring{.http_port = port_,
                                       .webhook = std::move(target),
                                       .secret = "Jefe",
@@ -156,7 +156,7 @@ public:
   std::shared_ptr<port_script> script_ = std::make_shared<port_script>();
   std::shared_ptr<std::vector<outcome>> outcomes_ = std::make_shared<std::vector<outcome>>();
   http_port_actor port_;
-  caf::actor notifier_;
+  notifier_implementation notifier_;
 };
 
 // The delays the notifier must use: the policy's, drawn from the same seed in the same order.
@@ -353,7 +353,7 @@ struct requester_state {
 };
 
 // Sends one gone notify (snapshot version 42), as the warden would, and records the answer.
-caf::behavior notify_requester(caf::stateful_actor<requester_state>* self, caf::actor notifier,
+caf::behavior notify_requester(caf::stateful_actor<requester_state>* self, notifier_actor notifier,
                                std::vector<shutdown_callback> callbacks,
                                caf::actor_clock::time_point start) {
   auto snapshot = snapshot_in(warden_status::gone, drain_phase::done);

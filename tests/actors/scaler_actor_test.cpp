@@ -107,7 +107,8 @@ struct group_script {
   }
 };
 
-caf::behavior scripted_client(caf::event_based_actor* self, std::shared_ptr<group_script> script) {
+autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor::pointer self,
+                                                        std::shared_ptr<group_script> script) {
   return {
       [=](autoscaling_call_atom, const autoscaling_call& call,
           std::chrono::milliseconds) -> autoscaling_outcome {
@@ -136,8 +137,11 @@ caf::behavior scripted_client(caf::event_based_actor* self, std::shared_ptr<grou
 
 // Spawned with an argument: CAF 0.17.6 trips UBSan on actors spawned without one (shared
 // notes, pitfall 11).
-caf::behavior warden_stub(caf::event_based_actor*, std::shared_ptr<group_script> script) {
-  return {[=](subscribe_atom, const caf::actor& subscriber) { script->subscriber = subscriber.address(); }};
+status_source_actor::behavior_type warden_stub(status_source_actor::pointer,
+                                               std::shared_ptr<group_script> script) {
+  return {[=](subscribe_atom, const status_subscriber_actor& subscriber) {
+    script->subscriber = subscriber.address();
+  }};
 }
 
 scaling_policy test_policy() {
@@ -163,7 +167,7 @@ public:
     client = spawn(scripted_client, script);
     warden = spawn(warden_stub, script);
     auto recorder = script;
-    scaler = spawn(scaler_actor,
+    scaler = spawn(scaler_behavior,
                    scaler_wiring{.policy = policy,
                                  .random_seed = 7,
                                  .autoscaling_client = client,
@@ -195,7 +199,9 @@ public:
   }
 
   std::shared_ptr<group_script> script = std::make_shared<group_script>();
-  caf::actor client, warden, scaler;
+  autoscaling_client_actor client;
+  status_source_actor warden;
+  scaler_implementation scaler;
 };
 
 using lines = std::vector<std::string>;

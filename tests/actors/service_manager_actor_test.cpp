@@ -19,26 +19,28 @@ using datagrams = std::vector<std::vector<std::string>>;
 struct fake_warden_state {
   warden_snapshot snapshot;
   bool wedged = false;  // takes requests but never answers
-  std::vector<caf::response_promise> unanswered;
+  std::vector<caf::typed_response_promise<warden_snapshot>> unanswered;
 };
 
 // Spawned with an argument: CAF 0.17.6 trips UBSan on actors spawned without one (shared
 // notes, pitfall 11).
-caf::behavior fake_warden(caf::stateful_actor<fake_warden_state>* self, warden_status status) {
+service_manager_listener_actor::behavior_type fake_warden(
+    service_manager_listener_actor::stateful_pointer<fake_warden_state> self,
+    warden_status status) {
   self->state.snapshot.status = status;
   return {
-      [=](subscribe_atom, const caf::actor& subscriber) {
+      [=](subscribe_atom, const status_subscriber_actor& subscriber) {
         self->send(subscriber, self->state.snapshot);
       },
       [=](caf::get_atom) -> caf::result<warden_snapshot> {
         if (!self->state.wedged) return self->state.snapshot;
-        self->state.unanswered.push_back(self->make_response_promise());
+        self->state.unanswered.push_back(self->make_response_promise<warden_snapshot>());
         return caf::delegated<warden_snapshot>{};
       },
   };
 }
 
-service_manager_wiring wiring_for(const caf::actor& warden,
+service_manager_wiring wiring_for(const service_manager_listener_actor& warden,
                                   std::optional<std::chrono::microseconds> watchdog,
                                   std::shared_ptr<datagrams> sent) {
   return service_manager_wiring{
@@ -62,7 +64,7 @@ TEST_CASE("the watchdog is pinged with each answer of the warden, and not once i
   runwarden::testing::deterministic_fixture fixture;
   auto sent = std::make_shared<datagrams>();
   auto warden = fixture.spawn(fake_warden, warden_status::running);
-  auto notifier = fixture.spawn(service_manager_actor, wiring_for(warden, 2s, sent));
+  auto notifier = fixture.spawn(service_manager_behavior, wiring_for(warden, 2s, sent));
   caf::anon_send(notifier, listening_atom::value);
   fixture.run();
   // The control API listened before the subscription's first snapshot came: one datagram.
@@ -86,7 +88,7 @@ TEST_CASE("without WatchdogSec= no ping is sent, and an unchanged warden sends n
   runwarden::testing::deterministic_fixture fixture;
   auto sent = std::make_shared<datagrams>();
   auto warden = fixture.spawn(fake_warden, warden_status::running);
-  auto notifier = fixture.spawn(service_manager_actor, wiring_for(warden, std::nullopt, sent));
+  auto notifier = fixture.spawn(service_manager_behavior, wiring_for(warden, std::nullopt, sent));
   caf::anon_send(notifier, listening_atom::value);
   fixture.run();
   for (int refresh = 0; refresh < 4; ++refresh) fixture.advance(150s);

@@ -54,8 +54,9 @@ process_port_actor::behavior_type answering_process_port(process_port_actor::poi
   };
 }
 
-caf::behavior ignoring_listener(caf::event_based_actor*, int /*unused*/) {
-  return {[](const warden_exited&) {}};
+warden_exit_listener_actor::behavior_type ignoring_listener(warden_exit_listener_actor::pointer,
+                                                            int /*unused*/) {
+  return {[](const warden_exited&) {}, [](const os_signal_received&) {}};
 }
 
 class supervised_notifier_fixture : public testing::deterministic_fixture {
@@ -71,19 +72,20 @@ public:
                            .version = "9.9.9"};
     supervised_child notifier{{std::string{notifier_child_id}},
                               [wiring](caf::local_actor* supervisor) {
-                                return supervisor->spawn(notifier_actor, wiring);
+                                return caf::actor_cast<caf::actor>(
+                                    supervisor->spawn(notifier_behavior, wiring));
                               }};
-    supervisor_ = spawn(supervisor_actor, supervisor_wiring{{}, {notifier}});
+    supervisor_ = spawn(supervisor_behavior, supervisor_wiring{{}, {notifier}});
     const drain_config config{.graceful_signal = SIGQUIT,
                               .forceful_signal = SIGTERM,
                               .restart = restart_settings{.jitter = 0.0},
                               .drain_timeout = 30s,
                               .kill_timeout = 5s,
                               .random_seed = 1};
-    warden_ = spawn(warden_actor,
+    warden_ = spawn(warden_behavior,
                     warden_wiring{config, spawn(answering_process_port, std::int64_t{100}),
-                                  spawn(ignoring_listener, 0), caf::actor{}});
-    caf::anon_send(supervisor_, caf::subscribe_atom::value, warden_);
+                                  spawn(ignoring_listener, 0), notifier_actor{}});
+    caf::anon_send(supervisor_, caf::subscribe_atom::value, child_listener_actor{warden_});
     run();
   }
 
@@ -92,8 +94,8 @@ public:
   }
 
   std::shared_ptr<held_port_script> script_ = std::make_shared<held_port_script>();
-  caf::actor supervisor_;
-  caf::actor warden_;
+  supervisor_implementation supervisor_;
+  warden_implementation warden_;
 };
 
 nlohmann::json without_wall_clock(const std::string& body) {
@@ -110,7 +112,7 @@ TEST_CASE_METHOD(supervised_notifier_fixture,
                  "[supervisor][notifier]") {
   const auto first = current_notifier();
   REQUIRE(first);
-  CHECK(state_of<warden_state>(warden_).notifier == first);
+  CHECK(state_of<warden_state>(warden_).notifier.address() == first.address());
 
   script_->hold = true;
   caf::anon_send(warden_, os_signal_received{SIGTERM});
@@ -124,7 +126,7 @@ TEST_CASE_METHOD(supervised_notifier_fixture,
   const auto second = current_notifier();
   REQUIRE(second);
   CHECK(second != first);
-  CHECK(state_of<warden_state>(warden_).notifier == second);
+  CHECK(state_of<warden_state>(warden_).notifier.address() == second.address());
   REQUIRE(script_->requests.size() == 2);
   CHECK(script_->requests[1].url == hook);
   // The same notification, rendered again: wall-clock fields may move by the time it took.

@@ -64,8 +64,9 @@ struct listener_state {
   std::vector<child_incarnation> heard;
 };
 
-caf::behavior listener(caf::stateful_actor<listener_state>* self, caf::actor supervisor) {
-  self->send(supervisor, caf::subscribe_atom::value, caf::actor_cast<caf::actor>(self));
+child_listener_actor::behavior_type listener(
+    child_listener_actor::stateful_pointer<listener_state> self, supervisor_actor supervisor) {
+  self->send(supervisor, caf::subscribe_atom::value, child_listener_actor{self});
   return {[=](const child_incarnation& child) { self->state.heard.push_back(child); }};
 }
 
@@ -74,7 +75,7 @@ struct lookup_state {
   std::string error;
 };
 
-caf::behavior lookup_probe(caf::stateful_actor<lookup_state>* self, caf::actor supervisor,
+caf::behavior lookup_probe(caf::stateful_actor<lookup_state>* self, supervisor_actor supervisor,
                            std::string id) {
   self->request(supervisor, caf::infinite, caf::get_atom::value, id)
       .then([=](const child_incarnation& child) { self->state.answer = child; },
@@ -89,7 +90,7 @@ struct watcher_state {
   std::string text;
 };
 
-caf::behavior watcher(caf::stateful_actor<watcher_state>* self, caf::actor watched) {
+caf::behavior watcher(caf::stateful_actor<watcher_state>* self, supervisor_actor watched) {
   self->monitor(watched);
   self->set_down_handler([=](const caf::down_msg& down) {
     self->state.reason = down.reason;
@@ -111,7 +112,7 @@ public:
   }
 
   void start(supervisor_flags flags, std::vector<supervised_child> children) {
-    supervisor_ = spawn(supervisor_actor, supervisor_wiring{flags, std::move(children)});
+    supervisor_ = spawn(supervisor_behavior, supervisor_wiring{flags, std::move(children)});
     watcher_ = spawn(watcher, supervisor_);
     listener_ = spawn(listener, supervisor_);
     run();
@@ -142,13 +143,13 @@ public:
     return state_of<listener_state>(listener_).heard;
   }
   watcher_state& supervisor_end() { return state_of<watcher_state>(watcher_); }
-  const caf::actor& supervisor() const { return supervisor_; }
+  const supervisor_implementation& supervisor() const { return supervisor_; }
 
 private:
   std::shared_ptr<child_log> log_ = std::make_shared<child_log>();
-  caf::actor supervisor_;
+  supervisor_implementation supervisor_;
   caf::actor watcher_;
-  caf::actor listener_;
+  child_listener_actor listener_;
 };
 
 const supervisor_flags generous{restart_strategy::one_for_one, 5, 10s};

@@ -75,7 +75,8 @@ struct heard {
   std::vector<unregister_finished> finished;
 };
 
-caf::behavior listening(caf::event_based_actor*, std::shared_ptr<heard> record) {
+unregistrar_listener_actor::behavior_type listening(unregistrar_listener_actor::pointer,
+                                                    std::shared_ptr<heard> record) {
   return {
       [=](const runner_unregister_status& status) { record->statuses.push_back(status); },
       [=](const unregister_finished& finished) { record->finished.push_back(finished); },
@@ -109,8 +110,8 @@ public:
             .user_agent = "runwarden/test"};
   }
 
-  caf::actor start(std::vector<unregister_target> targets) {
-    auto unregistrar = spawn(unregistrar_actor, wiring(std::move(targets)));
+  unregistrar_implementation start(std::vector<unregister_target> targets) {
+    auto unregistrar = spawn(unregistrar_behavior, wiring(std::move(targets)));
     run();
     return unregistrar;
   }
@@ -137,7 +138,7 @@ public:
   std::shared_ptr<port_script> script_ = std::make_shared<port_script>();
   std::shared_ptr<heard> heard_ = std::make_shared<heard>();
   http_port_actor port_;
-  caf::actor listener_;
+  unregistrar_listener_actor listener_;
 };
 
 const std::string manager_delete = "DELETE https://gitlab.example.com/api/v4/runners/managers";
@@ -241,7 +242,7 @@ TEST_CASE_METHOD(unregistrar_fixture, "a configured attempts_max ends in failed"
   script_->queue(manager_delete, status(500), 10);
   auto wired = wiring({manager()});
   wired.limits.attempts_max = 3;
-  spawn(unregistrar_actor, std::move(wired));
+  spawn(unregistrar_behavior, std::move(wired));
   run();
   run_timers();
   CHECK(script_->times_of("DELETE").size() == 3);

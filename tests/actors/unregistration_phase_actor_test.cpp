@@ -32,8 +32,9 @@ struct phase_end {
 };
 
 // Monitors the step as its supervisor would and writes down how it ended.
-caf::behavior end_recorder(caf::event_based_actor* self, caf::actor phase,
-                           std::shared_ptr<phase_end> end) {
+unregistration_listener_actor::behavior_type end_recorder(
+    unregistration_listener_actor::pointer self, unregistration_actor phase,
+    std::shared_ptr<phase_end> end) {
   self->monitor(phase);
   self->set_down_handler([=](const caf::down_msg& down) { end->reason = down.reason; });
   return {[](unregistration_finished) {}, [](unregistration_progress) {}};
@@ -50,7 +51,7 @@ class phase_fixture : public testing::deterministic_fixture {
         .limits = {.retry_initial = 1s, .retry_max = 8s, .attempts_max = 0},
         .timeout = 5s,
         .random_seed = 1};
-    phase_ = spawn(unregistration_phase_actor, std::move(wiring));
+    phase_ = spawn(unregistration_phase_behavior, std::move(wiring));
     recorder_ = spawn(end_recorder, phase_, end_);
     caf::send_as(recorder_, phase_, unregister_atom::value);
     run();
@@ -65,8 +66,8 @@ class phase_fixture : public testing::deterministic_fixture {
 
   std::shared_ptr<int> requests_ = std::make_shared<int>(0);
   std::shared_ptr<phase_end> end_ = std::make_shared<phase_end>();
-  caf::actor phase_;
-  caf::actor recorder_;
+  unregistration_phase_implementation phase_;
+  unregistration_listener_actor recorder_;
 };
 
 TEST_CASE_METHOD(phase_fixture,

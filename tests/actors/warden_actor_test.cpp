@@ -55,8 +55,9 @@ struct exit_listener_state {
   std::vector<int> signals_after_gone;  // what ends run_command's linger
 };
 
-caf::behavior exit_listener(caf::stateful_actor<exit_listener_state>* self,
-                            caf::actor_clock::time_point start) {
+warden_exit_listener_actor::behavior_type exit_listener(
+    warden_exit_listener_actor::stateful_pointer<exit_listener_state> self,
+    caf::actor_clock::time_point start) {
   return {
       [=](const warden_exited& exited) {
         self->state.exited = exited;
@@ -75,13 +76,22 @@ struct observer_state {
   int refusals = 0;
 };
 
-caf::behavior recording_observer(caf::stateful_actor<observer_state>* self, int /*unused*/) {
+// A status subscriber and a notifier in one.
+using observer_actor = notifier_actor::extend_with<status_subscriber_actor>;
+
+observer_actor::behavior_type recording_observer(
+    observer_actor::stateful_pointer<observer_state> self, int /*unused*/) {
   return {
       [=](const warden_snapshot& snapshot) { self->state.snapshots.push_back(snapshot); },
       [=](notify_atom, notification_kind kind, const std::vector<shutdown_callback>& callbacks,
           const warden_snapshot&) { self->state.notifications.emplace_back(kind, callbacks); },
+      [](flush_atom) { return caf::ok_atom::value; },
       [=](refused_atom) { ++self->state.refusals; },
   };
+}
+
+caf::actor untyped(const observer_actor& observer) {
+  return caf::actor_cast<caf::actor>(observer);
 }
 
 class warden_fixture : public testing::deterministic_fixture {
@@ -92,10 +102,10 @@ public:
   }
 
   // As run_command does it: the notifier comes later, from its supervisor.
-  void port_only_start(drain_config config, caf::actor notifier = {}) {
+  void port_only_start(drain_config config, notifier_actor notifier = {}) {
     port_ = spawn(scripted_port, std::int64_t{100});
     listener_ = spawn(exit_listener, system().clock().now());
-    warden_ = spawn(warden_actor, warden_wiring{std::move(config), port_, listener_, notifier});
+    warden_ = spawn(warden_behavior, warden_wiring{std::move(config), port_, listener_, notifier});
     run();
   }
 
@@ -103,10 +113,10 @@ public:
   void recovered_start(drain_config config, std::vector<journal_entry> entries) {
     port_ = spawn(scripted_port, std::int64_t{500});
     listener_ = spawn(exit_listener, system().clock().now());
-    warden_ = spawn(warden_actor, warden_wiring{.config = std::move(config),
-                                                .process_port = port_,
-                                                .exit_listener = listener_,
-                                                .recovered = std::move(entries)});
+    warden_ = spawn(warden_behavior, warden_wiring{.config = std::move(config),
+                                                   .process_port = port_,
+                                                   .exit_listener = listener_,
+                                                   .recovered = std::move(entries)});
     run();
   }
 
@@ -114,8 +124,8 @@ public:
     return state_of<exit_listener_state>(listener_).signals_after_gone;
   }
 
-  caf::actor& warden() { return warden_; }
-  caf::actor& observer() { return observer_; }
+  warden_implementation& warden() { return warden_; }
+  observer_actor& observer() { return observer_; }
   observer_state& observed() { return state_of<observer_state>(observer_); }
 
   void send(auto message) {
@@ -134,9 +144,9 @@ public:
 
 private:
   process_port_actor port_;
-  caf::actor listener_;
-  caf::actor observer_;
-  caf::actor warden_;
+  warden_exit_listener_actor listener_;
+  observer_actor observer_;
+  warden_implementation warden_;
 };
 
 drain_config config_for_test() {
@@ -248,7 +258,7 @@ TEST_CASE_METHOD(warden_fixture, "past the restart budget the warden exits and s
 
 TEST_CASE_METHOD(warden_fixture, "subscribers see the status now and then every change") {
   start(config_for_test());
-  caf::anon_send(warden(), subscribe_atom::value, observer());
+  caf::anon_send(warden(), subscribe_atom::value, status_subscriber_actor{observer()});
   run();
   send(shutdown_requested{.source = trigger_source::control_api, .reason = "scale in"});
   advance(1s);  // nothing changes while the jobs run: no snapshot
@@ -272,13 +282,13 @@ TEST_CASE_METHOD(warden_fixture, "subscribers see the status now and then every 
 TEST_CASE_METHOD(warden_fixture, "past status_subscribers_max a subscription is refused",
                  "[warden][bounds]") {
   start(config_for_test());
-  std::vector<caf::actor> kept;
+  std::vector<observer_actor> kept;
   for (std::size_t i = 0; i < status_subscribers_max; ++i) {
     kept.push_back(spawn(recording_observer, 0));
-    caf::anon_send(warden(), subscribe_atom::value, kept.back());
+    caf::anon_send(warden(), subscribe_atom::value, status_subscriber_actor{kept.back()});
   }
   const auto refused = spawn(recording_observer, 0);
-  caf::anon_send(warden(), subscribe_atom::value, refused);
+  caf::anon_send(warden(), subscribe_atom::value, status_subscriber_actor{refused});
   run();
   CHECK(state_of<observer_state>(refused).refusals == 1);
   CHECK(state_of<observer_state>(refused).snapshots.empty());
@@ -292,8 +302,8 @@ TEST_CASE_METHOD(warden_fixture, "past status_subscribers_max a subscription is 
   }
   CHECK(state_of<observer_state>(refused).snapshots.empty());
 
-  caf::anon_send(warden(), unsubscribe_atom::value, kept.front());
-  caf::anon_send(warden(), subscribe_atom::value, refused);
+  caf::anon_send(warden(), unsubscribe_atom::value, status_subscriber_actor{kept.front()});
+  caf::anon_send(warden(), subscribe_atom::value, status_subscriber_actor{refused});
   run();
   CHECK(state_of<observer_state>(refused).refusals == 1);
   REQUIRE(state_of<observer_state>(refused).snapshots.size() == 1);
@@ -330,11 +340,11 @@ TEST_CASE_METHOD(warden_fixture, "a restarted notifier is sent what the old one 
 
   const auto successor = spawn(recording_observer, 0);
   const std::string id{notifier_child_id};
-  send(child_incarnation{"metrics_poller", successor, 2});  // not the notifier: ignored
-  send(child_incarnation{id, observer(), 1});  // the notifier it has: nothing to re-send
+  send(child_incarnation{"metrics_poller", untyped(successor), 2});  // not the notifier
+  send(child_incarnation{id, untyped(observer()), 1});  // the notifier it has: nothing to re-send
   CHECK(state_of<observer_state>(successor).notifications.empty());
   CHECK(observed().notifications.size() == 2);
-  send(child_incarnation{id, successor, 2});
+  send(child_incarnation{id, untyped(successor), 2});
   const auto& resent = state_of<observer_state>(successor).notifications;
   REQUIRE(resent.size() == 1);
   CHECK(resent[0].first == notification_kind::gone);
@@ -346,7 +356,7 @@ TEST_CASE_METHOD(warden_fixture, "without a notifier yet, the first one gets wha
   port_only_start(config_for_test());
   send(os_signal_received{SIGTERM});
   const auto notifier = spawn(recording_observer, 0);
-  send(child_incarnation{std::string{notifier_child_id}, notifier, 1});
+  send(child_incarnation{std::string{notifier_child_id}, untyped(notifier), 1});
   const auto& notifications = state_of<observer_state>(notifier).notifications;
   REQUIRE(notifications.size() == 1);
   CHECK(notifications[0].first == notification_kind::drain_started);

@@ -78,8 +78,10 @@ process_port_actor::behavior_type recording_process_port(process_port_actor::poi
   };
 }
 
-caf::behavior exit_recorder(caf::event_based_actor*, std::shared_ptr<std::vector<int>> codes) {
-  return {[=](const warden_exited& exited) { codes->push_back(exited.exit_code); }};
+warden_exit_listener_actor::behavior_type exit_recorder(warden_exit_listener_actor::pointer,
+                                                        std::shared_ptr<std::vector<int>> codes) {
+  return {[=](const warden_exited& exited) { codes->push_back(exited.exit_code); },
+          [](const os_signal_received&) {}};
 }
 
 enum class worker { none, notifier, poller, unregistration };
@@ -95,9 +97,9 @@ public:
                              .limits = {.retry_initial = 1s, .retry_max = 30s, .attempts_max = 4},
                              .random_seed = 1,
                              .version = "9.9.9"};
-    notifier_supervisor_ = spawn(supervisor_actor, supervisor_wiring{worker_supervision,
+    notifier_supervisor_ = spawn(supervisor_behavior, supervisor_wiring{worker_supervision,
         {{{std::string{notifier_child_id}}, [notifier](caf::local_actor* parent) {
-          return parent->spawn(notifier_actor, notifier);
+          return caf::actor_cast<caf::actor>(parent->spawn(notifier_behavior, notifier));
         }}}});
     unregistrar_wiring unregistration{
         .http_port = port,
@@ -106,12 +108,13 @@ public:
         .limits = {.retry_initial = 1s, .retry_max = 8s, .attempts_max = 0},
         .timeout = 5s,
         .random_seed = 1};
-    unregistration_supervisor_ = spawn(supervisor_actor, supervisor_wiring{worker_supervision,
+    unregistration_supervisor_ = spawn(supervisor_behavior, supervisor_wiring{worker_supervision,
         {{{std::string{unregistration_child_id}}, [unregistration](caf::local_actor* parent) {
-          return parent->spawn(unregistration_phase_actor, unregistration);
+          return caf::actor_cast<caf::actor>(
+              parent->spawn(unregistration_phase_behavior, unregistration));
         }}}});
     run();
-    warden_ = spawn(warden_actor,
+    warden_ = spawn(warden_behavior,
                     warden_wiring{.config = drain_config{.graceful_signal = SIGQUIT,
                                                          .forceful_signal = SIGTERM,
                                                          .restart = restart_settings{.jitter = 0.0},
@@ -121,16 +124,17 @@ public:
                                                          .unregister = true},
                                   .process_port = spawn(recording_process_port, world_),
                                   .exit_listener = spawn(exit_recorder, exits_),
-                                  .unregistrar = current(unregistration_supervisor_)});
+                                  .unregistrar = caf::actor_cast<unregistration_actor>(
+                                      current(unregistration_supervisor_))});
     metrics_poller_wiring poller{.url = metrics, .interval = 5s, .timeout = 2s,
                                  .http_port = port, .listener = warden_};
-    poller_supervisor_ = spawn(supervisor_actor, supervisor_wiring{worker_supervision,
+    poller_supervisor_ = spawn(supervisor_behavior, supervisor_wiring{worker_supervision,
         {{{std::string{poller_id}}, [poller](caf::local_actor* parent) {
-          return parent->spawn(metrics_poller_actor, poller);
+          return caf::actor_cast<caf::actor>(parent->spawn(metrics_poller_behavior, poller));
         }}}});
     for (const auto& supervisor :
          {notifier_supervisor_, unregistration_supervisor_, poller_supervisor_})
-      caf::anon_send(supervisor, caf::subscribe_atom::value, warden_);
+      caf::anon_send(supervisor, caf::subscribe_atom::value, child_listener_actor{warden_});
     run();
   }
 
@@ -145,10 +149,11 @@ public:
   }
 
   void crash(worker which) {
-    const caf::actor* supervisor = which == worker::notifier     ? &notifier_supervisor_
-                                   : which == worker::poller     ? &poller_supervisor_
-                                   : which == worker::unregistration ? &unregistration_supervisor_
-                                                                     : nullptr;
+    const supervisor_implementation* supervisor =
+        which == worker::notifier         ? &notifier_supervisor_
+        : which == worker::poller         ? &poller_supervisor_
+        : which == worker::unregistration ? &unregistration_supervisor_
+                                          : nullptr;
     if (!supervisor) return;
     const auto victim = current(*supervisor);
     REQUIRE(victim);
@@ -180,7 +185,7 @@ public:
     for (int i = 0; i < 10 && exits_->empty(); ++i) { advance(1s); release(); }
   }
 
-  caf::actor current(const caf::actor& supervisor) {
+  caf::actor current(const supervisor_implementation& supervisor) {
     return state_of<supervisor_state>(supervisor).handles.at(0);
   }
 
@@ -200,7 +205,8 @@ public:
 
   std::shared_ptr<world> world_ = std::make_shared<world>();
   std::shared_ptr<std::vector<int>> exits_ = std::make_shared<std::vector<int>>();
-  caf::actor notifier_supervisor_, unregistration_supervisor_, poller_supervisor_, warden_;
+  supervisor_implementation notifier_supervisor_, unregistration_supervisor_, poller_supervisor_;
+  warden_implementation warden_;
   int crashes_ = 0;
 };
 

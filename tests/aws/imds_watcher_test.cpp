@@ -48,8 +48,8 @@ class imds_fixture {
       settings.spot_poll_interval = poll_interval;
     const environment_map environment{
         {"AWS_EC2_METADATA_SERVICE_ENDPOINT", server_.url("127.0.0.1", "")}};
-    auto spawned = spawn_lifecycle_watcher(system_, settings, environment,
-                                           caf::actor_cast<caf::actor>(listener_), 5);
+    const auto listener = caf::actor_cast<lifecycle_watcher_listener_actor>(listener_);
+    auto spawned = spawn_lifecycle_watcher(system_, settings, environment, listener, 5);
     REQUIRE(spawned.error.empty());
     REQUIRE(spawned.watcher);
     watcher_ = std::move(spawned.watcher);
@@ -244,7 +244,8 @@ TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",
 TEST_CASE("spawn_lifecycle_watcher names a bad endpoint", "[imds][integration]") {
   caf::actor_system_config config;
   caf::actor_system system{production_like(config)};
-  caf::scoped_actor listener{system};
+  caf::scoped_actor scoped{system};
+  const auto listener = caf::actor_cast<lifecycle_watcher_listener_actor>(scoped);
   aws_settings settings;
   const auto bad = spawn_lifecycle_watcher(
       system, settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, listener, 1);

@@ -56,7 +56,8 @@ class azure_fixture {
     settings.metadata_endpoint = server_.url("127.0.0.1", "");
     settings.poll_interval = 200ms;
     auto spawned =
-        spawn_azure_watcher(system_, settings, caf::actor_cast<caf::actor>(listener_), 9);
+        spawn_azure_watcher(
+        system_, settings, caf::actor_cast<azure_watcher_listener_actor>(listener_), 9);
     REQUIRE(spawned.error.empty());
     REQUIRE(spawned.watcher);
     watcher_ = std::move(spawned.watcher);

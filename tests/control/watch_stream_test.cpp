@@ -43,7 +43,7 @@ warden_snapshot snapshot_of_version(std::uint64_t version, warden_status status,
 
 struct fake_warden_state {
   std::string reason;
-  std::vector<caf::actor> subscribers;
+  std::vector<status_subscriber_actor> subscribers;
   std::uint64_t unsubscribed = 0;
 };
 
@@ -52,11 +52,11 @@ struct fake_warden_state {
 caf::behavior fake_warden(caf::stateful_actor<fake_warden_state>* self, std::string reason) {
   self->state.reason = std::move(reason);
   return {
-      [=](subscribe_atom, const caf::actor& subscriber) {
+      [=](subscribe_atom, const status_subscriber_actor& subscriber) {
         self->state.subscribers.push_back(subscriber);
         self->send(subscriber, snapshot_of_version(1, warden_status::running, self->state.reason));
       },
-      [=](unsubscribe_atom, const caf::actor& subscriber) {
+      [=](unsubscribe_atom, const status_subscriber_actor& subscriber) {
         auto& subscribers = self->state.subscribers;
         subscribers.erase(std::remove(subscribers.begin(), subscribers.end(), subscriber),
                           subscribers.end());
@@ -84,7 +84,9 @@ class watch_fixture {
   watch_fixture()
       : system_(config_),
         warden_(system_.spawn(fake_warden, std::string(reason_bytes, 'r'))),
-        context_{system_,  warden_, std::nullopt, true, false,
+        // Untyped, to be told what a warden never is (publish, count): the Watch service
+        // sees only the warden's interface.
+        context_{system_,  caf::actor_cast<warden_actor>(warden_), std::nullopt, true, false,
                  std::make_shared<wall_clock_anchor>(), std::make_shared<open_watches>()},
         service_(context_) {
     grpc::ServerBuilder builder;

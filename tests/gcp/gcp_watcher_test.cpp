@@ -50,7 +50,7 @@ class gcp_fixture {
     const environment_map environment{
         {"GCE_METADATA_HOST", "127.0.0.1:" + std::to_string(server_.port())}};
     auto spawned = spawn_gcp_watcher(system_, settings, environment,
-                                     caf::actor_cast<caf::actor>(listener_), 3);
+                                     caf::actor_cast<trigger_listener_actor>(listener_), 3);
     REQUIRE(spawned.error.empty());
     REQUIRE(spawned.watcher);
     watcher_ = std::move(spawned.watcher);
@@ -186,7 +186,8 @@ TEST_CASE("the Google Cloud endpoint: setting, GCE_METADATA_HOST, bad values nam
           "[gcp][integration]") {
   caf::actor_system_config config;
   caf::actor_system system{production_like(config)};
-  caf::scoped_actor listener{system};
+  caf::scoped_actor scoped{system};
+  const auto listener = caf::actor_cast<trigger_listener_actor>(scoped);
   gcp_settings settings;
   const auto bad = spawn_gcp_watcher(system, settings, {{"GCE_METADATA_HOST", "http://x/"}},
                                      listener, 1);

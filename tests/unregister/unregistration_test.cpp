@@ -92,9 +92,9 @@ public:
                           std::chrono::milliseconds wait = 15s) {
     caf::scoped_actor listener{system_};
     auto unregistrar = system_.spawn(
-        unregistrar_actor,
+        unregistrar_behavior,
         unregistrar_wiring{.http_port = port_,
-                           .listener = caf::actor_cast<caf::actor>(listener),
+                           .listener = caf::actor_cast<unregistrar_listener_actor>(listener),
                            .targets = std::move(targets),
                            .limits = {.retry_initial = 50ms, .retry_max = 200ms, .attempts_max = 0},
                            .timeout = 700ms,

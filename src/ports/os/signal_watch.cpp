@@ -13,7 +13,7 @@ signal_watch::signal_watch(asio::io_context& context)
   signals_.add(SIGHUP);
 }
 
-void signal_watch::start(caf::actor warden) {
+void signal_watch::start(os_signal_listener_actor warden) {
   warden_ = std::move(warden);
   asio::post(signals_.get_executor(), [self = shared_from_this()] { self->wait(); });
 }

@@ -6,20 +6,20 @@
 #include <asio/signal_set.hpp>
 #include <memory>
 
-#include "caf/actor.hpp"
+#include "messages/warden_messages.hpp"
 
 namespace runwarden {
 
 class signal_watch : public std::enable_shared_from_this<signal_watch> {
 public:
   explicit signal_watch(asio::io_context& context);
-  void start(caf::actor warden);
+  void start(os_signal_listener_actor warden);
   void stop();
 
 private:
   void wait();
   asio::signal_set signals_;
-  caf::actor warden_;
+  os_signal_listener_actor warden_;
 };
 
 }  // namespace runwarden
