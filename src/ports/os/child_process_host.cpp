@@ -162,6 +162,11 @@ void child_process_host::do_spawn(const caf::actor& notify) {
     posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
   }
+  // Nothing but stdin, stdout and stderr reaches the runner: not what runwarden inherited
+  // without close-on-exec, nor a socket another thread has just opened and not yet marked
+  // (gRPC sets FD_CLOEXEC after socket()). A runner holding the control socket kept it
+  // answering after runwarden's kill -9, and the restarted runwarden refused to start.
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
   // Its own process group (so Ctrl-C at a terminal reaches runwarden only), default signal
   // dispositions and an empty mask whatever runwarden inherited.
   sigset_t all_signals;
