@@ -96,10 +96,17 @@ def whole_process_rows(directory):
                  "p99 ≤ 10 ms", "—",
                  verdict(completion["p99_ms"] <= completion["target_p99_ms"])))
     rows.append(("start-up: exec → gRPC health check answered, %d runs" % startup["n"],
-                 "median %s, p90 %s; socket accepting: p50 %s; `runwarden version`: p50 %s" % (
-                     ms(startup["p50_ms"]), ms(startup["p90_ms"]), ms(startup["accepting_p50_ms"]),
-                     ms(startup["version_p50_ms"])),
-                 "≤ 50 ms", "—", verdict(startup["p90_ms"] <= startup["target_ms"])))
+                 "median %s, p90 %s; socket accepting: p50 %s" % (
+                     ms(startup["p50_ms"]), ms(startup["p90_ms"]),
+                     ms(startup["accepting_p50_ms"])),
+                 "median ≤ %d ms" % startup["target_ms"], "—",
+                 verdict(startup["p50_ms"] <= startup["target_ms"])))
+    slowest_command = max(startup["version_p50_ms"], startup["ctl_status_p50_ms"])
+    rows.append(("short commands, exec → exit, %d runs each" % startup["n"],
+                 "`runwarden version`: p50 %s; `runwarden ctl status`: p50 %s" % (
+                     ms(startup["version_p50_ms"]), ms(startup["ctl_status_p50_ms"])),
+                 "median ≤ %d ms each" % startup["command_target_ms"], "—",
+                 verdict(slowest_command <= startup["command_target_ms"])))
     runs = (startup, completion, reaction, idle)  # run_all.sh's order
     return rows, runs
 
