@@ -32,8 +32,13 @@ namespace {
 // How long open control calls (Watch streams taking their final `gone`) may take at exit.
 constexpr std::chrono::seconds control_stop_grace{2};
 constexpr std::chrono::seconds notifier_flush_wait_max{30};
-// How often the main thread, otherwise idle, looks for journal entries a disk left held.
+// How often the main thread, otherwise idle, writes journal entries a disk left held: every
+// second while some are held (the journal's own backoff spaces the attempts), and while none
+// are known to be, only as often as the journal's longest backoff, so that an idle runwarden
+// does not wake each second for nothing (issue 22). Entries held meanwhile are also tried
+// on every new entry the warden makes.
 constexpr std::chrono::seconds journal_retry_interval{1};
+constexpr std::chrono::seconds journal_check_interval{30};
 
 // Entries a refusing disk left held are written once it has room again, even when the drain
 // makes no new ones for hours; at the warden's clock, which the entries carry.
@@ -113,22 +118,25 @@ int wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system, const in
   int exit_code = 1;
   bool waiting = true;
   bool worker_failed = false;
-  waiter->receive_while(waiting)(
-      [&](const warden_exited& exited) {
-        exit_code = exited.exit_code;
-        waiting = false;
-        journal.retire();
-      },
-      [&](const caf::down_msg& down) {
-        if (worker_failed) return;  // one drain is enough
-        worker_failed = true;
-        warden_logger()->error("{}; draining the runner, then exiting {}",
-                               system.render(down.reason), exit_software);
-        caf::anon_send(runwarden.warden(),
-                       shutdown_requested{.source = trigger_source::control_api,
-                                          .reason = "a supervised worker failed"});
-      },
-      caf::after(journal_retry_interval) >> [&] { write_held_journal(system, journal, metrics); });
+  const auto exited = [&](const warden_exited& exited) {
+    exit_code = exited.exit_code;
+    waiting = false;
+    journal.retire();
+  };
+  const auto worker_down = [&](const caf::down_msg& down) {
+    if (worker_failed) return;  // one drain is enough
+    worker_failed = true;
+    warden_logger()->error("{}; draining the runner, then exiting {}",
+                           system.render(down.reason), exit_software);
+    caf::anon_send(runwarden.warden(), shutdown_requested{.source = trigger_source::control_api,
+                                                          .reason = "a supervised worker failed"});
+  };
+  while (waiting) {
+    const auto wait = journal.health().unrecorded_entries > 0 ? journal_retry_interval
+                                                              : journal_check_interval;
+    waiter->receive(exited, worker_down,
+                    caf::after(wait) >> [&] { write_held_journal(system, journal, metrics); });
+  }
   return worker_failed ? exit_software : exit_code;
 }
 
