@@ -52,6 +52,9 @@ std::string listen_on(generic_acceptor& acceptor, const generic_stream::endpoint
   boost::system::error_code error;
   acceptor.open(where.protocol(), error);
   if (error) return "socket: " + error.message();
+  // No program runwarden starts may hold the control socket (asio does not set this).
+  if (::fcntl(acceptor.native_handle(), F_SETFD, FD_CLOEXEC) != 0)
+    return std::string{"fcntl FD_CLOEXEC: "} + std::strerror(errno);
   // As gRPC's own listener: a restart may bind while old connections sit in TIME_WAIT.
   if (tcp) acceptor.set_option(asio::socket_base::reuse_address(true), error);
   if (error) return "setsockopt SO_REUSEADDR: " + error.message();
