@@ -40,10 +40,16 @@ using generic_acceptor = asio::basic_socket_acceptor<generic_stream>;
 // spinning on an error that will not clear at once.
 constexpr std::chrono::milliseconds accept_retry_delay{100};
 
+// Each client connection holds two descriptors (gRPC's and the watched duplicate), and a
+// service's soft limit is often 1,024 (systemd's default). Past this, clients wait in the
+// kernel's listen backlog until a connection ends.
+constexpr std::size_t connections_max = 256;
+
 struct listener {
   explicit listener(asio::io_context& io) : acceptor(io), retry(io) {}
   generic_acceptor acceptor;
   asio::steady_timer retry;
+  bool paused = false;  // at connections_max; the next connection to end resumes it
 };
 
 // Opens, binds and listens; returns the failing step and the system's reason, or empty.
@@ -112,8 +118,8 @@ class grpc_on_demand::running {
   // Destroyed in reverse: the server first, the io_context (and its pending handlers) last.
   asio::io_context io_{1};
   asio::executor_work_guard<asio::io_context::executor_type> work_{io_.get_executor()};
-  std::list<listener> listeners_;  // lists: handlers in flight refer to their element
-  watched connections_;            // a duplicate of each connection gRPC serves
+  std::list<listener> listeners_;  // lists: handlers in flight refer to their elements
+  watched connections_;  // a duplicate of each connection gRPC serves; connections_max
   asio::steady_timer quiet_timer_{io_};
   std::unique_ptr<grpc_host> host_;
   std::thread thread_;
@@ -170,6 +176,8 @@ void grpc_on_demand::running::start_thread() {
 }
 
 void grpc_on_demand::running::accept_next(listener& on) {
+  on.paused = connections_.size() >= connections_max;
+  if (on.paused) return;
   on.acceptor.async_accept([this, &on](boost::system::error_code error,
                                        generic_stream::socket connection) {
     if (error == asio::error::operation_aborted) return;
@@ -229,6 +237,8 @@ void grpc_on_demand::running::watch(int duplicate) {
                         [this, position](boost::system::error_code error) {
                           if (error == asio::error::operation_aborted) return;
                           connections_.erase(position);  // closes the duplicate
+                          for (auto& on : listeners_)
+                            if (on.paused) accept_next(on);
                           if (!connections_.empty()) return;
                           quiet_timer_.expires_after(quiet_period_);
                           quiet_timer_.async_wait([this](boost::system::error_code waited) {

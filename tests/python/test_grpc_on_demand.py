@@ -122,6 +122,18 @@ class OnDemandTest(api.ControlApiTest):
         self.assertIn("runwarden.v1.Warden", names)
         self.assertIn("grpc.health.v1.Health", names)
 
+    def test_a_bad_quiet_period_refuses_the_start(self):
+        os.environ["RUNWARDEN_GRPC_QUIET_PERIOD_MS"] = "10s"
+        try:
+            warden = api.Warden()
+        finally:
+            os.environ["RUNWARDEN_GRPC_QUIET_PERIOD_MS"] = str(QUIET_MS)
+        self.addCleanup(warden.close)
+        self.assertEqual(warden.wait_exit(), 78, warden.log())
+        self.assertIn('RUNWARDEN_GRPC_QUIET_PERIOD_MS: expected milliseconds from 100 to '
+                      '3600000, got "10s"', warden.log())
+        self.assertEqual(warden.report(), [], "a runner was started")
+
 
 if __name__ == "__main__":
     started = time.monotonic()
