@@ -12,8 +12,9 @@
 // reading, only as its next call starts, and that call would fail (UNAVAILABLE "Broken pipe"
 // or CANCELLED; tried). A Watch stream, like every call, holds its connection open. To see
 // a connection end, the acceptor keeps a duplicate of each descriptor it handed to gRPC and
-// waits for its hang-up: gRPC shuts a socket down (both ways) before it closes it, and a
-// unix socket hangs up as soon as its peer closes.
+// waits for its hang-up: gRPC shuts a socket down (both ways) before it closes it (on TCP
+// that is the only hang-up; python_grpc_on_demand sees it), and a unix socket hangs up as
+// soon as its peer closes.
 //
 // TLS cannot ride a handed connection in gRPC 1.51, so TLS endpoints stay on an always-on
 // server (control_server.hpp).
