@@ -2,6 +2,8 @@
 #include "src/control/control_endpoint.hpp"
 
 #include <cerrno>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -75,6 +77,24 @@ std::string check_exposure(const control_settings& settings, control_endpoint& e
   return "";
 }
 
+std::string read_quiet_period(control_endpoint& endpoint) {
+  const char* text = std::getenv(grpc_quiet_period_variable);
+  if (!text) return "";
+  const std::string_view value{text};
+  long long milliseconds = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(),
+                                            milliseconds);
+  if (error != std::errc{} || end != value.data() + value.size() ||
+      milliseconds < grpc_quiet_period_min.count() ||
+      milliseconds > grpc_quiet_period_max.count())
+    return std::string{grpc_quiet_period_variable} + ": expected milliseconds from " +
+           std::to_string(grpc_quiet_period_min.count()) + " to " +
+           std::to_string(grpc_quiet_period_max.count()) + ", got \"" + std::string{value} +
+           "\"";
+  endpoint.grpc_quiet_period = std::chrono::milliseconds{milliseconds};
+  return "";
+}
+
 control_endpoint_result prepare_socket(control_endpoint endpoint) {
   const auto& path = std::get<unix_socket_address>(endpoint.address).path;
   const auto prepared = prepare_socket_path(path);
@@ -106,6 +126,8 @@ control_endpoint_result prepare_control_endpoint(const control_settings& setting
   if (auto problem = read_tls(settings, endpoint); !problem.empty())
     return failed(exit_config, problem);
   if (auto problem = check_exposure(settings, endpoint); !problem.empty())
+    return failed(exit_config, problem);
+  if (auto problem = read_quiet_period(endpoint); !problem.empty())
     return failed(exit_config, problem);
   if (!is_loopback(endpoint.address) && endpoint.token && !endpoint.tls)
     warden_logger()->warn("the control API on {} is not encrypted: its token crosses the "

@@ -1,12 +1,7 @@
 // See control_server.hpp.
 #include "src/control/control_server.hpp"
 
-#include <grpcpp/ext/proto_server_reflection_plugin.h>
-#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
-#include <grpcpp/server_builder.h>
-
-#include <limits>
 
 #include "src/logging/logging.hpp"
 
@@ -17,8 +12,7 @@ namespace {
 // How long a server that failed to finish starting may take to let go of its calls.
 constexpr std::chrono::milliseconds abandon_grace{200};
 
-std::shared_ptr<grpc::ServerCredentials> credentials_for(const control_endpoint& endpoint) {
-  if (!endpoint.tls) return grpc::InsecureServerCredentials();
+std::shared_ptr<grpc::ServerCredentials> tls_credentials(const control_endpoint& endpoint) {
   grpc::SslServerCredentialsOptions options;
   options.pem_key_cert_pairs.push_back(*endpoint.tls);
   return grpc::SslServerCredentials(options);
@@ -45,9 +39,7 @@ control_server::control_server(control_endpoint endpoint, caf::actor_system& sys
                endpoint_.warden_shutdown_open,
                endpoint_.allow_link_local_callbacks,
                std::make_shared<wall_clock_anchor>(),
-               std::make_shared<open_watches>()},
-      warden_service_(context_),
-      wrapper_service_(context_) {}
+               std::make_shared<open_watches>()} {}
 
 control_server::~control_server() { stop(abandon_grace); }
 
@@ -63,26 +55,20 @@ control_server_start control_server::start(control_endpoint endpoint, caf::actor
 }
 
 std::string control_server::listen() {
-  grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
-  grpc::ServerBuilder builder;
-  // gRPC sets SO_REUSEPORT by default, which would let a second runwarden share the port.
-  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-  builder.SetMaxReceiveMessageSize(request_bytes_max);
-  // Reflection is a sync service, whose idle poller thread wakes every CQ_TIMEOUT_MSEC (10 s
-  // by default). In gRPC 1.51 the timeout only retires surplus pollers
-  // (ThreadManager::MainWorkLoop) and Shutdown wakes pollers by shutting their queue down,
-  // so an idle poller may sleep until there is work.
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::CQ_TIMEOUT_MSEC,
-                              std::numeric_limits<int>::max());
   int port = 0;
-  builder.AddListeningPort(grpc_target(endpoint_.address), credentials_for(endpoint_), &port);
-  builder.RegisterService(&warden_service_);
-  builder.RegisterService(&wrapper_service_);
-  server_ = builder.BuildAndStart();
-  if (!server_ || port == 0)
-    return "cannot listen on " + endpoint_.address_text +
-           ": the address is in use or not one of this host's (gRPC's log above may say more)";
+  if (endpoint_.tls) {
+    const grpc_listening_port listening{grpc_target(endpoint_.address),
+                                        tls_credentials(endpoint_)};
+    always_on_ = grpc_host::start(context_, &listening, port);
+    if (!always_on_)
+      return "cannot listen on " + endpoint_.address_text +
+             ": the address is in use or not one of this host's (gRPC's log above may say more)";
+  } else {
+    auto started = grpc_on_demand::start(endpoint_.address, context_, endpoint_.grpc_quiet_period);
+    if (!started.server) return "cannot listen on " + endpoint_.address_text + ": " + started.error;
+    on_demand_ = std::move(started.server);
+    port = started.port;
+  }
   if (const auto* socket = std::get_if<unix_socket_address>(&endpoint_.address)) {
     auto restricted = restrict_socket_file(socket->path);
     if (!restricted.identity) return restricted.error;
@@ -93,14 +79,14 @@ std::string control_server::listen() {
 }
 
 void control_server::stop(std::chrono::milliseconds grace) {
-  if (server_) {
-    // Watch streams end by themselves after `gone`; let them, and let clients read it.
-    if (!context_.watches->wait_settled(grace))
-      warden_logger()->info("control API stopping with Watch streams still open");
-    server_->Shutdown(std::chrono::system_clock::now() + grace);
-    server_->Wait();
-    server_.reset();
-  }
+  // Watch streams end by themselves after `gone`; let them, and let clients read it. The
+  // server goes on taking calls meanwhile.
+  if ((always_on_ || on_demand_) && !context_.watches->wait_settled(grace))
+    warden_logger()->info("control API stopping with Watch streams still open");
+  if (always_on_) always_on_->stop(grace);
+  always_on_.reset();
+  if (on_demand_) on_demand_->stop(grace);
+  on_demand_.reset();
   if (socket_file_) {
     remove_socket_file(std::get<unix_socket_address>(endpoint_.address).path, *socket_file_);
     socket_file_.reset();

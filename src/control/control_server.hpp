@@ -1,12 +1,12 @@
 #pragma once
-// The control server: one gRPC server on one address, carrying runwarden.v1.Warden,
+// The control server: the gRPC control API on one address, carrying runwarden.v1.Warden,
 // gitlab-runner's ProcessWrapper, grpc.health.v1 (left open to everyone: Kubernetes' gRPC
 // probes cannot send a token, and it tells only SERVING or not) and server reflection.
 // Its handlers answer from the warden through one-shot actors, so gRPC's threads never wait.
+// On a unix socket or plain TCP, gRPC runs only while clients use it (grpc_on_demand.hpp);
+// with TLS it runs from start to exit (grpc_host.hpp).
 // Stopping gives open calls (Watch streams waiting for their final `gone`) a short grace,
 // then cancels what is left and removes the socket file this server created.
-
-#include <grpcpp/server.h>
 
 #include <chrono>
 #include <memory>
@@ -14,15 +14,12 @@
 #include <string>
 
 #include "src/control/control_endpoint.hpp"
-#include "src/control/process_wrapper_service.hpp"
+#include "src/control/grpc_host.hpp"
+#include "src/control/grpc_on_demand.hpp"
 #include "src/control/unix_socket_file.hpp"
 #include "src/control/warden_bridge.hpp"
-#include "src/control/warden_service.hpp"
 
 namespace runwarden {
-
-// Requests are small; anything larger is refused by gRPC before a handler sees it.
-inline constexpr int request_bytes_max = 64 * 1024;
 
 class control_server;
 
@@ -52,9 +49,8 @@ class control_server {
 
   control_endpoint endpoint_;
   control_context context_;
-  warden_service warden_service_;
-  process_wrapper_service wrapper_service_;
-  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<grpc_host> always_on_;     // TLS endpoints
+  std::unique_ptr<grpc_on_demand> on_demand_;  // the others
   std::optional<socket_file_identity> socket_file_;
 };
 
