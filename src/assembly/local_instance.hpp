@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include <asio.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include "actors/http_port/http_port_pool.hpp"
 #include "actors/warden/warden_actor.hpp"
@@ -51,7 +51,7 @@ class local_instance {
   // Valid once started.
   const instance& actors() const { return *actors_; }
   run_journal& journal() { return *journal_; }
-  asio::io_context& io_context() { return io_.context(); }
+  boost::asio::io_context& io_context() { return io_.context(); }
   // The CI server a drain unregisters from (the first, if several); empty if none.
   const std::string& unregister_url() const { return unregister_url_; }
 
