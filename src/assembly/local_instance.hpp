@@ -3,7 +3,8 @@
 // it: planned from the settings (instance_planning), its journal opened in the state
 // directory (locked, so a second instance on the same directory, in this process or
 // another, is refused), then started in a given actor system on the production ports: the
-// runner as a child process on an io thread of its own and libcurl HTTP ports.
+// runner as a child process on an io thread of its own, and HTTP ports that carry plain HTTP
+// on that io thread and the rest on libcurl.
 //
 // What stays with the caller: the actor system, the control API, runwarden's own signals,
 // and waiting for gone.
