@@ -215,6 +215,9 @@ void plain_http_session::connect(const exchange_ptr& current,
                                          std::to_string(current->elapsed_ms()) +
                                          " ms: " + error.message());
         current->link->peer = peer;
+        // As libcurl does (CURLOPT_TCP_NODELAY): a request never waits for an ACK.
+        error_code ignored;
+        current->link->socket.set_option(tcp::no_delay{true}, ignored);
         self->kept_ = current->link;
         self->send(current);
       });

@@ -5,7 +5,10 @@
 // costs one write and one read, no thread, no handshake. Everything is asynchronous, so a
 // session never blocks the io thread; the request's timeout covers the whole transfer, name
 // lookup and connection included. The transfer is locked down as the libcurl one is: no
-// redirects followed, names pinned to checked addresses, bodies capped.
+// redirects followed, names pinned to checked addresses, bodies capped. A name that is
+// neither numeric nor pinned is looked up with Boost.Asio's resolver, which runs getaddrinfo
+// on a thread of asio's own, started with the first such lookup (IMDS is numeric, so the
+// metadata poll never needs one).
 //
 // Only the io thread may call it (plain_http_client posts there).
 
