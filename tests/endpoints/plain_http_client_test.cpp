@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 
 #include "actors/http_port/http_port_actor.hpp"
@@ -46,6 +47,11 @@ int unused_port() {
   REQUIRE(::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length) == 0);
   ::close(probe);
   return ntohs(address.sin_port);
+}
+
+std::size_t thread_count() {
+  const std::filesystem::directory_iterator tasks{"/proc/self/task"};
+  return static_cast<std::size_t>(std::distance(begin(tasks), end(tasks)));
 }
 
 class fixture {
@@ -106,6 +112,8 @@ class fixture {
   }
 
   testing::python_server& server() { return server_; }
+  caf::actor_system& system() { return system_; }
+  std::shared_ptr<plain_http_client> client_handle() { return client_; }
   plain_http_client& client() { return *client_; }
   caf::scoped_actor& asker() { return asker_; }
 
@@ -287,4 +295,29 @@ TEST_CASE("the HTTP port sends plain, unproxied HTTP to the io thread", "[plain_
   CHECK_FALSE(goes_to_plain_client(request));
   request = {.url = "HTTP://127.0.0.1:9252/metrics"};
   CHECK(goes_to_plain_client(request));
+}
+
+TEST_CASE("the HTTP port carries plain HTTP on the io thread, and starts libcurl's thread only "
+          "for the first request that needs it",
+          "[plain_http]") {
+  fixture f;
+  auto worker = std::make_shared<http_worker>();
+  auto port = f.system().spawn(http_port, worker, f.client_handle());
+  const auto ask_port = [&](http_request request) {
+    f.asker()->send(port, std::move(request));
+    http_response got;
+    f.asker()->receive([&](http_response& response) { got = std::move(response); },
+                       caf::after(answer_wait_max) >> [] { FAIL("no answer"); });
+    return got;
+  };
+  REQUIRE(ask_port(f.get("/hello")).status_code == 200);  // whatever starts lazily has started
+  const auto threads = thread_count();
+  for (int i = 0; i < 3; ++i) REQUIRE(ask_port(f.get("/hello")).status_code == 200);
+  CHECK(thread_count() == threads);
+  auto secure = f.get("/");
+  secure.url = "https://127.0.0.1:" + std::to_string(unused_port()) + "/";
+  CHECK_FALSE(ask_port(secure).status_code);  // refused, by libcurl on its own thread
+  CHECK(thread_count() > threads);
+  caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
+  worker->stop();
 }
