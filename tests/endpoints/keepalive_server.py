@@ -81,7 +81,8 @@ class Server(http.server.ThreadingHTTPServer):
 def main():
     server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # A short poll interval: shutdown() waits for it, and every test case stops a server.
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     sys.stdin.read()
     stopping.set()
     server.shutdown()
