@@ -7,6 +7,7 @@
 #include "actors/http_port/http_port_actor.hpp"
 
 #include "src/ports/http/http_request_rules.hpp"
+#include "src/ports/http/plain_http_client.hpp"
 
 namespace runwarden {
 

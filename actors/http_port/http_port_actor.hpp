@@ -10,9 +10,10 @@
 
 #include "messages/http_messages.hpp"
 #include "src/ports/http/http_worker.hpp"
-#include "src/ports/http/plain_http_client.hpp"
 
 namespace runwarden {
+
+class plain_http_client;
 
 // The port owns neither client's work: whoever spawned the port stops them (http_worker::stop
 // joins, and a CAF worker must not wait for a transfer). `plain` may be null: everything then
