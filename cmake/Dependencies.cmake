@@ -2,11 +2,10 @@
 
 find_package(Threads REQUIRED)
 
-# CAF 0.17.6 and asio ship no CMake config: cmake/FindCAF.cmake and cmake/Findasio.cmake
-# find them (and are installed with runwarden's package for its users).
+# CAF 0.17.6 ships no CMake config: cmake/FindCAF.cmake finds it (and is installed with
+# runwarden's package for its users).
 list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR})
 find_package(CAF 0.17.6 EXACT REQUIRED)
-find_package(asio REQUIRED)
 
 find_package(fmt REQUIRED CONFIG)
 find_package(spdlog REQUIRED CONFIG)
@@ -23,7 +22,9 @@ find_program(GRPC_CPP_PLUGIN grpc_cpp_plugin REQUIRED)
 find_package(CURL 7.85 REQUIRED)
 find_package(OpenSSL 3 REQUIRED)
 
-# The HTTP server behind /metrics, /healthz and /readyz (Boost.Beast, header-only).
+# Boost.Asio for the io thread (signals, the runner's pipes, sockets) and Boost.Beast for
+# plain HTTP on it and for the HTTP server behind /metrics, /healthz and /readyz; both
+# header-only.
 find_package(Boost 1.74 REQUIRED)
 
 # AWS Query protocol answers (Auto Scaling) are XML, read with pugixml.

@@ -2,8 +2,8 @@
 # libraries, the public headers (include/runwarden/), and a CMake package, so that
 #   find_package(runwarden 0.1 REQUIRED)
 #   target_link_libraries(host PRIVATE runwarden::runwarden)
-# works against an installation. The package finds runwarden's own dependencies, CAF and asio
-# included (cmake/FindCAF.cmake, cmake/Findasio.cmake, installed beside it). The demo runner
+# works against an installation. The package finds runwarden's own dependencies, CAF
+# included (cmake/FindCAF.cmake, installed beside it). The demo runner
 # is installed here too, so that the example host (examples/embedded_host) finds it under
 # libexec/runwarden. These rules are left out of a full install, so the Debian package
 # (Packaging.cmake) keeps holding the daemon only; install them by their component:
@@ -32,5 +32,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/runwardenConfigVersion.cm
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/runwardenConfig.cmake
               ${PROJECT_BINARY_DIR}/runwardenConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/FindCAF.cmake ${PROJECT_SOURCE_DIR}/cmake/Findasio.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindCAF.cmake
         DESTINATION ${runwarden_cmake_dir} COMPONENT development EXCLUDE_FROM_ALL)

@@ -2,8 +2,9 @@
 // The vocabulary of the HTTP port: what an actor asks of it (a host lookup, a request) and
 // what the port answers, the values of src/util/http_exchange.hpp. Logic actors never open a
 // socket or resolve a name themselves; they send these to the port, and the port answers the
-// asking actor with anon_send. Production wires the libcurl port, tests and the simulation a
-// scripted actor with the same interface.
+// asking actor with anon_send. Production wires the HTTP port (plain HTTP with Boost.Beast on
+// the io thread, the rest with libcurl), tests and the simulation a scripted actor with the
+// same interface.
 //
 // The messages never leave the process, so they are allowed as unsafe local types rather
 // than given inspect() overloads CAF 0.17 could not apply to std::optional anyway.

@@ -5,14 +5,14 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config ccache
-  libcaf-dev libasio-dev libspdlog-dev libfmt-dev
+  libcaf-dev libspdlog-dev libfmt-dev
   catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libbenchmark-dev
   libgrpc++-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   python3-grpcio python3-grpc-tools
   libcurl4-openssl-dev libssl-dev
   libpugixml-dev python3-botocore  # AWS XML answers; botocore cross-checks our SigV4 signer
-  libboost-dev prometheus  # Boost.Beast for the HTTP endpoints; promtool for their tests
+  libboost-dev prometheus  # Boost.Asio and Beast: io thread, HTTP; promtool for their tests
   clang python3-prometheus-client  # the metrics parser's fuzzer; its Python comparison bench
   libsystemd-dev systemd  # sd_notify for Type=notify; systemd-analyze verifies the unit
   dpkg-dev lintian man-db groff-base  # the Debian package: dpkg-shlibdeps, its checks

@@ -34,8 +34,8 @@ cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
   if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
   std::vector<std::shared_ptr<http_worker>> workers{std::make_shared<http_worker>(),
                                                     std::make_shared<http_worker>()};
-  std::vector<http_port_actor> ports{system.spawn(http_port, workers[0]),
-                                     system.spawn(http_port, workers[1])};
+  std::vector<http_port_actor> ports{system.spawn(http_port, workers[0], nullptr),
+                                     system.spawn(http_port, workers[1], nullptr)};
   planned.wiring->preempted_port = ports[0];
   planned.wiring->maintenance_port = ports[1];
   planned.wiring->listener = std::move(listener);

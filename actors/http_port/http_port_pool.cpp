@@ -7,14 +7,17 @@ namespace runwarden {
 
 http_port_actor http_port_pool::add() {
   workers_.push_back(std::make_shared<http_worker>());
-  ports_.push_back(system_.spawn(http_port, workers_.back()));
+  plain_clients_.push_back(std::make_shared<plain_http_client>(io_));
+  ports_.push_back(system_.spawn(http_port, workers_.back(), plain_clients_.back()));
   return ports_.back();
 }
 
 void http_port_pool::stop() {
   for (const auto& port : ports_) caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
+  for (const auto& client : plain_clients_) client->stop();
   for (const auto& worker : workers_) worker->stop();
   ports_.clear();
+  plain_clients_.clear();
   workers_.clear();
 }
 

@@ -54,7 +54,7 @@ cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
   auto planned = plan_lifecycle_watcher(settings, environment, random_seed);
   if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
   auto worker = std::make_shared<http_worker>();
-  auto port = system.spawn(http_port, worker);
+  auto port = system.spawn(http_port, worker, nullptr);
   planned.wiring->http_port = port;
   planned.wiring->listener = std::move(listener);
   planned.wiring->answered = std::move(answered);

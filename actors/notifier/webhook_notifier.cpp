@@ -133,7 +133,7 @@ notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_se
   auto planned = plan_notifier(settings, random_seed, std::move(observer), std::move(runner));
   if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
   auto worker = std::make_shared<http_worker>();
-  auto port = system.spawn(http_port, worker);
+  auto port = system.spawn(http_port, worker, nullptr);
   planned.wiring->http_port = port;
   auto supervisor = spawn_worker_supervisor(system, notifier_child(std::move(*planned.wiring)));
   return {webhook_notifier{std::move(supervisor), std::move(port), std::move(worker)}, {}};

@@ -64,7 +64,7 @@ void local_instance::start(caf::actor_system& system, warden_exit_listener_actor
   host_ = std::make_shared<child_process_host>(
       io_.context(), runner_command{config_.runner.command, config_.runner.output});
   host_->start();
-  http_ports_.emplace(system);
+  http_ports_.emplace(system, io_.context());
   process_port_ = system.spawn(process_port, std::weak_ptr<child_process_host>{host_});
   actors_ = instance::start(
       system, std::move(*plan_),

@@ -3,7 +3,8 @@
 // it: planned from the settings (instance_planning), its journal opened in the state
 // directory (locked, so a second instance on the same directory, in this process or
 // another, is refused), then started in a given actor system on the production ports: the
-// runner as a child process on an io thread of its own and libcurl HTTP ports.
+// runner as a child process on an io thread of its own, and HTTP ports that carry plain HTTP
+// on that io thread and the rest on libcurl.
 //
 // What stays with the caller: the actor system, the control API, runwarden's own signals,
 // and waiting for gone.
@@ -12,7 +13,7 @@
 #include <optional>
 #include <string>
 
-#include <asio.hpp>
+#include <boost/asio/io_context.hpp>
 
 #include "actors/http_port/http_port_pool.hpp"
 #include "actors/warden/warden_actor.hpp"
@@ -51,7 +52,7 @@ class local_instance {
   // Valid once started.
   const instance& actors() const { return *actors_; }
   run_journal& journal() { return *journal_; }
-  asio::io_context& io_context() { return io_.context(); }
+  boost::asio::io_context& io_context() { return io_.context(); }
   // The CI server a drain unregisters from (the first, if several); empty if none.
   const std::string& unregister_url() const { return unregister_url_; }
 

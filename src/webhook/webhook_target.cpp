@@ -84,6 +84,8 @@ target_parse_result parse_webhook_target(std::string_view text) {
   target.host = without_brackets(*host);
   target.port = *port;
   target.host_is_address = is_numeric_address(target.host);
+  target.path_and_query = part_of(url.get(), CURLUPART_PATH).value_or("/");
+  if (const auto query = part_of(url.get(), CURLUPART_QUERY)) target.path_and_query += "?" + *query;
   return {std::move(target), {}};
 }
 

@@ -78,7 +78,7 @@ TEST_CASE("a full HTTP port queue refuses the next request at once, with an answ
   caf::actor_system system{config};
   silent_server server;
   auto worker = std::make_shared<http_worker>();
-  auto port = system.spawn(http_port, worker);
+  auto port = system.spawn(http_port, worker, nullptr);
   caf::scoped_actor asker{system};
   const auto request = [&](std::uint64_t id) {
     return http_request{.id = id, .method = "GET", .url = server.url(), .timeout = 60s};

@@ -120,7 +120,7 @@ private:
   caf::actor_system_config config_;
   caf::actor_system system_;
   std::shared_ptr<http_worker> worker_ = std::make_shared<http_worker>();
-  http_port_actor port_ = system_.spawn(http_port, worker_);
+  http_port_actor port_ = system_.spawn(http_port, worker_, nullptr);
   std::optional<testing::python_server> api_;
 };
 

@@ -245,7 +245,7 @@ TEST_CASE("spawn_notifier names bad settings", "[webhook][integration]") {
 TEST_CASE_METHOD(delivery_fixture, "the HTTP port resolves, pins and times out for real",
                  "[webhook][integration]") {
   auto worker = std::make_shared<http_worker>();
-  auto port = system().spawn(http_port, worker);
+  auto port = system().spawn(http_port, worker, nullptr);
   caf::scoped_actor asker{system()};
   asker->send(port, host_lookup{1, "localhost", 2s});
   asker->receive([](const host_lookup_result& result) {

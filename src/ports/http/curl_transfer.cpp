@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string_view>
 
+#include "src/ports/http/http_request_rules.hpp"
 #include "src/util/assert.hpp"
 
 namespace runwarden {
@@ -83,26 +84,6 @@ bool append(string_list& list, const std::string& line) {
   return true;
 }
 
-// `upper` is written in capitals.
-bool equals_ignoring_case(std::string_view text, std::string_view upper) {
-  return std::equal(text.begin(), text.end(), upper.begin(), upper.end(), [](char a, char b) {
-    return std::toupper(static_cast<unsigned char>(a)) == b;
-  });
-}
-
-// POST, PUT and PATCH always carry a body (an empty one as Content-Length: 0, as Go's client
-// sends it); GET and HEAD never; any other method only when there is one.
-bool sends_body(const http_request& request) {
-  const auto is = [&](std::string_view name) { return equals_ignoring_case(request.method, name); };
-  if (is("GET") || is("HEAD")) return false;
-  return !request.body.empty() || is("POST") || is("PUT") || is("PATCH");
-}
-
-bool has_header(const http_request& request, std::string_view name) {
-  return std::any_of(request.headers.begin(), request.headers.end(),
-                     [&](const auto& h) { return equals_ignoring_case(h.first, name); });
-}
-
 // Everything that does not depend on the request's content: the lockdown.
 CURLcode set_fixed_options(CURL* handle, const http_request& request, char* error_text,
                            response_sink& sink) {
@@ -158,10 +139,7 @@ struct curl_session::handle {
   }
 };
 
-curl_session::curl_session() : handle_(std::make_unique<handle>()) {
-  initialise_curl_once();
-  handle_->easy = curl_easy_init();
-}
+curl_session::curl_session() : handle_(std::make_unique<handle>()) {}
 
 curl_session::~curl_session() = default;
 
@@ -179,6 +157,12 @@ std::string curl_resolve_entry(const resolve_pin& pin) {
 http_response curl_session::perform(const http_request& request) {
   RUNWARDEN_ASSERT(request.timeout.count() > 0);
   http_response response{.id = request.id};
+  // libcurl starts with the first request: curl_global_init sets up OpenSSL (1.7 MiB of
+  // resident pages), which a port whose requests all go to the io thread never needs.
+  if (handle_->easy == nullptr) {
+    initialise_curl_once();
+    handle_->easy = curl_easy_init();
+  }
   CURL* easy = handle_->easy;
   string_list headers;
   string_list pins;

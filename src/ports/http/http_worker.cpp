@@ -21,7 +21,7 @@ void answer_stopped(const http_request& request, const caf::actor& reply_to) {
 
 }  // namespace
 
-http_worker::http_worker() : thread_([this] { run(); }) {}
+http_worker::http_worker() = default;
 
 http_worker::~http_worker() { stop(); }
 
@@ -38,6 +38,7 @@ bool http_worker::enqueue(job next) {
     const std::lock_guard lock{mutex_};
     if (stopping_ || queue_.size() >= queue_length_max) return false;
     queue_.push_back(std::move(next));
+    if (!thread_.joinable()) thread_ = std::thread{[this] { run(); }};
   }
   wake_.notify_one();
   return true;

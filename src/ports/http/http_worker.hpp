@@ -2,9 +2,11 @@
 // The HTTP port's one worker thread. libcurl's easy interface and name lookups block, so
 // they run here, never on a CAF worker (DESIGN.md, "Threading"; shared notes §1.7), one job
 // at a time from a bounded queue. Each client (webhooks, metadata, metrics, APIs) gets a port
-// of its own, so a slow webhook never delays a metadata poll. Each job's answer goes to the
-// actor that asked, with anon_send. Every blocking call carries its own timeout, and a
-// request in progress is abandoned on stop(), which is what bounds stop().
+// of its own, so a slow webhook never delays a metadata poll. The thread starts with the
+// first job: a port whose requests all go to the io thread (plain_http_client.hpp) never
+// starts one. Each job's answer goes to the actor that asked, with anon_send. Every blocking
+// call carries its own timeout, and a request in progress is abandoned on stop(), which is
+// what bounds stop().
 
 #include <condition_variable>
 #include <cstddef>
@@ -55,7 +57,7 @@ private:
   bool stopping_ = false;
   host_resolver resolver_;  // used on the worker thread only
   curl_session session_;    // likewise; one per port, so each port keeps its connections
-  std::thread thread_;      // last: it starts running in the constructor
+  std::thread thread_;      // started by the first job, under the lock
 };
 
 }  // namespace runwarden

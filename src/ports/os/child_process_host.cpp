@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <asio/post.hpp>
+#include <boost/asio/post.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -34,26 +34,27 @@ exit_status exit_status_of(int wait_status) {
 // Reads one of the runner's output pipes and logs it line by line.
 class child_process_host::output_pump : public std::enable_shared_from_this<output_pump> {
 public:
-  output_pump(asio::io_context& context, int fd, const char* stream, pid_t pid)
+  output_pump(boost::asio::io_context& context, int fd, const char* stream, pid_t pid)
       : pipe_(context, fd), stream_(stream), pid_(pid) {}
 
   void start() { read_more(); }
   void close() {
-    std::error_code ignored;
+    boost::system::error_code ignored;
     pipe_.close(ignored);
   }
 
 private:
   void read_more() {
-    pipe_.async_read_some(asio::buffer(chunk_),
-                          [self = shared_from_this()](std::error_code error, std::size_t n) {
-                            self->take(n);
-                            if (error) {
-                              self->flush_partial_line();
-                              return;
-                            }
-                            self->read_more();
-                          });
+    pipe_.async_read_some(
+        boost::asio::buffer(chunk_),
+        [self = shared_from_this()](boost::system::error_code error, std::size_t n) {
+          self->take(n);
+          if (error) {
+            self->flush_partial_line();
+            return;
+          }
+          self->read_more();
+        });
   }
 
   void take(std::size_t n) {
@@ -78,18 +79,18 @@ private:
     line_.clear();
   }
 
-  asio::posix::stream_descriptor pipe_;
+  boost::asio::posix::stream_descriptor pipe_;
   const char* stream_;
   pid_t pid_;
   std::array<char, 4096> chunk_{};
   std::string line_;
 };
 
-child_process_host::child_process_host(asio::io_context& context, runner_command command)
+child_process_host::child_process_host(boost::asio::io_context& context, runner_command command)
     : context_(context), command_(std::move(command)), child_signals_(context, SIGCHLD) {}
 
 void child_process_host::start() {
-  asio::post(context_, [self = shared_from_this()] {
+  boost::asio::post(context_, [self = shared_from_this()] {
     self->wait_for_children();
     // A child may have died before the handler was in place.
     self->reap_children();
@@ -97,13 +98,13 @@ void child_process_host::start() {
 }
 
 void child_process_host::spawn(caf::actor notify) {
-  asio::post(context_, [self = shared_from_this(), notify = std::move(notify)] {
+  boost::asio::post(context_, [self = shared_from_this(), notify = std::move(notify)] {
     self->do_spawn(notify);
   });
 }
 
 void child_process_host::signal_group(std::int64_t pid, int signal_number, caf::actor notify) {
-  asio::post(context_, [pid, signal_number, notify = std::move(notify)] {
+  boost::asio::post(context_, [pid, signal_number, notify = std::move(notify)] {
     // The whole group, so the runner's helpers hear it too; the runner alone if the group
     // is already gone.
     const bool delivered = ::kill(-static_cast<pid_t>(pid), signal_number) == 0 ||
@@ -113,7 +114,7 @@ void child_process_host::signal_group(std::int64_t pid, int signal_number, caf::
 }
 
 void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
-  asio::post(context_, [self = shared_from_this(), pid, notify = std::move(notify)] {
+  boost::asio::post(context_, [self = shared_from_this(), pid, notify = std::move(notify)] {
     const auto gone = [pid, notify] {
       warden_logger()->warn("the runner from before (pid {}) ended; its exit status is unknown",
                             pid);
@@ -125,18 +126,18 @@ void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
       return;
     }
     warden_logger()->info("watching the runner from before, pid {}", pid);
-    self->adopted_ = std::make_unique<asio::posix::stream_descriptor>(self->context_, pidfd);
-    self->adopted_->async_wait(asio::posix::stream_descriptor::wait_read,
-                               [gone](const std::error_code& error) {
-                                 if (error != asio::error::operation_aborted) gone();
+    self->adopted_ = std::make_unique<boost::asio::posix::stream_descriptor>(self->context_, pidfd);
+    self->adopted_->async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                               [gone](const boost::system::error_code& error) {
+                                 if (error != boost::asio::error::operation_aborted) gone();
                                });
   });
 }
 
 void child_process_host::stop() {
-  asio::post(context_, [self = shared_from_this()] {
+  boost::asio::post(context_, [self = shared_from_this()] {
     if (self->adopted_) self->adopted_->close();
-    std::error_code ignored;
+    boost::system::error_code ignored;
     self->child_signals_.cancel(ignored);
     for (auto& pump : self->pumps_) pump->close();
     self->pumps_.clear();
@@ -211,7 +212,7 @@ void child_process_host::do_spawn(const caf::actor& notify) {
 }
 
 void child_process_host::wait_for_children() {
-  child_signals_.async_wait([self = shared_from_this()](std::error_code error, int) {
+  child_signals_.async_wait([self = shared_from_this()](boost::system::error_code error, int) {
     if (error) return;
     self->reap_children();
     self->wait_for_children();

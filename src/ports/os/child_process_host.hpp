@@ -5,9 +5,9 @@
 // runner's orphaned grandchildren included (runwarden is PID 1 or a child subreaper).
 // Results go to the actor that asked, as drain machine events.
 
-#include <asio/io_context.hpp>
-#include <asio/posix/stream_descriptor.hpp>
-#include <asio/signal_set.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/signal_set.hpp>
 #include <array>
 #include <memory>
 #include <string>
@@ -25,7 +25,7 @@ struct runner_command {
 
 class child_process_host : public std::enable_shared_from_this<child_process_host> {
 public:
-  child_process_host(asio::io_context& context, runner_command command);
+  child_process_host(boost::asio::io_context& context, runner_command command);
 
   // Starts reaping. Call once, before the first spawn.
   void start();
@@ -44,13 +44,13 @@ private:
   void wait_for_children();
   void reap_children();
 
-  asio::io_context& context_;
+  boost::asio::io_context& context_;
   runner_command command_;
-  asio::signal_set child_signals_;
+  boost::asio::signal_set child_signals_;
   pid_t runner_pid_ = -1;
   caf::actor notify_;
   std::vector<std::shared_ptr<output_pump>> pumps_;
-  std::unique_ptr<asio::posix::stream_descriptor> adopted_;  // a pidfd, while one is watched
+  std::unique_ptr<boost::asio::posix::stream_descriptor> adopted_;  // a pidfd, while one is watched
 };
 
 }  // namespace runwarden

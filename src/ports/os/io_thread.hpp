@@ -1,36 +1,37 @@
 #pragma once
-// The one asio thread that owns runwarden's file descriptors and OS signals (DESIGN.md,
+// The one Boost.Asio thread that owns runwarden's file descriptors and OS signals (DESIGN.md,
 // "Threading"). Actors never block on I/O; they post work here, and the work reports back
 // with anon_send.
 
-#include <asio/executor_work_guard.hpp>
-#include <asio/io_context.hpp>
-#include <asio/post.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <thread>
 
 namespace runwarden {
 
 class io_thread {
 public:
-  io_thread() : work_(asio::make_work_guard(context_)), thread_([this] { context_.run(); }) {}
+  io_thread()
+      : work_(boost::asio::make_work_guard(context_)), thread_([this] { context_.run(); }) {}
   io_thread(const io_thread&) = delete;
   io_thread& operator=(const io_thread&) = delete;
   ~io_thread() { stop(); }
 
-  asio::io_context& context() { return context_; }
+  boost::asio::io_context& context() { return context_; }
 
   // Runs what was posted before (the ports' own stop requests), then ends the thread.
   // Safe to call twice.
   void stop() {
     if (!thread_.joinable()) return;
     work_.reset();
-    asio::post(context_, [this] { context_.stop(); });
+    boost::asio::post(context_, [this] { context_.stop(); });
     thread_.join();
   }
 
 private:
-  asio::io_context context_;
-  asio::executor_work_guard<asio::io_context::executor_type> work_;
+  boost::asio::io_context context_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::thread thread_;
 };
 

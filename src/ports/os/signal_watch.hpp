@@ -2,8 +2,8 @@
 // runwarden's own OS signals (SIGTERM, SIGINT, SIGQUIT, SIGHUP), caught on the io thread
 // and handed to the warden as messages. What each one means is the warden's business.
 
-#include <asio/io_context.hpp>
-#include <asio/signal_set.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
 #include <memory>
 
 #include "messages/warden_messages.hpp"
@@ -12,13 +12,13 @@ namespace runwarden {
 
 class signal_watch : public std::enable_shared_from_this<signal_watch> {
 public:
-  explicit signal_watch(asio::io_context& context);
+  explicit signal_watch(boost::asio::io_context& context);
   void start(os_signal_listener_actor warden);
   void stop();
 
 private:
   void wait();
-  asio::signal_set signals_;
+  boost::asio::signal_set signals_;
   os_signal_listener_actor warden_;
 };
 
