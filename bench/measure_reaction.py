@@ -7,8 +7,10 @@ One fake IMDS (bench/one_write_imds.py: tests/aws/fake_imds.py answering in one 
 serves every trial of a run; each trial runs a fresh runwarden
 (own state directory) supervising bench/fake_runner.py, with aws.provider = "aws" and
 complete_lifecycle_hooks = false (no Auto Scaling endpoint needed). Once runwarden's watcher
-has polled, the harness waits a random part of a poll interval (so the flip falls anywhere
-in the poll cycle), takes time.monotonic() and only then sends the fake IMDS the command
+has polled and the runner's start grace is over (drain.start_grace, 1 s from the runner's
+start: a drain that comes sooner holds the graceful signal until then, by design, and
+would be measured instead of the reaction), the harness waits a random part of a poll
+interval (so the flip falls anywhere in the poll cycle), takes time.monotonic() and only then sends the fake IMDS the command
 that flips the page. The runner notes time.monotonic() as SIGQUIT arrives. The flip happens
 between the send and the fake's ack, so the figure is an upper bound by at most the ack's
 round trip, which is reported too (ack_p50_ms). The figure splits in two: the wait for the
@@ -30,6 +32,7 @@ from perf_world import (Warden, arguments, aws_config, aws_environment, distribu
 
 LIFECYCLE_PAGE = "/latest/meta-data/autoscaling/target-lifecycle-state"
 RUNS = ((1000, True), (200, True), (200, False))  # poll ms, one_write_imds.py or not
+START_GRACE_S = 1.0  # drain.start_grace's default, counted from the runner's start
 
 
 def trial(binary, imds, poll_ms):
@@ -40,8 +43,10 @@ def trial(binary, imds, poll_ms):
                     env=aws_environment())
     since = len(imds.lines)
     warden.start()
-    warden.wait_for_event("ready")
+    ready = warden.wait_for_event("ready")
     wait_until(lambda: new_lines(imds, since, path=LIFECYCLE_PAGE), "the watcher's first poll")
+    # The runner noted "ready" after its start, so this is past the grace's end.
+    time.sleep(max(0.0, ready + START_GRACE_S - time.monotonic()))
     time.sleep(random.uniform(0, poll_ms / 1000))
     flipped = len(imds.lines)
     sent = time.monotonic()
