@@ -665,9 +665,15 @@ class CtlTest(ControlApiTest):
                       % warden.socket_path, missing.stderr)
 
 
-if __name__ == "__main__":
+def run_tests():
+    """Runs the tests of the __main__ module (this one, or a module that imports it) and
+    exits with their verdict, after a one-line summary CTest's log shows."""
     started = time.monotonic()
     result = unittest.main(verbosity=2, exit=False).result
     verdict = "PASS" if result.wasSuccessful() else "FAIL"
     print("%s: %d tests in %.1fs" % (verdict, result.testsRun, time.monotonic() - started))
     sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    run_tests()

@@ -17,7 +17,6 @@ test_control_api.py, whose runwarden harness, stubs and Watch reader it uses.
 
 import glob
 import os
-import sys
 import time
 import unittest
 
@@ -136,8 +135,4 @@ class OnDemandTest(api.ControlApiTest):
 
 
 if __name__ == "__main__":
-    started = time.monotonic()
-    result = unittest.main(verbosity=2, exit=False).result
-    verdict = "PASS" if result.wasSuccessful() else "FAIL"
-    print("%s: %d tests in %.1fs" % (verdict, result.testsRun, time.monotonic() - started))
-    sys.exit(0 if result.wasSuccessful() else 1)
+    api.run_tests()
