@@ -63,14 +63,30 @@ worker() {
   done
 }
 
+# The count per scenario of every finished batch; exit code 1 when any seed failed.
+summary() {
+  cat "$work"/tally.* 2>/dev/null | awk '
+    { seeds[$1] += $2; failed[$1] += $3; total += $2; bad += $3 }
+    END {
+      for (s in seeds) printf "  %-20s %7d seeds, %d failing\n", s, seeds[s], failed[s]
+      printf "soak: %d seeds, %d failing\n", total, bad
+      exit bad > 0
+    }'
+}
+
+# Stopped early (Ctrl-C, kill): the batches in flight end with the workers, and the count of
+# the finished ones is still printed, so hours of seeds are not lost to one keystroke.
+stopped_early() {
+  trap '' INT TERM
+  kill -TERM 0
+  wait
+  echo "soak: stopped early"
+  summary || exit 1
+  exit 130
+}
+trap stopped_early INT TERM
+
 echo "soak: ${#scenarios[@]} scenarios, $jobs workers, ${seconds}s"
 for ((w = 0; w < jobs; ++w)); do worker "$work/tally.$w" & done
 wait
-
-cat "$work"/tally.* 2>/dev/null | awk '
-  { seeds[$1] += $2; failed[$1] += $3; total += $2; bad += $3 }
-  END {
-    for (s in seeds) printf "  %-20s %7d seeds, %d failing\n", s, seeds[s], failed[s]
-    printf "soak: %d seeds, %d failing\n", total, bad
-    exit bad > 0
-  }'
+summary

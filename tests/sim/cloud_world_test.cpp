@@ -1,8 +1,9 @@
-// The Azure scale set and the Google managed instance group of the simulated world: first the
-// world alone, driven by hand as runwarden would drive it, its answers read with runwarden's
-// own parsers (an approval before the runner is gone is caught; a waiting Google read is
-// answered by the preemption, not before); then whole fleets, where the production watchers
-// hear each cloud's warning and every event is approved once, after its runner is gone.
+// The clouds of the simulated world: first the world alone, driven by hand as runwarden would
+// drive it, its answers read with runwarden's own parsers (an Azure approval or an Auto
+// Scaling terminate hook's completion before the runner is gone is caught; a waiting Google
+// read is answered by the preemption, not before); then whole fleets, where the production
+// watchers hear each cloud's warning and every event is approved once, after its runner is
+// gone.
 #include <catch2/catch.hpp>
 
 #include <csignal>
@@ -117,6 +118,63 @@ TEST_CASE("azure world: an approval before the runner is gone is a violation, on
   // The event left the document with its VM; approving it again names an unknown event.
   CHECK(sound.answer(1 - victim, azure_request("POST", approval), 95).response->status_code ==
         400);
+}
+
+TEST_CASE("aws world: a terminate hook completed before its runner is gone is a violation, "
+          "one completed after it is not, and the instance goes at once",
+          "[sim][aws]") {
+  auto scenario = cloud_fleet(fleet_cloud::aws);
+  scenario.desired = 2;
+  scenario.jobs_per_minute = 0;
+  scenario.capacity_changes = {{90s, 1}};
+  const auto complete = [](const fleet_world& world, std::size_t victim) {
+    return http_request{.id = 3,
+                        .method = "POST",
+                        .url = "http://autoscaling.sim/",
+                        .body = "Action=CompleteLifecycleAction&AutoScalingGroupName=sim-fleet"
+                                "&LifecycleHookName=sim-terminate&LifecycleActionResult=CONTINUE"
+                                "&InstanceId=" + world.instances()[victim].id +
+                                "&Version=2011-01-01"};
+  };
+  const auto terminating = [](const fleet_world& world) {
+    for (std::size_t i = 0; i < world.instances().size(); ++i)
+      if (world.instances()[i].lifecycle_state == "Terminating:Wait") return i;
+    FAIL("no instance is terminating");
+    return std::size_t{0};
+  };
+
+  // Completed while its runner runs: the group would take the instance, jobs and all.
+  fleet_world world{scenario, 1};
+  boot_all(world, 90);
+  const auto victim = terminating(world);
+  CHECK(world.answer(victim, complete(world, victim), 91).response->status_code == 200);
+  REQUIRE(world.books().violations.size() == 1);
+  CHECK(world.books().violations.front().invariant == "completed_before_gone");
+
+  // Completed once the runner exited, but while it is still registered: a runner left behind.
+  fleet_world registered{scenario, 1};
+  boot_all(registered, 90);
+  registered.signal_runner(victim, SIGQUIT, 90);
+  registered.tick(91);  // no jobs: the draining runner exits
+  CHECK_FALSE(registered.instances()[victim].runner.alive);
+  CHECK(registered.answer(victim, complete(registered, victim), 92).response->status_code ==
+        200);
+  REQUIRE(registered.books().violations.size() == 1);
+  CHECK(registered.books().violations.front().detail.ends_with("still registered"));
+
+  // The same moment in a third world: the runner drained and unregistered first.
+  fleet_world sound{scenario, 1};
+  boot_all(sound, 90);
+  sound.signal_runner(victim, SIGQUIT, 90);
+  sound.tick(91);
+  const http_request unregister{
+      .id = 2, .method = "DELETE", .url = "http://gitlab.sim/api/v4/runners"};
+  CHECK(sound.answer(victim, unregister, 92).response->status_code == 204);
+  CHECK(sound.answer(victim, complete(sound, victim), 93).response->status_code == 200);
+  CHECK(sound.books().violations.empty());
+  CHECK(sound.books().lifecycle_completed == 1);
+  sound.tick(94);
+  CHECK(sound.instances()[victim].gone);
 }
 
 TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, and a stale "
