@@ -240,8 +240,18 @@ void fleet_world::kill_jobs(std::size_t index, const std::string& why, sim_secon
   instance.runner.jobs.clear();
 }
 
+// runwarden starts one runner at a time, and never a fresh one once a drain has begun (it
+// would take jobs the drain then has to wait out, or kill).
 std::int64_t fleet_world::spawn_runner(std::size_t index, sim_seconds now) {
   auto& runner = instances_[index].runner;
+  if (runner.alive)
+    violate(now, "two_runners",
+            fmt::format("{}: a runner started while runner {} still runs", instances_[index].id,
+                        runner.pid));
+  if (const auto deadline = drain_deadline_of ? drain_deadline_of(index) : std::nullopt)
+    violate(now, "runner_started_in_drain",
+            fmt::format("{}: a fresh runner started during a drain (deadline {:.1f}s)",
+                        instances_[index].id, *deadline));
   runner = sim_runner{next_pid_++, true, false, {}, std::nullopt};
   instances_[index].registered = true;  // gitlab-runner registers when it starts
   set_runner_span(instances_[index], "running", now);

@@ -1,12 +1,13 @@
 // The clouds of the simulated world: first the world alone, driven by hand as runwarden would
 // drive it, its answers read with runwarden's own parsers (an Azure approval or an Auto
-// Scaling terminate hook's completion before the runner is gone is caught; a waiting Google
-// read is answered by the preemption, not before); then whole fleets, where the production
-// watchers hear each cloud's warning and every event is approved once, after its runner is
-// gone.
+// Scaling terminate hook's completion before the runner is gone is caught, and so is a second
+// runner or a fresh one during a drain; a waiting Google read is answered by the preemption,
+// not before); then whole fleets, where the production watchers hear each cloud's warning and
+// every event is approved once, after its runner is gone.
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <optional>
 
 #include "src/azure/azure_documents.hpp"
 #include "src/sim/fleet_run.hpp"
@@ -175,6 +176,35 @@ TEST_CASE("aws world: a terminate hook completed before its runner is gone is a 
   CHECK(sound.books().lifecycle_completed == 1);
   sound.tick(94);
   CHECK(sound.instances()[victim].gone);
+}
+
+TEST_CASE("world: a runner started beside a live one, or a fresh one during a drain, is a "
+          "violation; a restart before any drain is not",
+          "[sim]") {
+  auto scenario = cloud_fleet(fleet_cloud::aws);
+  scenario.desired = 1;
+  scenario.jobs_per_minute = 0;
+  fleet_world world{scenario, 1};
+  std::optional<sim_seconds> deadline;
+  world.drain_deadline_of = [&](std::size_t) { return deadline; };
+  boot_all(world, 90);
+  REQUIRE(world.instances()[0].runner.alive);
+
+  (void)world.spawn_runner(0, 91);
+  REQUIRE(world.books().violations.size() == 1);
+  CHECK(world.books().violations.back().invariant == "two_runners");
+
+  world.signal_runner(0, SIGKILL, 92);  // the runner crashed; no drain yet: restarting is right
+  (void)world.spawn_runner(0, 93);
+  CHECK(world.books().violations.size() == 1);
+
+  deadline = 400;  // a drain began
+  world.signal_runner(0, SIGQUIT, 94);
+  world.tick(95);  // no jobs: the draining runner exits
+  REQUIRE_FALSE(world.instances()[0].runner.alive);
+  (void)world.spawn_runner(0, 96);
+  REQUIRE(world.books().violations.size() == 2);
+  CHECK(world.books().violations.back().invariant == "runner_started_in_drain");
 }
 
 TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, and a stale "
