@@ -219,6 +219,29 @@ void fleet_world::check_completed_in_time(const sim_instance& instance, sim_seco
                       now - *exited));
 }
 
+// Liveness: a terminate hook (an Azure event) that runs out while its runner still runs,
+// though no fault could have stopped runwarden. Within its heartbeat timeout, one heartbeat
+// would have kept the hook, and its retries wait at most sim_retry_wait_max; at the hook's
+// end (its global timeout, an event's NotBefore), the drain had the whole budget to force
+// the runner, a signal no API fault holds up.
+void fleet_world::check_runner_gone_by_timeout(const sim_instance& instance,
+                                               const sim_lifecycle_action& action,
+                                               sim_seconds now) {
+  if (!instance.runner.alive) return;
+  const bool by_heartbeat = action.heartbeat_deadline < action.global_deadline;
+  const auto fault_free_since =
+      by_heartbeat ? now - static_cast<double>((scenario_.heartbeat_timeout +
+                                                sim_retry_wait_max).count())
+                   : action.started;
+  if (faulty(fault_free_since)) return;
+  violate(now, "hook_timed_out_running",
+          fmt::format("{}: the {} ran out while its runner still ran, with no fault since "
+                      "{:.0f}s", instance.id,
+                      action.event_id.empty() ? std::string{"terminate hook"}
+                                              : "Azure " + action.hook + " event",
+                      fault_free_since));
+}
+
 std::string fleet_world::reclaim_reason(const sim_lifecycle_action& action) const {
   if (action.hook == "Preempt") return "the Spot VM was evicted";
   if (action.hook == "Terminate") return "the terminate notification ran out";
@@ -361,7 +384,10 @@ void fleet_world::check_actions(sim_seconds now) {
       if (now < std::min(a.heartbeat_deadline, a.global_deadline)) continue;
       // A terminate hook that times out lets the group take the instance: a reclaim by
       // the cloud, judged as a spot reclaim is (faults may have kept the hook unfound).
-      if (a.hook != "launch") wind_down_at_reclaim(instance, now);
+      if (a.hook != "launch") {
+        check_runner_gone_by_timeout(instance, a, now);
+        wind_down_at_reclaim(instance, now);
+      }
       end_action(instance, a, "timed_out", now);
       if (a.hook == "launch") {
         begin_termination(index, now, false);  // the default result here: ABANDON

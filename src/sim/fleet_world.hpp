@@ -209,6 +209,8 @@ private:
   void runner_exit(std::size_t index, exit_status status, sim_seconds now);
   void kill_jobs(std::size_t index, const std::string& why, sim_seconds now);
   void check_completed_in_time(const sim_instance& instance, sim_seconds now);
+  void check_runner_gone_by_timeout(const sim_instance& instance,
+                                    const sim_lifecycle_action& action, sim_seconds now);
   std::string reclaim_reason(const sim_lifecycle_action& action) const;
   void wind_down_at_reclaim(const sim_instance& instance, sim_seconds now);
   void arrivals(sim_seconds now);

@@ -207,6 +207,28 @@ TEST_CASE("world: a runner started beside a live one, or a fresh one during a dr
   CHECK(world.books().violations.back().invariant == "runner_started_in_drain");
 }
 
+TEST_CASE("world: with the faults over, a terminate hook that runs out under a live runner is "
+          "a violation; while faults last it is not",
+          "[sim][liveness]") {
+  auto scenario = cloud_fleet(fleet_cloud::aws);
+  scenario.desired = 2;
+  scenario.jobs_per_minute = 0;
+  scenario.heartbeat_timeout = 120s;
+  scenario.capacity_changes = {{90s, 1}};
+  const auto run_out = [&](std::optional<std::chrono::seconds> faults_until) {
+    scenario.faults.faults_until = faults_until;
+    fleet_world world{scenario, 1};
+    boot_all(world, 90);  // the scale-in begins a terminate hook; nobody heartbeats it
+    for (sim_seconds now = 91; now <= 90 + 121; ++now) world.tick(now);
+    return world.books().violations;
+  };
+  const auto liveness = run_out(0s);
+  REQUIRE(liveness.size() == 1);
+  CHECK(liveness.front().invariant == "hook_timed_out_running");
+  CHECK(run_out(std::nullopt).empty());  // safety mode: faults throughout
+  CHECK(run_out(100s).empty());          // faults within the heartbeat window
+}
+
 TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, and a stale "
           "ETag or a timeout answers at once",
           "[sim][gcp]") {
