@@ -27,6 +27,7 @@ using exited_atom = caf::atom_constant<caf::atom("exited")>;
 using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
 using unsubscribe_atom = caf::atom_constant<caf::atom("unsubscrib")>;
 using adopt_atom = caf::atom_constant<caf::atom("adopt")>;
+using release_atom = caf::atom_constant<caf::atom("release")>;
 using unregister_atom = caf::atom_constant<caf::atom("unregister")>;
 using heartbeat_atom = caf::atom_constant<caf::atom("heartbeat")>;
 using complete_atom = caf::atom_constant<caf::atom("complete")>;
@@ -70,13 +71,16 @@ using status_subscriber_actor =
 
 // The process port owns the runner's process. `spawn` starts the configured command; the
 // port answers the sender with runner_spawned or runner_spawn_failed, later runner_exited.
+// A spawned runner waits at a start gate until `release` (pid, true), which the warden
+// sends once its journal holds the pid; (pid, false) ends it without running the command.
 // `signal` sends a signal to the process group of the given runner pid and, once kill()
 // returned, answers the sender with runner_signal_delivered. `adopt` watches a
 // runner an earlier runwarden started (recovery) and answers runner_exited when it ends.
 using process_port_actor =
     caf::typed_actor<caf::reacts_to<spawn_atom>,
                      caf::reacts_to<signal_atom, std::int64_t, std::int32_t>,
-                     caf::reacts_to<adopt_atom, std::int64_t>>;
+                     caf::reacts_to<adopt_atom, std::int64_t>,
+                     caf::reacts_to<release_atom, std::int64_t, bool>>;
 
 // Whoever takes runwarden's own signals from the signal port: the warden.
 using os_signal_listener_actor = caf::typed_actor<caf::reacts_to<os_signal_received>>;

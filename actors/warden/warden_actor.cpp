@@ -140,6 +140,13 @@ void handle_event(warden_pointer self, const drain_event& event) {
       warden_logger()->error("journal: {}; the drain goes on without being recorded", *failed);
     }
   }
+  // A spawned runner waits at its start gate until its pid is in the journal (above), and
+  // starts before any effect of this step reaches it (a signal would find no handler).
+  if (const auto* spawned = std::get_if<runner_spawned>(&event)) {
+    const auto& machine = state.machine->state();
+    const bool taken = machine.runner == runner_state::alive && machine.runner_pid == spawned->pid;
+    self->send(state.process_port, release_atom::value, spawned->pid, taken);
+  }
   for (const auto& effect : effects) {
     carry_out(self, effect, now);
     if (state.observer) state.observer(effect, current_snapshot(self));

@@ -275,10 +275,27 @@ std::int64_t fleet_world::spawn_runner(std::size_t index, sim_seconds now) {
     violate(now, "runner_started_in_drain",
             fmt::format("{}: a fresh runner started during a drain (deadline {:.1f}s)",
                         instances_[index].id, *deadline));
-  runner = sim_runner{next_pid_++, true, false, {}, std::nullopt};
-  instances_[index].registered = true;  // gitlab-runner registers when it starts
-  set_runner_span(instances_[index], "running", now);
+  runner = sim_runner{.pid = next_pid_++,
+                      .alive = true,
+                      .draining = false,
+                      .jobs = {},
+                      .exited_at = std::nullopt,
+                      .gated = true};
   return runner.pid;
+}
+
+void fleet_world::release_runner(std::size_t index, std::int64_t pid, bool go, sim_seconds now) {
+  auto& instance = instances_[index];
+  auto& runner = instance.runner;
+  if (!runner.alive || runner.pid != pid || !runner.gated) return;
+  if (!go) {  // ends unrun, its end no one's to hear
+    runner.alive = false;
+    runner.exited_at = now;
+    return;
+  }
+  runner.gated = false;
+  instance.registered = true;  // gitlab-runner registers when it starts
+  set_runner_span(instance, "running", now);
 }
 
 void fleet_world::runner_exit(std::size_t index, exit_status status, sim_seconds now) {
@@ -292,6 +309,9 @@ void fleet_world::runner_exit(std::size_t index, exit_status status, sim_seconds
 void fleet_world::signal_runner(std::size_t index, int signal_number, sim_seconds now) {
   auto& instance = instances_[index];
   if (!instance.runner.alive) return;
+  // Still at its start gate: every signal runwarden sends ends it by default action.
+  if (instance.runner.gated)
+    return runner_exit(index, exit_status{true, signal_number}, now);
   if (signal_number == SIGQUIT) {
     instance.runner.draining = true;
     set_runner_span(instance, "draining", now);
@@ -341,7 +361,9 @@ void fleet_world::assign_jobs(sim_seconds now) {
   for (std::size_t k = 0; k < count && !queue_.empty(); ++k) {
     auto& instance = instances_[(first + k) % count];
     auto& runner = instance.runner;
-    if (instance.gone || !runner.alive || runner.draining || !instance.registered) continue;
+    if (instance.gone || !runner.alive || runner.gated || runner.draining ||
+        !instance.registered)
+      continue;
     // GitHub hands an Actions runner one job at a time, once it counts the runner idle: a
     // runner waiting to be unregistered competes with the queue for that moment.
     if (scenario_.api == runner_api::github && instance.github_counts_busy(now)) continue;
@@ -474,7 +496,7 @@ void fleet_world::runner_crashes(sim_seconds now) {
   const double chance = scenario_.faults.runner_crashes_per_hour / 3600.0 * (now - last_tick_);
   if (chance <= 0 || !faulty(now)) return;
   for (std::size_t i = 0; i < instances_.size(); ++i) {
-    if (!instances_[i].runner.alive || draw() >= chance) continue;
+    if (!instances_[i].runner.alive || instances_[i].runner.gated || draw() >= chance) continue;
     kill_jobs(i, "the runner crashed", now);
     ++books_.faults["runner_crash"];
     runner_exit(i, exit_status{true, SIGSEGV}, now);
@@ -490,10 +512,18 @@ void fleet_world::runwarden_crashes(sim_seconds now) {
       continue;
     if (!on_runwarden_crash(i)) continue;
     ++books_.faults["runwarden_crash"];
+    if (instance.runner.alive && instance.runner.gated) {  // its gate closed with runwarden
+      instance.runner.alive = false;
+      instance.runner.exited_at = now;
+    }
     instance.runwarden_back_at =
         now + static_cast<double>(scenario_.faults.runwarden_restart_after.count());
     instance.lane.marks.push_back({now, "runwarden_crash"});
   }
+}
+
+bool fleet_world::runwarden_up(std::size_t instance) const {
+  return !instances_[instance].runwarden_back_at;
 }
 
 bool fleet_world::runner_alive(std::size_t instance, std::int64_t pid) const {

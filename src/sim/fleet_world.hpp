@@ -55,6 +55,9 @@ struct sim_runner {
   bool draining = false;  // SIGQUIT: finish the jobs, take no new ones
   std::vector<std::uint64_t> jobs;
   std::optional<sim_seconds> exited_at;
+  // Spawned and waiting at its start gate for runwarden's release (child_process_host.hpp):
+  // it runs nothing, takes no job, and ends if runwarden dies first.
+  bool gated = true;
 };
 
 // One lifecycle action the group waits for.
@@ -168,6 +171,11 @@ public:
   // The simulated process port.
   std::int64_t spawn_runner(std::size_t instance, sim_seconds now);
   void signal_runner(std::size_t instance, int signal_number, sim_seconds now);
+  // The start gate: the runner runs its command (go), or ends without running it.
+  void release_runner(std::size_t instance, std::int64_t pid, bool go, sim_seconds now);
+  // False from a runwarden crash until its restart: what it left in its ports' mailboxes
+  // never happened.
+  bool runwarden_up(std::size_t instance) const;
   // For adopting a runner after a restart: is this pid the instance's live runner?
   bool runner_alive(std::size_t instance, std::int64_t pid) const;
 

@@ -42,6 +42,8 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
                                                    sim_port_wiring wiring) {
   return {
       [=](spawn_atom) {
+        // A runwarden killed with this spawn still in the port's mailbox never forked.
+        if (!wiring.world->runwarden_up(wiring.instance)) return;
         const auto pid = wiring.world->spawn_runner(wiring.instance,
                                                     sim_now(self->clock().now(), wiring.start));
         caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()), runner_spawned{pid});
@@ -58,6 +60,10 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
       },
       // A runwarden back from a crash watches its runner again; one that ended meanwhile is
       // reported at once with its status unknown, as the production port does.
+      [=](release_atom, std::int64_t pid, bool go) {
+        wiring.world->release_runner(wiring.instance, pid, go,
+                                     sim_now(self->clock().now(), wiring.start));
+      },
       [=](adopt_atom, std::int64_t pid) {
         if (!wiring.world->runner_alive(wiring.instance, pid))
           caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),

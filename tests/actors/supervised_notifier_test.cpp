@@ -51,6 +51,7 @@ process_port_actor::behavior_type answering_process_port(process_port_actor::poi
       },
       [](signal_atom, std::int64_t, std::int32_t) {},
       [](adopt_atom, std::int64_t) {},
+      [](release_atom, std::int64_t, bool) {},
   };
 }
 

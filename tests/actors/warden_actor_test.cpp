@@ -5,8 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <memory>
+
+#include <fmt/format.h>
 
 #include "actors/warden/warden_actor.hpp"
+#include "src/drain/drain_event_text.hpp"
 #include "src/journal/journal_entry.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
@@ -28,12 +32,16 @@ struct scripted_port_state {
   std::vector<sent_signal> signals;
   std::vector<std::int64_t> adopted;
   caf::actor_clock::time_point start;
+  // The port's messages and the journal's appends, in the order they happened.
+  std::shared_ptr<std::vector<std::string>> order;
 };
 
 process_port_actor::behavior_type scripted_port(
-    process_port_actor::stateful_pointer<scripted_port_state> self, std::int64_t first_pid) {
+    process_port_actor::stateful_pointer<scripted_port_state> self, std::int64_t first_pid,
+    std::shared_ptr<std::vector<std::string>> order) {
   self->state.start = self->clock().now();
   self->state.next_pid = first_pid;
+  self->state.order = std::move(order);
   return {
       [=](spawn_atom) {
         auto& state = self->state;
@@ -44,8 +52,12 @@ process_port_actor::behavior_type scripted_port(
       [=](signal_atom, std::int64_t pid, std::int32_t signal_number) {
         self->state.signals.push_back(
             {self->clock().now() - self->state.start, pid, signal_number});
+        self->state.order->push_back(fmt::format("signal {} {}", pid, signal_number));
       },
       [=](adopt_atom, std::int64_t pid) { self->state.adopted.push_back(pid); },
+      [=](release_atom, std::int64_t pid, bool go) {
+        self->state.order->push_back(fmt::format("release {} {}", pid, go ? "go" : "stop"));
+      },
   };
 }
 
@@ -103,22 +115,31 @@ public:
 
   // As run_command does it: the notifier comes later, from its supervisor.
   void port_only_start(drain_config config, notifier_actor notifier = {}) {
-    port_ = spawn(scripted_port, std::int64_t{100});
+    port_ = spawn(scripted_port, std::int64_t{100}, order_);
     listener_ = spawn(exit_listener, system().clock().now());
     warden_ = spawn(warden_behavior, warden_wiring{std::move(config), port_, listener_, notifier});
     run();
   }
 
   // As a runwarden restarted mid-drain does it: the journal's entries folded in.
+  // Each append goes into order() as "journal EVENT".
   void recovered_start(drain_config config, std::vector<journal_entry> entries) {
-    port_ = spawn(scripted_port, std::int64_t{500});
+    port_ = spawn(scripted_port, std::int64_t{500}, order_);
     listener_ = spawn(exit_listener, system().clock().now());
-    warden_ = spawn(warden_behavior, warden_wiring{.config = std::move(config),
-                                                   .process_port = port_,
-                                                   .exit_listener = listener_,
-                                                   .recovered = std::move(entries)});
+    warden_ = spawn(warden_behavior,
+                    warden_wiring{.config = std::move(config),
+                                  .process_port = port_,
+                                  .exit_listener = listener_,
+                                  .journal = [order = order_](instant, const drain_event& event,
+                                                              const std::vector<drain_effect>&) {
+                                    order->push_back("journal " + to_string(event));
+                                    return std::optional<std::string>{};
+                                  },
+                                  .recovered = std::move(entries)});
     run();
   }
+
+  const std::vector<std::string>& order() const { return *order_; }
 
   std::vector<int>& signals_after_gone() {
     return state_of<exit_listener_state>(listener_).signals_after_gone;
@@ -143,6 +164,7 @@ public:
   std::int64_t current_pid() { return port().next_pid - 1; }
 
 private:
+  std::shared_ptr<std::vector<std::string>> order_ = std::make_shared<std::vector<std::string>>();
   process_port_actor port_;
   warden_exit_listener_actor listener_;
   observer_actor observer_;
@@ -415,6 +437,21 @@ TEST_CASE_METHOD(warden_fixture,
   advance(100ms);
   REQUIRE(port().signals.size() == 1);
   CHECK(port().signals[0].signal_number == SIGQUIT);
+}
+
+// Found by the simulation's two_runners invariant: a runwarden killed between the spawn and
+// the journal's record of the pid came back to a journal still spawning, and spawned a
+// second runner beside the first, which nobody would drain. A runner now waits at its start
+// gate until the journal holds its pid, and a drain's signal reaches it only after that.
+TEST_CASE_METHOD(warden_fixture,
+                 "a spawned runner is released once its pid is journaled, before any signal") {
+  recovered_start(config_for_test(),
+                  {{1, instant{0s}, warden_started{}, {}},
+                   {2, instant{0s}, shutdown_requested{.source = trigger_source::signal_terminate},
+                    {}}});
+  REQUIRE(port().spawned_at.size() == 1);  // the spawn the journal left unanswered
+  CHECK(order() == std::vector<std::string>{"journal runner_spawned pid=500", "release 500 go",
+                                            "signal 500 3"});
 }
 
 // The kill timeout was armed again at once after recovery: a runner given the forceful

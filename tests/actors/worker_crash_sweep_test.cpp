@@ -75,6 +75,7 @@ process_port_actor::behavior_type recording_process_port(process_port_actor::poi
       },
       [=](signal_atom, std::int64_t, std::int32_t signal) { script->signals.push_back(signal); },
       [](adopt_atom, std::int64_t) {},
+      [](release_atom, std::int64_t, bool) {},
   };
 }
 

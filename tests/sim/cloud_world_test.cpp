@@ -54,9 +54,12 @@ std::string header(const http_response& response, const std::string& name) {
   return {};
 }
 
-// Boots the world's instances with a runner each, as on_boot would start runwarden.
+// Boots the world's instances with a runner each, spawned and released from its start gate
+// as runwarden would.
 void boot_all(fleet_world& world, sim_seconds until) {
-  world.on_boot = [&world](std::size_t index) { (void)world.spawn_runner(index, 0); };
+  world.on_boot = [&world](std::size_t index) {
+    world.release_runner(index, world.spawn_runner(index, 0), true, 0);
+  };
   for (sim_seconds now = 0; now <= until; ++now) world.tick(now);
 }
 
@@ -195,7 +198,7 @@ TEST_CASE("world: a runner started beside a live one, or a fresh one during a dr
   CHECK(world.books().violations.back().invariant == "two_runners");
 
   world.signal_runner(0, SIGKILL, 92);  // the runner crashed; no drain yet: restarting is right
-  (void)world.spawn_runner(0, 93);
+  world.release_runner(0, world.spawn_runner(0, 93), true, 93);
   CHECK(world.books().violations.size() == 1);
 
   deadline = 400;  // a drain began
@@ -227,6 +230,25 @@ TEST_CASE("world: with the faults over, a terminate hook that runs out under a l
   CHECK(liveness.front().invariant == "hook_timed_out_running");
   CHECK(run_out(std::nullopt).empty());  // safety mode: faults throughout
   CHECK(run_out(100s).empty());          // faults within the heartbeat window
+}
+
+TEST_CASE("world: a runner at its start gate takes no job until released", "[sim]") {
+  auto scenario = cloud_fleet(fleet_cloud::aws);
+  scenario.desired = 1;
+  scenario.jobs_per_minute = 30;
+  fleet_world world{scenario, 1};
+  std::optional<std::int64_t> pid;
+  world.on_boot = [&](std::size_t index) { pid = world.spawn_runner(index, 0); };
+  sim_seconds now = 0;
+  for (; now <= 180; ++now) world.tick(now);
+  REQUIRE(pid);
+  const auto& runner = world.instances()[0].runner;
+  CHECK(runner.alive);
+  CHECK(runner.jobs.empty());
+  CHECK_FALSE(world.instances()[0].registered);
+  world.release_runner(0, *pid, true, now);
+  for (const auto until = now + 10; now <= until; ++now) world.tick(now);
+  CHECK_FALSE(runner.jobs.empty());
 }
 
 TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, and a stale "

@@ -2,7 +2,6 @@
 #include "src/ports/os/child_process_host.hpp"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,8 +13,7 @@
 
 #include "messages/warden_messages.hpp"
 #include "src/logging/logging.hpp"
-
-extern char** environ;
+#include "src/ports/os/gated_spawn.hpp"
 
 namespace runwarden {
 
@@ -137,6 +135,7 @@ void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
 void child_process_host::stop() {
   boost::asio::post(context_, [self = shared_from_this()] {
     if (self->adopted_) self->adopted_->close();
+    self->close_gate();  // a runner not yet released never runs
     boost::system::error_code ignored;
     self->child_signals_.cancel(ignored);
     for (auto& pump : self->pumps_) pump->close();
@@ -146,6 +145,7 @@ void child_process_host::stop() {
 
 void child_process_host::do_spawn(const caf::actor& notify) {
   notify_ = notify;
+  close_gate();  // a runner never released (should not be): it ends unrun
   int out_pipe[2] = {-1, -1};
   int err_pipe[2] = {-1, -1};
   const bool capture = command_.output == output_mode::log;
@@ -155,60 +155,49 @@ void child_process_host::do_spawn(const caf::actor& notify) {
                                                          std::strerror(error)});
     return;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attributes);
-  if (capture) {
-    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  }
-  // Nothing but stdin, stdout and stderr reaches the runner: not what runwarden inherited
-  // without close-on-exec, nor a socket another thread has just opened and not yet marked
-  // (gRPC sets FD_CLOEXEC after socket()). A runner holding the control socket kept it
-  // answering after runwarden's kill -9, and the restarted runwarden refused to start.
-  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
-  // Its own process group (so Ctrl-C at a terminal reaches runwarden only), default signal
-  // dispositions and an empty mask whatever runwarden inherited.
-  sigset_t all_signals;
-  sigset_t no_signals;
-  sigfillset(&all_signals);
-  sigdelset(&all_signals, SIGKILL);
-  sigdelset(&all_signals, SIGSTOP);
-  sigemptyset(&no_signals);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setsigdefault(&attributes, &all_signals);
-  posix_spawnattr_setsigmask(&attributes, &no_signals);
-  posix_spawnattr_setflags(&attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::vector<char*> argv;
-  for (auto& arg : command_.argv) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int error = ::posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
+  auto child = spawn_gated(command_.argv, out_pipe[1], err_pipe[1]);
   if (capture) {
     ::close(out_pipe[1]);
     ::close(err_pipe[1]);
   }
-  if (error != 0) {
+  if (child.pid < 0) {
     if (capture) {
       ::close(out_pipe[0]);
       ::close(err_pipe[0]);
     }
-    caf::anon_send(notify, runner_spawn_failed{error, command_.argv[0] + ": " +
-                                                          std::strerror(error)});
+    caf::anon_send(notify, runner_spawn_failed{child.error_number, child.error});
     return;
   }
-  runner_pid_ = pid;
+  runner_pid_ = child.pid;
+  gate_ = child.gate;
   if (capture) {
     pumps_.clear();
-    pumps_.push_back(std::make_shared<output_pump>(context_, out_pipe[0], "stdout", pid));
-    pumps_.push_back(std::make_shared<output_pump>(context_, err_pipe[0], "stderr", pid));
+    pumps_.push_back(std::make_shared<output_pump>(context_, out_pipe[0], "stdout", child.pid));
+    pumps_.push_back(std::make_shared<output_pump>(context_, err_pipe[0], "stderr", child.pid));
     for (auto& pump : pumps_) pump->start();
   }
-  caf::anon_send(notify, runner_spawned{pid});
+  caf::anon_send(notify, runner_spawned{child.pid});
+}
+
+void child_process_host::release(std::int64_t pid, bool go) {
+  boost::asio::post(context_, [self = shared_from_this(), pid, go] {
+    if (pid != self->runner_pid_ || self->gate_ < 0) return;
+    if (!go) {
+      // Not ours to watch any more: its end is reaped as an orphan's.
+      self->runner_pid_ = -1;
+      self->close_gate();
+      return;
+    }
+    // A runner gone before its release is reported by the reaper, as any exit.
+    (void)open_gate(self->gate_);
+    self->gate_ = -1;
+  });
+}
+
+void child_process_host::close_gate() {
+  if (gate_ < 0) return;
+  ::close(gate_);
+  gate_ = -1;
 }
 
 void child_process_host::wait_for_children() {
@@ -226,6 +215,7 @@ void child_process_host::reap_children() {
     if (pid <= 0) return;  // None left to reap now (0), or no children at all (-1).
     if (pid == runner_pid_) {
       runner_pid_ = -1;
+      close_gate();
       caf::anon_send(notify_, runner_exited{pid, exit_status_of(wait_status)});
     } else {
       warden_logger()->debug("reaped orphaned process {} ({})", pid,

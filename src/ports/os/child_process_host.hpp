@@ -4,6 +4,12 @@
 // stdout and stderr line by line into the log, and reap every child that dies, the
 // runner's orphaned grandchildren included (runwarden is PID 1 or a child subreaper).
 // Results go to the actor that asked, as drain machine events.
+//
+// A spawned runner waits at a start gate until release(pid, true): the warden releases it
+// once its journal holds the pid. A runwarden killed in between (kill -9) closes the gate
+// with its death, and the waiting child ends without ever running the command; otherwise a
+// runwarden restarted from a journal without the pid would start a second runner beside a
+// first one nobody drains.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -29,8 +35,10 @@ public:
 
   // Starts reaping. Call once, before the first spawn.
   void start();
-  // Thread-safe: both post to the io thread.
+  // Thread-safe: each posts to the io thread.
   void spawn(caf::actor notify);
+  // Lets the spawned runner `pid` run its command (go), or end without running it.
+  void release(std::int64_t pid, bool go);
   // Tells `notify` runner_signal_delivered once kill() returned success.
   void signal_group(std::int64_t pid, int signal_number, caf::actor notify);
   // Watches a runner started by an earlier runwarden (found in the journal): it is not our
@@ -41,6 +49,7 @@ public:
 private:
   class output_pump;
   void do_spawn(const caf::actor& notify);
+  void close_gate();
   void wait_for_children();
   void reap_children();
 
@@ -48,6 +57,7 @@ private:
   runner_command command_;
   boost::asio::signal_set child_signals_;
   pid_t runner_pid_ = -1;
+  int gate_ = -1;  // runwarden's end of the runner's start gate, until released
   caf::actor notify_;
   std::vector<std::shared_ptr<output_pump>> pumps_;
   std::unique_ptr<boost::asio::posix::stream_descriptor> adopted_;  // a pidfd, while one is watched
