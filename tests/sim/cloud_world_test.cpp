@@ -63,6 +63,18 @@ void boot_all(fleet_world& world, sim_seconds until) {
   for (sim_seconds now = 0; now <= until; ++now) world.tick(now);
 }
 
+// A world booted to `at`, in which the victim's runner then drained (SIGQUIT) and, having
+// no jobs, exited a second later.
+void drain_runner(fleet_world& world, std::size_t victim, sim_seconds at) {
+  boot_all(world, at);
+  world.signal_runner(victim, SIGQUIT, at);
+  world.tick(at + 1);
+  CHECK_FALSE(world.instances()[victim].runner.alive);
+}
+
+const http_request gitlab_unregister{
+    .id = 2, .method = "DELETE", .url = "http://gitlab.sim/api/v4/runners"};
+
 std::size_t count_marks(const fleet_timeline& timeline, const std::string& kind) {
   std::size_t count = 0;
   for (const auto& lane : timeline.lanes)
@@ -102,13 +114,8 @@ TEST_CASE("azure world: an approval before the runner is gone is a violation, on
 
   // A second world, the same moment: the runner drained and unregistered first.
   fleet_world sound{scenario, 1};
-  boot_all(sound, 90);
-  sound.signal_runner(victim, SIGQUIT, 90);
-  sound.tick(91);  // no jobs: the draining runner exits
-  CHECK_FALSE(sound.instances()[victim].runner.alive);
-  const http_request unregister{
-      .id = 2, .method = "DELETE", .url = "http://gitlab.sim/api/v4/runners"};
-  CHECK(sound.answer(victim, unregister, 92).response->status_code == 204);
+  drain_runner(sound, victim, 90);
+  CHECK(sound.answer(victim, gitlab_unregister, 92).response->status_code == 204);
   CHECK(sound.answer(victim, azure_request("POST", approval), 93).response->status_code == 200);
   CHECK(sound.books().violations.empty());
   CHECK(sound.books().lifecycle_completed == 1);
@@ -157,10 +164,7 @@ TEST_CASE("aws world: a terminate hook completed before its runner is gone is a 
 
   // Completed once the runner exited, but while it is still registered: a runner left behind.
   fleet_world registered{scenario, 1};
-  boot_all(registered, 90);
-  registered.signal_runner(victim, SIGQUIT, 90);
-  registered.tick(91);  // no jobs: the draining runner exits
-  CHECK_FALSE(registered.instances()[victim].runner.alive);
+  drain_runner(registered, victim, 90);
   CHECK(registered.answer(victim, complete(registered, victim), 92).response->status_code ==
         200);
   REQUIRE(registered.books().violations.size() == 1);
@@ -168,12 +172,8 @@ TEST_CASE("aws world: a terminate hook completed before its runner is gone is a 
 
   // The same moment in a third world: the runner drained and unregistered first.
   fleet_world sound{scenario, 1};
-  boot_all(sound, 90);
-  sound.signal_runner(victim, SIGQUIT, 90);
-  sound.tick(91);
-  const http_request unregister{
-      .id = 2, .method = "DELETE", .url = "http://gitlab.sim/api/v4/runners"};
-  CHECK(sound.answer(victim, unregister, 92).response->status_code == 204);
+  drain_runner(sound, victim, 90);
+  CHECK(sound.answer(victim, gitlab_unregister, 92).response->status_code == 204);
   CHECK(sound.answer(victim, complete(sound, victim), 93).response->status_code == 200);
   CHECK(sound.books().violations.empty());
   CHECK(sound.books().lifecycle_completed == 1);
