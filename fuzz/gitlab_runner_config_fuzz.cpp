@@ -6,6 +6,7 @@
 
 #include "fuzz/fuzz_promise.hpp"
 #include "src/runner/gitlab_runner_config.hpp"
+#include "src/util/time_bounds.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace runwarden;
@@ -15,6 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const std::string& error : result.errors) fuzz::require(error.starts_with("config.toml:"));
   if (result.config) {
     fuzz::require(result.config->concurrent >= 0);
+    fuzz::require(result.config->shutdown_timeout.count() > 0 &&
+                  result.config->shutdown_timeout <= duration_max);
     for (const gitlab_runner_entry& runner : result.config->runners)
       fuzz::require(runner.jobs_max >= 0);
     if (result.config->listen_address) {

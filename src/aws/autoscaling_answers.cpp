@@ -6,9 +6,11 @@
 
 #include <charconv>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
 #include "src/aws/aws_xml_answer.hpp"
+#include "src/util/time_bounds.hpp"
 
 namespace runwarden {
 
@@ -26,13 +28,27 @@ std::string required_text(const pugi::xml_node& member, const char* name) {
   return *text;
 }
 
-long long required_number(const pugi::xml_node& member, const char* name) {
+// A whole number from `min` to `max`. The bounds are what the field can mean (a count, or
+// seconds the nanosecond clocks can add to a deadline), not AWS's documented limits, which
+// AWS may raise.
+long long required_number(const pugi::xml_node& member, const char* name, long long min,
+                          long long max) {
   const auto text = required_text(member, name);
   long long value = 0;
   const auto [end, problem] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (problem != std::errc{} || end != text.data() + text.size())
-    throw field_missing{std::string{"<"} + name + "> is not a whole number: " + text};
+  if (problem != std::errc{} || end != text.data() + text.size() || value < min || value > max)
+    throw field_missing{std::string{"<"} + name + "> is not a whole number from " +
+                        std::to_string(min) + " to " + std::to_string(max) + ": " + text};
   return value;
+}
+
+int required_count(const pugi::xml_node& member, const char* name) {
+  return static_cast<int>(required_number(member, name, 0, std::numeric_limits<int>::max()));
+}
+
+std::chrono::seconds required_seconds(const pugi::xml_node& member, const char* name,
+                                      long long min) {
+  return std::chrono::seconds{required_number(member, name, min, duration_max_seconds.count())};
 }
 
 bool flag(const pugi::xml_node& member, const char* name) {
@@ -75,16 +91,16 @@ lifecycle_hook read_hook(const pugi::xml_node& member) {
   return {required_text(member, "LifecycleHookName"),
           required_text(member, "AutoScalingGroupName"),
           required_text(member, "LifecycleTransition"),
-          std::chrono::seconds{required_number(member, "HeartbeatTimeout")},
-          std::chrono::seconds{required_number(member, "GlobalTimeout")},
+          // A heartbeat timeout of 0 would leave no time to heartbeat; AWS's least is 30.
+          required_seconds(member, "HeartbeatTimeout", 1),
+          required_seconds(member, "GlobalTimeout", 0),
           required_text(member, "DefaultResult")};
 }
 
 auto_scaling_group read_group(const pugi::xml_node& member) {
   auto_scaling_group group{required_text(member, "AutoScalingGroupName"),
-                           static_cast<int>(required_number(member, "MinSize")),
-                           static_cast<int>(required_number(member, "MaxSize")),
-                           static_cast<int>(required_number(member, "DesiredCapacity")),
+                           required_count(member, "MinSize"), required_count(member, "MaxSize"),
+                           required_count(member, "DesiredCapacity"),
                            {}};
   for (const auto& instance : member.child("Instances").children("member"))
     group.instances.push_back({required_text(instance, "InstanceId"),

@@ -38,9 +38,11 @@ hook_choice choose_hook(const std::vector<lifecycle_hook>& hooks, std::string_vi
 
 lifecycle_action lifecycle_action_for(const lifecycle_hook& hook, instant now,
                                       duration seen_late_by) {
-  duration lifetime = std::min<duration>(lifecycle_action_hours_max,
-                                         hook.heartbeat_timeout * lifecycle_action_heartbeats_max);
-  if (hook.global_timeout.count() > 0) lifetime = std::min<duration>(lifetime, hook.global_timeout);
+  // In seconds until the least is known: a hundred heartbeat timeouts may be more than
+  // nanoseconds hold.
+  std::chrono::seconds lifetime = std::min<std::chrono::seconds>(
+      lifecycle_action_hours_max, hook.heartbeat_timeout * lifecycle_action_heartbeats_max);
+  if (hook.global_timeout.count() > 0) lifetime = std::min(lifetime, hook.global_timeout);
   return {hook.hook_name, hook.heartbeat_timeout, now - seen_late_by + lifetime};
 }
 

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "src/util/time_bounds.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -38,6 +40,11 @@ constexpr std::size_t fraction_digits_max = 7;
 constexpr std::string_view unit_hint = "use ms, s, m or h";
 
 duration_parse_result failure(std::string message) { return {std::nullopt, std::move(message)}; }
+
+std::string too_large_text(std::string_view text) {
+  return fmt::format("duration \"{}\" is too large: runwarden takes at most {}", text,
+                     duration_max_text);
+}
 
 bool is_digit(char character) { return character >= '0' && character <= '9'; }
 
@@ -97,7 +104,7 @@ duration_parse_result take_term(std::string_view& rest, std::string_view text) {
   if (unit == nullptr) {
     return failure(fmt::format("unknown unit \"{}\" in \"{}\" ({})", suffix, text, unit_hint));
   }
-  const std::string too_large = fmt::format("duration \"{}\" is too large", text);
+  const std::string too_large = too_large_text(text);
   rep whole_value = 0;
   if (!whole.empty()) {
     const auto [stop, error] =
@@ -132,10 +139,11 @@ duration_parse_result parse_duration(std::string_view text) {
     const duration_parse_result term = take_term(rest, text);
     if (!term.value) return term;
     if (term.value->count() > std::numeric_limits<rep>::max() - total) {
-      return failure(fmt::format("duration \"{}\" is too large", text));
+      return failure(too_large_text(text));
     }
     total += term.value->count();
   }
+  if (std::chrono::milliseconds{total} > duration_max) return failure(too_large_text(text));
   return {std::chrono::milliseconds{total}, {}};
 }
 

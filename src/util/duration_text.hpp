@@ -16,8 +16,9 @@ struct duration_parse_result {
   std::string error;  // what is wrong, quoting the text, e.g. `missing unit in "10"`
 };
 
-// Accepts a sequence of <decimal number><unit> terms; rejects empty, negative, overflowing
-// and sub-millisecond values.
+// Accepts a sequence of <decimal number><unit> terms; rejects empty, negative and
+// sub-millisecond values, and values longer than duration_max (src/util/time_bounds.hpp), which
+// runwarden's nanosecond clocks could not add to a deadline.
 duration_parse_result parse_duration(std::string_view text);
 
 // The shortest text parse_duration reads back as the same value: "1h30m", "1.5s", "250ms",

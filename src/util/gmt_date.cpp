@@ -9,15 +9,15 @@
 #include <ctime>
 #include <string>
 
+#include "src/util/time_bounds.hpp"
+
 namespace runwarden {
 
 std::optional<std::chrono::system_clock::time_point> parse_gmt_date(std::string_view text) {
   if (text.size() > gmt_date_length_max || !text.ends_with(" GMT")) return std::nullopt;
   const std::string terminated{text};
   const std::time_t seconds = curl_getdate(terminated.c_str(), nullptr);
-  const auto latest = std::chrono::floor<std::chrono::seconds>(
-      std::chrono::system_clock::time_point::max().time_since_epoch());
-  if (seconds < 0 || seconds > latest.count()) return std::nullopt;
+  if (seconds < 0 || seconds > latest_system_second.time_since_epoch().count()) return std::nullopt;
   return std::chrono::system_clock::from_time_t(seconds);
 }
 

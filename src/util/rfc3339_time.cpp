@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "src/util/time_bounds.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -40,11 +42,6 @@ std::optional<std::chrono::minutes> zone_offset(std::string_view zone) {
   return zone[0] == '+' ? offset : -offset;
 }
 
-// The last whole second system_clock can hold with a fraction added (2262-04-11).
-constexpr std::chrono::sys_seconds latest_second =
-    std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::time_point::max()) -
-    std::chrono::seconds{1};
-
 }  // namespace
 
 std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_view text) {
@@ -75,7 +72,7 @@ std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_v
   const std::chrono::sys_seconds utc = std::chrono::sys_days{date} + std::chrono::hours{*hour} +
                                        std::chrono::minutes{*minute} +
                                        std::chrono::seconds{*second} - *offset;
-  if (utc < std::chrono::sys_seconds{} || utc > latest_second) return std::nullopt;
+  if (utc < std::chrono::sys_seconds{} || utc > latest_system_second) return std::nullopt;
   return std::chrono::time_point_cast<std::chrono::system_clock::duration>(utc) + fraction;
 }
 

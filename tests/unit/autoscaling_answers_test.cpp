@@ -164,6 +164,33 @@ TEST_CASE("bad Describe bodies give errors that say what is wrong", "[autoscalin
     std::string broken = groups_answer;
     broken.replace(broken.find("<MaxSize>10"), 11, "<MaxSize>1O");
     CHECK(parse_describe_auto_scaling_groups(broken).error ==
-          "the DescribeAutoScalingGroups answer: <MaxSize> is not a whole number: 1O");
+          "the DescribeAutoScalingGroups answer: <MaxSize> is not a whole number from 0 to "
+          "2147483647: 1O");
+  }
+  SECTION("a number out of what the field can mean") {
+    // Timeouts past duration_max would overflow the nanoseconds a deadline counts in; a
+    // heartbeat timeout of 0 leaves no time to heartbeat; a negative size is no size.
+    for (const auto& [field, value] :
+         {std::pair{"HeartbeatTimeout", "300"}, std::pair{"GlobalTimeout", "30000"}}) {
+      for (const char* wrong : {"9999999999", "315360001", "-30"}) {
+        std::string broken = hooks_answer;
+        const std::string good = std::string{"<"} + field + ">" + value + "<";
+        broken.replace(broken.find(good), good.size(), std::string{"<"} + field + ">" + wrong + "<");
+        CAPTURE(field, wrong);
+        const auto answer = parse_describe_lifecycle_hooks(broken);
+        CHECK(answer.items.empty());
+        CHECK_THAT(answer.error, Catch::EndsWith(std::string{"to 315360000: "} + wrong));
+      }
+    }
+    std::string no_heartbeat = hooks_answer;
+    no_heartbeat.replace(no_heartbeat.find("<HeartbeatTimeout>300"), 21, "<HeartbeatTimeout>0");
+    CHECK(parse_describe_lifecycle_hooks(no_heartbeat).error ==
+          "the DescribeLifecycleHooks answer: <HeartbeatTimeout> is not a whole number from 1 "
+          "to 315360000: 0");
+    std::string negative = groups_answer;
+    negative.replace(negative.find("<DesiredCapacity>2"), 18, "<DesiredCapacity>-2");
+    CHECK(parse_describe_auto_scaling_groups(negative).error ==
+          "the DescribeAutoScalingGroups answer: <DesiredCapacity> is not a whole number from 0 "
+          "to 2147483647: -2");
   }
 }

@@ -7,7 +7,6 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
-#include <limits>
 #include <string>
 
 namespace {
@@ -48,7 +47,8 @@ TEST_CASE("parse_duration reads Go-style durations exactly", "[duration]") {
       {"90m", 5'400'000},
       {"1s1s", 2'000},
       {"007s", 7'000},
-      {"9223372036854775807ms", std::numeric_limits<std::int64_t>::max()},
+      {"87600h", 315'360'000'000},  // duration_max, the longest runwarden takes
+      {"315359999999ms1ms", 315'360'000'000},
   }));
   CAPTURE(row.text);
   const auto parsed = runwarden::parse_duration(row.text);
@@ -82,6 +82,11 @@ TEST_CASE("parse_duration explains what is wrong", "[duration]") {
       {"9223372036854776s", "too large"},
       {"99999999999999999999999h", "too large"},
       {"9223372036854775807ms1ms", "too large"},
+      // Past duration_max, though milliseconds would hold it: in nanoseconds, which every
+      // deadline counts in, 2562048h overflows (it crashed runwarden run --drain-timeout).
+      {"87600h1ms", "too large: runwarden takes at most 87600h (ten years)"},
+      {"2562048h", "too large"},
+      {"9223372036854775807ms", "too large"},
       {"none", "\"none\" is not a duration"},
   }));
   CAPTURE(row.text);
@@ -111,7 +116,7 @@ TEST_CASE("format_duration prints the shortest readable form", "[duration]") {
 TEST_CASE("format_duration output parses back to the same value", "[duration]") {
   const auto count =
       GENERATE(as<std::int64_t>{}, 0, 1, 999, 1'000, 1'001, 59'999, 60'000, 61'001, 3'599'999,
-               3'600'000, 5'400'000, 86'399'999, std::numeric_limits<std::int64_t>::max());
+               3'600'000, 5'400'000, 86'399'999, 315'360'000'000);
   const std::string text = runwarden::format_duration(milliseconds{count});
   CAPTURE(count, text);
   const auto parsed = runwarden::parse_duration(text);

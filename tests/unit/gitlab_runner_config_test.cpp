@@ -147,6 +147,13 @@ TEST_CASE("listen_address and shutdown_timeout in config.toml", "[gitlab_runner]
   CHECK(read("concurrent = 1\n").shutdown_timeout == std::chrono::seconds{30});
   CHECK(read("shutdown_timeout = 0\n").shutdown_timeout == std::chrono::seconds{30});
   CHECK(read("shutdown_timeout = -5\n").shutdown_timeout == std::chrono::seconds{30});
+  CHECK(read("shutdown_timeout = 315360000\n").shutdown_timeout == std::chrono::seconds{315360000});
+  // More seconds than runwarden's nanosecond clocks can add to a deadline (gitlab-runner's
+  // own time.Duration wraps past 9223372036): refused, not overflowed into a kill at once.
+  CHECK(parse_gitlab_runner_config("shutdown_timeout = 9223372036854775807\n", "config.toml")
+            .errors == std::vector<std::string>{
+                           "config.toml:1: shutdown_timeout: 9223372036854775807 seconds is "
+                           "longer than runwarden can time (at most 87600h (ten years))"});
   const auto wrong = parse_gitlab_runner_config("shutdown_timeout = \"30s\"\n", "config.toml");
   CHECK(wrong.errors ==
         std::vector<std::string>{"config.toml:1: shutdown_timeout: expected an integer (seconds)"});

@@ -66,6 +66,9 @@ TEST_CASE("a hook ends at the earliest of its global timeout, 100 heartbeats and
   CHECK(ends(60s, 172800s) == 100 * 60s - 1s);        // 100 heartbeat timeouts
   CHECK(ends(7200s, 172800s) == 48h - 1s);             // AWS's 48 hours
   CHECK(ends(300s, 0s) == 100 * 300s - 1s);           // no global timeout given
+  // The longest timeouts an answer may carry (duration_max): 100 of them are more than
+  // nanoseconds hold, and the least is still 48 hours.
+  CHECK(ends(315360000s, 315360000s) == 48h - 1s);
   const auto action =
       lifecycle_action_for(hook("drain", terminating_transition), now, 1s);
   CHECK(action.hook_name == "drain");

@@ -130,6 +130,16 @@ TEST_CASE("gitlab answers: done, already gone, retried, or an error", "[unregist
   CHECK_FALSE(odd.retry_after);  // an HTTP-date: the schedule's own minimum applies
   CHECK_FALSE(classify_gitlab_answer(manager_runner(), answer(429, "", {{"retry-after", "-1"}}))
                   .retry_after);
+  // Values past what the nanosecond clocks hold are ignored, not converted (9999999999 as a
+  // reset epoch is the year 2286; as nanoseconds it overflowed).
+  const auto absurd = classify_gitlab_answer(
+      manager_runner(),
+      answer(429, "", {{"retry-after", "9999999999"}, {"ratelimit-reset", "9999999999"}}));
+  CHECK_FALSE(absurd.retry_after);
+  CHECK_FALSE(absurd.reset_at);
+  const auto longest = classify_gitlab_answer(
+      manager_runner(), answer(429, "", {{"retry-after", "315360000"}}));  // duration_max
+  CHECK(longest.retry_after == std::chrono::seconds{315360000});
 }
 
 TEST_CASE("github: each scope's runner list and delete, with the token in a header",
