@@ -90,10 +90,7 @@ constexpr key_spec schema[] = {
                         "SIGKILL"),
                     value.config().drain.kill_timeout);
      }},
-    {"drain", "start_grace",
-     [](config_value& value) {
-       return store(value.expect_duration(), value.config().drain.start_grace);
-     }},
+    {"drain", "start_grace", read_drain_start_grace},
     {"drain", "unregister_alongside_below", read_drain_unregister_alongside_below},
     {"control", "grpc_listen", read_grpc_listen},
     {"control", "token_file",

@@ -140,6 +140,22 @@ bool read_drain_timeout(config_value& value) {
   return true;
 }
 
+// The grace holds a drain's graceful signal, and a spot notice gives two minutes in all.
+constexpr std::chrono::milliseconds start_grace_max{std::chrono::minutes{1}};
+
+bool read_drain_start_grace(config_value& value) {
+  const std::optional<std::chrono::milliseconds> grace = value.expect_duration();
+  if (!grace) return false;
+  if (*grace > start_grace_max) {
+    value.refuse(fmt::format("must be at most {} (it holds a drain's signal to a just-started "
+                             "runner, and a spot notice gives two minutes in all)",
+                             format_duration(start_grace_max)));
+    return false;
+  }
+  value.config().drain.start_grace = *grace;
+  return true;
+}
+
 bool read_drain_unregister_alongside_below(config_value& value) {
   const std::optional<std::string> text =
       value.expect_string("\"none\" or a duration string such as \"60s\"");

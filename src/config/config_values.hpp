@@ -17,6 +17,8 @@ std::optional<int> expect_signal(config_value& value);
 bool read_restart_policy(config_value& value);
 bool read_restart_jitter(config_value& value);
 bool read_drain_timeout(config_value& value);
+// A duration up to a minute.
+bool read_drain_start_grace(config_value& value);
 // "none" (never alongside) or a positive duration.
 bool read_drain_unregister_alongside_below(config_value& value);
 bool read_grpc_listen(config_value& value);

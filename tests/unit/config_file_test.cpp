@@ -188,6 +188,8 @@ const std::vector<good_config> good_values{
     {"drain.timeout = \"1ms\"", [](const settings& loaded) { return loaded.drain.timeout == 1ms; }},
     {"drain.kill_timeout = \"30s\"",
      [](const settings& loaded) { return loaded.drain.kill_timeout == 30s; }},
+    {"drain.start_grace = \"1m\"",
+     [](const settings& loaded) { return loaded.drain.start_grace == 1min; }},
     {"drain.unregister_alongside_below = \"none\"",
      [](const settings& loaded) { return !loaded.drain.unregister_alongside_below; }},
     {"drain.unregister_alongside_below = \"3m\"",
@@ -336,6 +338,9 @@ const std::vector<bad_config> bad_values{
     {"[drain]\ntimeout = \"0s\"",
      {"test.toml:2: drain.timeout: \"0s\" would kill running jobs at once; write \"none\" "
       "for no deadline or a positive duration such as \"2h\""}},
+    {"[drain]\nstart_grace = \"61s\"",
+     {"test.toml:2: drain.start_grace: must be at most 1m (it holds a drain's signal to a "
+      "just-started runner, and a spot notice gives two minutes in all)"}},
     {"[drain]\nunregister_alongside_below = \"soon\"",
      {"test.toml:2: drain.unregister_alongside_below: \"soon\" is not a duration (write a "
       "number and a unit, such as \"10s\"); write \"none\" to always unregister after the "
