@@ -37,6 +37,7 @@ bool read_action_for_code(config_value& value, std::string_view code) {
 constexpr std::chrono::milliseconds poll_interval_min{100};
 // A spot notice comes two minutes ahead: read later than this, a quarter of it is gone.
 constexpr std::chrono::milliseconds spot_poll_interval_max{std::chrono::seconds{30}};
+constexpr std::chrono::milliseconds spot_notice_lead{std::chrono::minutes{2}};
 
 }  // namespace
 
@@ -81,6 +82,19 @@ bool read_aws_spot_poll_interval(config_value& value) {
     return false;
   }
   value.config().aws.spot_poll_interval = *interval;
+  return true;
+}
+
+bool read_aws_spot_safety_margin(config_value& value) {
+  const auto margin = value.expect_duration();
+  if (!margin) return false;
+  if (*margin >= spot_notice_lead) {
+    value.refuse(fmt::format("must be less than {} s: a spot notice comes two minutes ahead, "
+                             "and a margin that long would stop the runner's jobs at the notice",
+                             spot_notice_lead.count() / 1000));
+    return false;
+  }
+  value.config().aws.watch.spot_safety_margin = *margin;
   return true;
 }
 

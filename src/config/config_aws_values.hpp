@@ -13,6 +13,8 @@ bool read_aws_drain_states(config_value& value);
 bool read_aws_rebalance(config_value& value);
 bool read_aws_scheduled_events_interval(config_value& value);
 bool read_aws_spot_poll_interval(config_value& value);
+// A duration below the two minutes of a spot notice.
+bool read_aws_spot_safety_margin(config_value& value);
 // One row per event code of [aws.scheduled_events]: "drain", "drain_ahead" or "log".
 bool read_scheduled_instance_stop(config_value& value);
 bool read_scheduled_instance_retirement(config_value& value);

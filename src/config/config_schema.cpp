@@ -166,10 +166,7 @@ constexpr key_spec schema[] = {
     {"aws", "poll_interval", read_aws_poll_interval},
     {"aws", "spot_poll_interval", read_aws_spot_poll_interval},
     {"aws", "drain_states", read_aws_drain_states},
-    {"aws", "spot_safety_margin",
-     [](config_value& value) {
-       return store(value.expect_duration(), value.config().aws.watch.spot_safety_margin);
-     }},
+    {"aws", "spot_safety_margin", read_aws_spot_safety_margin},
     {"aws", "rebalance", read_aws_rebalance},
     {"aws", "imds_v1_fallback",
      [](config_value& value) {

@@ -98,6 +98,9 @@ TEST_CASE("[aws] keys refuse bad values, naming file, line and key", "[config][i
       {"[aws]\nspot_safety_margin = \"-5s\"",
        {"test.toml:2: aws.spot_safety_margin: negative duration \"-5s\" (durations are zero "
         "or more)"}},
+      {"[aws]\nspot_safety_margin = \"2m\"",
+       {"test.toml:2: aws.spot_safety_margin: must be less than 120 s: a spot notice comes two "
+        "minutes ahead, and a margin that long would stop the runner's jobs at the notice"}},
       {"[aws]\nrebalance = \"terminate\"",
        {"test.toml:2: aws.rebalance: unknown value \"terminate\" (expected \"ignore\", \"log\" "
         "or \"drain\")"}},
