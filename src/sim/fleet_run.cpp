@@ -288,10 +288,13 @@ std::string write_journal(const run_state& run, const fleet_run_options& options
   return created.writer->sync().value_or("");
 }
 
-// Delivers messages and fires timers in time order until the next world tick is due.
-void run_until(coordinator& scheduler, const caf::actor_clock::time_point& until) {
+// Delivers messages and fires timers in time order until the next world tick is due; each
+// time every message of an instant is delivered, the world judges that instant's signals.
+void run_until(coordinator& scheduler, fleet_world& world,
+               const caf::actor_clock::time_point& until) {
   for (;;) {
     scheduler.run();
+    world.judge_killing_signals();
     auto& timers = scheduler.clock().schedule();
     if (timers.empty() || timers.begin()->first > until) break;
     if (timers.begin()->first > scheduler.clock().current_time)
@@ -335,10 +338,11 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
 
   const auto seconds = scenario.duration.count();
   for (std::int64_t second = 0; second <= seconds; ++second) {
-    run_until(scheduler, run->start + std::chrono::seconds{second});
+    run_until(scheduler, world, run->start + std::chrono::seconds{second});
     world.tick(static_cast<sim_seconds>(second));
   }
   scheduler.run();
+  world.judge_killing_signals();
   world.finish(static_cast<sim_seconds>(seconds));
   std::vector<std::pair<std::string, bool>> drains;
   for (std::size_t i = 0; i < run->instances.size(); ++i) {
@@ -346,6 +350,7 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
     stop(run, i);
   }
   scheduler.run();
+  world.judge_killing_signals();
   if (!options.journal_file.empty()) result.error = write_journal(*run, options);
   result.report = make_report(world, options.seed, drains);
   result.timeline = world.timeline(scenario.name + ", seed " + std::to_string(options.seed));

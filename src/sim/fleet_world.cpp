@@ -320,16 +320,24 @@ void fleet_world::signal_runner(std::size_t index, int signal_number, sim_second
   if (signal_number != SIGTERM && signal_number != SIGKILL) return;
   // gitlab-runner reads SIGTERM as "abort every job now": the jobs die with it.
   if (!instance.runner.jobs.empty()) {
-    const auto deadline = drain_deadline_of ? drain_deadline_of(index) : std::nullopt;
-    if (!deadline || now < *deadline - 1e-6)
-      violate(now, "job_killed_early",
-              fmt::format("{}: {} job(s) killed by runwarden's signal {} before the drain "
-                          "deadline ({})", instance.id, instance.runner.jobs.size(),
-                          signal_number, deadline ? fmt::format("{:.1f}s", *deadline) : "none"));
+    unjudged_signals_.push_back({index, signal_number, instance.runner.jobs.size(), now});
     kill_jobs(index, "forced at the drain deadline", now);
   }
   runner_exit(index, signal_number == SIGKILL ? exit_status{true, SIGKILL} : exit_status{false, 1},
               now);
+}
+
+void fleet_world::judge_killing_signals() {
+  for (const auto& signal : unjudged_signals_) {
+    const auto deadline = drain_deadline_of ? drain_deadline_of(signal.instance) : std::nullopt;
+    if (!deadline || signal.at < *deadline - 1e-6)
+      violate(signal.at, "job_killed_early",
+              fmt::format("{}: {} job(s) killed by runwarden's signal {} before the drain "
+                          "deadline ({})", instances_[signal.instance].id, signal.jobs,
+                          signal.signal_number,
+                          deadline ? fmt::format("{:.1f}s", *deadline) : "none"));
+  }
+  unjudged_signals_.clear();
 }
 
 void fleet_world::arrivals(sim_seconds now) {

@@ -171,6 +171,12 @@ public:
   // The simulated process port.
   std::int64_t spawn_runner(std::size_t instance, sim_seconds now);
   void signal_runner(std::size_t instance, int signal_number, sim_seconds now);
+  // Judges the signals that killed jobs at this instant against the drain deadline the
+  // warden published, once every message of the instant has been delivered (the harness
+  // calls it whenever the actors are idle). The warden publishes its deadline in the step
+  // that sends the signal, and its status watcher and its process port may hear of them in
+  // either order.
+  void judge_killing_signals();
   // The start gate: the runner runs its command (go), or ends without running it.
   void release_runner(std::size_t instance, std::int64_t pid, bool go, sim_seconds now);
   // False from a runwarden crash until its restart: what it left in its ports' mailboxes
@@ -263,6 +269,14 @@ private:
   std::uint64_t azure_events_issued_ = 0;
   // Google Cloud: metadata reads waiting for a change.
   std::vector<held_metadata_read> held_reads_;
+  // Signals that killed jobs, not yet judged against the drain deadline.
+  struct killing_signal {
+    std::size_t instance;
+    int signal_number;
+    std::size_t jobs;
+    sim_seconds at;
+  };
+  std::vector<killing_signal> unjudged_signals_;
 };
 
 }  // namespace runwarden

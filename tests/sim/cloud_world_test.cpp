@@ -210,6 +210,39 @@ TEST_CASE("world: a runner started beside a live one, or a fresh one during a dr
   CHECK(world.books().violations.back().invariant == "runner_started_in_drain");
 }
 
+TEST_CASE("world: a signal that kills jobs is judged against the deadline published in the "
+          "same instant, in whichever order the two were heard",
+          "[sim]") {
+  auto scenario = cloud_fleet(fleet_cloud::azure);
+  scenario.desired = 2;
+  scenario.jobs_per_minute = 30;
+  fleet_world world{scenario, 1};
+  std::optional<sim_seconds> deadline;
+  world.drain_deadline_of = [&](std::size_t) { return deadline; };
+  sim_seconds now = 60;
+  boot_all(world, now);
+  const auto busy = [&] {
+    return !world.instances()[0].runner.jobs.empty() && !world.instances()[1].runner.jobs.empty();
+  };
+  while (!busy() && now < 600) world.tick(++now);
+  REQUIRE(busy());
+
+  // A notice seen after its deadline: the warden signals at once and publishes the past
+  // deadline in the same step; the world heard the signal first.
+  world.signal_runner(0, SIGTERM, now);
+  CHECK(world.books().violations.empty());
+  deadline = now - 3;
+  world.judge_killing_signals();
+  CHECK(world.books().violations.empty());
+
+  // A deadline still ahead when the jobs were killed is a violation.
+  deadline = now + 60;
+  world.signal_runner(1, SIGTERM, now);
+  world.judge_killing_signals();
+  REQUIRE(world.books().violations.size() == 1);
+  CHECK(world.books().violations.front().invariant == "job_killed_early");
+}
+
 TEST_CASE("world: with the faults over, a terminate hook that runs out under a live runner is "
           "a violation; while faults last it is not",
           "[sim][liveness]") {
