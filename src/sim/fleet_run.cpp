@@ -329,6 +329,9 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
                    runner_exited{world.instances()[index].runner.pid, status});
   };
   world.drain_deadline_of = [&](std::size_t index) { return drain_deadline(run, index); };
+  world.draining_of = [&](std::size_t index) {
+    return run->instances[index].last_status >= warden_status::shutting_down;
+  };
   world.on_runwarden_crash = [&](std::size_t index) { return crash(run, index); };
   world.on_shutdown_signal = [&](std::size_t index) {
     const auto& actors = run->instances[index];
@@ -358,6 +361,7 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
   world.on_gone = nullptr;
   world.on_runner_exit = nullptr;
   world.drain_deadline_of = nullptr;
+  world.draining_of = nullptr;
   world.on_runwarden_crash = nullptr;
   world.on_shutdown_signal = nullptr;
   return result;

@@ -271,10 +271,13 @@ std::int64_t fleet_world::spawn_runner(std::size_t index, sim_seconds now) {
     violate(now, "two_runners",
             fmt::format("{}: a runner started while runner {} still runs", instances_[index].id,
                         runner.pid));
-  if (const auto deadline = drain_deadline_of ? drain_deadline_of(index) : std::nullopt)
+  if (draining_of && draining_of(index)) {
+    const auto deadline = drain_deadline_of ? drain_deadline_of(index) : std::nullopt;
     violate(now, "runner_started_in_drain",
-            fmt::format("{}: a fresh runner started during a drain (deadline {:.1f}s)",
-                        instances_[index].id, *deadline));
+            fmt::format("{}: a fresh runner started during a drain (deadline {})",
+                        instances_[index].id,
+                        deadline ? fmt::format("{:.1f}s", *deadline) : "none"));
+  }
   runner = sim_runner{.pid = next_pid_++,
                       .alive = true,
                       .draining = false,

@@ -158,6 +158,9 @@ public:
   std::function<void(std::size_t instance)> on_gone;        // stop its actors
   std::function<void(std::size_t instance, exit_status)> on_runner_exit;
   std::function<std::optional<sim_seconds>(std::size_t instance)> drain_deadline_of;
+  // Whether the instance's runwarden has published that a drain began (with or without a
+  // deadline).
+  std::function<bool(std::size_t instance)> draining_of;
   // Kills the instance's runwarden as kill -9 would (its runner lives on); false when that
   // runwarden has already finished, which is not a crash worth having. on_boot brings it
   // back later, from its journal.
