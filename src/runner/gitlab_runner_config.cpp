@@ -25,10 +25,11 @@ class runner_config_reader {
       // gitlab-runner falls back to its default for zero and negative values alike.
       if (!node->is_integer())
         report(*node, "shutdown_timeout", "expected an integer (seconds)");
-      else if (const std::int64_t seconds = **node->as_integer(); seconds > duration_max_seconds.count())
+      else if (const std::int64_t seconds = **node->as_integer();
+               seconds > duration_max_seconds.count())
         report(*node, "shutdown_timeout",
-               std::to_string(seconds) + " seconds is longer than runwarden can time (at most " +
-                   duration_max_text + ")");
+               std::to_string(seconds) + " seconds is longer than runwarden can time: at most " +
+                   duration_max_text);
       else if (seconds > 0)
         config.shutdown_timeout = std::chrono::seconds{seconds};
     }

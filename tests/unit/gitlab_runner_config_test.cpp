@@ -153,7 +153,7 @@ TEST_CASE("listen_address and shutdown_timeout in config.toml", "[gitlab_runner]
   CHECK(parse_gitlab_runner_config("shutdown_timeout = 9223372036854775807\n", "config.toml")
             .errors == std::vector<std::string>{
                            "config.toml:1: shutdown_timeout: 9223372036854775807 seconds is "
-                           "longer than runwarden can time (at most 87600h (ten years))"});
+                           "longer than runwarden can time: at most 87600h (ten years)"});
   const auto wrong = parse_gitlab_runner_config("shutdown_timeout = \"30s\"\n", "config.toml");
   CHECK(wrong.errors ==
         std::vector<std::string>{"config.toml:1: shutdown_timeout: expected an integer (seconds)"});
