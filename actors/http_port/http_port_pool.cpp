@@ -1,6 +1,7 @@
 // See http_port_pool.hpp.
 #include "actors/http_port/http_port_pool.hpp"
 
+#include "actors/exit_wait/exit_wait.hpp"
 #include "actors/http_port/http_port_actor.hpp"
 
 namespace runwarden {
@@ -13,7 +14,16 @@ http_port_actor http_port_pool::add() {
 }
 
 void http_port_pool::stop() {
-  for (const auto& port : ports_) caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
+  if (!ports_.empty()) {
+    // The ports hold the clients, whose timers live on the io context: the clients go only
+    // once no port can touch them.
+    exit_wait ended{system_};
+    for (const auto& port : ports_) {
+      ended.watch(port);
+      caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
+    }
+    ended.wait();
+  }
   for (const auto& client : plain_clients_) client->stop();
   for (const auto& worker : workers_) worker->stop();
   ports_.clear();

@@ -21,7 +21,7 @@ namespace runwarden {
 
 class http_port_pool {
  public:
-  // `io` must keep running until stop() returned.
+  // `io` must keep running until stop() returned, and `system` until stop() was called.
   http_port_pool(caf::actor_system& system, boost::asio::io_context& io)
       : system_(system), io_(io) {}
   http_port_pool(const http_port_pool&) = delete;
@@ -30,7 +30,7 @@ class http_port_pool {
 
   // A new port with clients of its own.
   http_port_actor add();
-  // Safe to call twice.
+  // Blocks: call it from a thread that is not a CAF worker. Safe to call twice.
   void stop();
 
  private:

@@ -4,6 +4,7 @@
 #include <random>
 #include <utility>
 
+#include "actors/exit_wait/exit_wait.hpp"
 #include "actors/process_port/process_port_actor.hpp"
 #include "src/assembly/instance_planning.hpp"
 #include "src/logging/logging.hpp"
@@ -61,6 +62,7 @@ local_instance::local_instance(settings config, instance_plan plan, run_journal 
 void local_instance::start(caf::actor_system& system, warden_exit_listener_actor exit_listener,
                            effect_observer observer) {
   RUNWARDEN_ASSERT(plan_ && !actors_);
+  system_ = &system;
   host_ = std::make_shared<child_process_host>(
       io_.context(), runner_command{config_.runner.command, config_.runner.output});
   host_->start();
@@ -91,13 +93,21 @@ void local_instance::start(caf::actor_system& system, warden_exit_listener_actor
 }
 
 void local_instance::stop() {
-  if (actors_) actors_->stop();
-  if (http_ports_) http_ports_->stop();
-  if (host_) host_->stop();
+  if (!system_) return;
+  // The warden writes the journal through this instance, a supervisor asks it for HTTP
+  // ports, the process port reaches the child process host: each ends before they go.
+  exit_wait ended{*system_};
+  for (const auto& supervisor : actors_->supervisors()) ended.watch(supervisor);
+  ended.watch(actors_->warden());
+  ended.watch(process_port_);
+  actors_->stop();
+  caf::anon_send_exit(process_port_, caf::exit_reason::user_shutdown);
+  ended.wait();
+  http_ports_->stop();
+  host_->stop();
   host_.reset();
   io_.stop();
-  if (process_port_) caf::anon_send_exit(process_port_, caf::exit_reason::user_shutdown);
-  process_port_ = process_port_actor{};
+  system_ = nullptr;
 }
 
 }  // namespace runwarden

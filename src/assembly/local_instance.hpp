@@ -56,8 +56,10 @@ class local_instance {
   // The CI server a drain unregisters from (the first, if several); empty if none.
   const std::string& unregister_url() const { return unregister_url_; }
 
-  // Stops the actors in the declared order, then the HTTP ports, the child process host and
-  // the io thread. Leaves the runner process alone: a drain ends it. Safe to call twice.
+  // Stops the actors in the declared order and waits until they are gone, then the HTTP
+  // ports, the child process host and the io thread. Leaves the runner process alone: a
+  // drain ends it. Blocks: call it from a thread that is not a CAF worker, while the actor
+  // system runs. Safe to call twice.
   void stop();
 
  private:
@@ -65,6 +67,7 @@ class local_instance {
                  std::string unregister_url, std::shared_ptr<metrics_registry> metrics);
 
   settings config_;
+  caf::actor_system* system_ = nullptr;  // from start() until stop()
   std::optional<instance_plan> plan_;  // until started
   std::optional<run_journal> journal_;
   std::string unregister_url_;
