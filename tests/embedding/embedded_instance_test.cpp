@@ -114,6 +114,27 @@ TEST_CASE("a second instance on one state directory is refused, naming the lock"
   first.instance->stop();
 }
 
+// stop() frees what runwarden's actors use (its io thread, HTTP clients, journal) only once
+// they have ended; under AddressSanitizer a port still ending on a CAF worker while the io
+// context goes is a use after free. One cycle shows it rarely, so the test runs many.
+TEST_CASE("instance after instance, stop() ends every actor before what it uses goes",
+          "[embedding][process]") {
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  for (int cycle = 0; cycle < 20; ++cycle) {
+    CAPTURE(cycle);
+    scratch_directory state;
+    auto started = instance::start(system, demo_config(state));
+    REQUIRE(started.error.empty());
+    caf::scoped_actor host{system};
+    started.instance->subscribe(caf::actor_cast<caf::actor>(host));
+    statuses_until(host, runner_runs);
+    started.instance->request_shutdown(shutdown_request{.reason = "next cycle", .forceful = true});
+    CHECK(statuses_until(host, gone).back().state == "gone");
+    started.instance->stop();
+  }
+}
+
 TEST_CASE("embedded settings are checked as runwarden run checks its file", "[embedding]") {
   const auto bad = config::from_toml("[drain]\ntimeout = \"soon\"\n[runner]\nnope = 1\n",
                                      {"/bin/true"}, "host.toml");
