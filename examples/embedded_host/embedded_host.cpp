@@ -41,8 +41,10 @@ caf::behavior status_watcher(caf::stateful_actor<watcher_state>* self,
                   << std::endl;
         if (status.state == "running" && status.runner_pid && !self->state.drain_asked) {
           self->state.drain_asked = true;
-          runwarden->request_shutdown({.reason = "the embedded host is done with its runner",
-                                       .deadline = std::chrono::seconds{30}});
+          const auto refused =
+              runwarden->request_shutdown({.reason = "the embedded host is done with its runner",
+                                           .deadline = std::chrono::seconds{30}});
+          if (!refused.empty()) std::cerr << "embedded_host: drain refused: " << refused << std::endl;
         }
         if (status.state == "gone") self->send(main, status.exit_code.value_or(EXIT_FAILURE));
       },

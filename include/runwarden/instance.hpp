@@ -50,7 +50,10 @@ class instance {
   // `listener` receives a status now and one at every change, until it goes down.
   void subscribe(const caf::actor& listener) const;
 
-  void request_shutdown(shutdown_request request) const;
+  // Empty when the request went to runwarden; otherwise what is wrong with it (a reason
+  // longer than 1024 bytes or not one line, a deadline below zero or past 30 days, as the
+  // control API refuses them; or a stopped instance), and nothing changed.
+  std::string request_shutdown(shutdown_request request) const;
 
   // Ends runwarden's actors and threads. The runner is left alone: to let it go, request a
   // shutdown and wait for the status gone first. Safe to call twice.

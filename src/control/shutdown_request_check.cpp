@@ -129,16 +129,6 @@ std::optional<std::string> target_problem(std::string_view url) {
 
 }  // namespace
 
-std::optional<std::string> reason_problem(std::string_view reason) {
-  if (reason.size() > reason_bytes_max)
-    return "reason is longer than " + std::to_string(reason_bytes_max) + " bytes";
-  const bool clean = std::all_of(reason.begin(), reason.end(), [](char c) {
-    return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
-  });
-  if (!clean) return "reason holds a line break or control character";
-  return std::nullopt;
-}
-
 std::optional<std::string> callback_problem(const shutdown_callback& callback,
                                             bool allow_link_local) {
   if (auto problem = url_problem(callback.url)) return problem;
@@ -159,12 +149,12 @@ deadline_check deadline_from_wire(const google::protobuf::Duration& wire) {
   if (nanos <= -nanoseconds_per_second || nanos >= nanoseconds_per_second ||
       (seconds > 0 && nanos < 0) || (seconds < 0 && nanos > 0))
     return {std::nullopt, "deadline is not a valid duration"};
-  if (seconds < 0 || nanos < 0) return {std::nullopt, "deadline must not be negative"};
-  const auto max_seconds = std::chrono::duration_cast<std::chrono::seconds>(shutdown_deadline_max);
-  if (seconds > max_seconds.count() || (seconds == max_seconds.count() && nanos > 0))
-    return {std::nullopt, "deadline is longer than " + std::to_string(max_seconds.count()) +
-                              " seconds (30 days)"};
-  return {duration{seconds * nanoseconds_per_second + nanos}, {}};
+  // Whole seconds first: most counts of seconds the wire allows overflow nanoseconds.
+  if (auto problem = relative_deadline_problem(std::chrono::seconds{seconds}))
+    return {std::nullopt, *problem};
+  const duration relative{seconds * nanoseconds_per_second + nanos};
+  if (auto problem = relative_deadline_problem(relative)) return {std::nullopt, *problem};
+  return {relative, {}};
 }
 
 }  // namespace runwarden

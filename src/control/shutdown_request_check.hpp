@@ -19,15 +19,14 @@
 #include <string_view>
 
 #include "src/drain/drain_vocabulary.hpp"
+#include "src/drain/shutdown_request_limits.hpp"
 
 namespace runwarden {
 
-inline constexpr std::size_t reason_bytes_max = 1024;
 inline constexpr std::size_t callback_url_bytes_max = 2048;
 inline constexpr std::size_t callback_method_bytes_max = 16;
 inline constexpr std::size_t callback_headers_max = 256;
 inline constexpr std::size_t callback_header_bytes_max = 48 * 1024;  // names and values
-inline constexpr std::chrono::hours shutdown_deadline_max{24 * 30};
 
 // The callback as the wire carries it (runwarden.v1 and gitlab-runner's wrapper spell it
 // alike), headers sorted by name; nullopt when the caller left it empty.
@@ -41,9 +40,8 @@ std::optional<shutdown_callback> callback_from_wire(const wire_callback& wire) {
   return callback;
 }
 
-// Each says what is wrong, for the caller to read; nullopt when nothing is. Header values
-// are never quoted back.
-std::optional<std::string> reason_problem(std::string_view reason);
+// Says what is wrong, for the caller to read; nullopt when nothing is. Header values are
+// never quoted back. The reason's rule is shutdown_request_limits.hpp's.
 std::optional<std::string> callback_problem(const shutdown_callback& callback,
                                             bool allow_link_local = false);
 
@@ -52,7 +50,7 @@ struct deadline_check {
   std::string error;
 };
 
-// A deadline relative to now: zero or positive, at most shutdown_deadline_max.
+// A valid protobuf Duration, then relative_deadline_problem's rule.
 deadline_check deadline_from_wire(const google::protobuf::Duration& wire);
 
 }  // namespace runwarden

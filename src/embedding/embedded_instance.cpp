@@ -7,6 +7,7 @@
 
 #include "messages/warden_messages.hpp"
 #include "runwarden_version.hpp"
+#include "src/drain/shutdown_request_limits.hpp"
 #include "src/assembly/local_instance.hpp"
 #include "src/embedding/host_relay.hpp"
 #include "src/embedding/settings_value.hpp"
@@ -61,14 +62,18 @@ void instance::subscribe(const caf::actor& listener) const {
   if (running_) caf::anon_send(running_->relay, caf::subscribe_atom::value, listener);
 }
 
-void instance::request_shutdown(shutdown_request request) const {
-  if (!running_) return;
+std::string instance::request_shutdown(shutdown_request request) const {
+  if (!running_) return "the instance is stopped";
+  if (auto problem = reason_problem(request.reason)) return *problem;
+  if (request.deadline) {
+    if (auto problem = relative_deadline_problem(*request.deadline)) return *problem;
+  }
   if (request.on_gone) caf::anon_send(running_->relay, gone_callback{std::move(request.on_gone)});
   const auto& warden = running_->local->actors().warden();
   if (request.forceful) {
     caf::anon_send(warden, forceful_shutdown_requested{.source = trigger_source::control_api,
                                                        .reason = std::move(request.reason)});
-    return;
+    return {};
   }
   std::optional<instant> deadline;
   if (request.deadline)
@@ -78,6 +83,7 @@ void instance::request_shutdown(shutdown_request request) const {
   caf::anon_send(warden, shutdown_requested{.source = trigger_source::control_api,
                                             .deadline = deadline,
                                             .reason = std::move(request.reason)});
+  return {};
 }
 
 void instance::stop() {

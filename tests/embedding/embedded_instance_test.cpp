@@ -114,6 +114,42 @@ TEST_CASE("a second instance on one state directory is refused, naming the lock"
   first.instance->stop();
 }
 
+// The control API's rules hold for a host too: a request they refuse is answered with the
+// problem and never reaches the warden. Had one reached it, the drain that follows would
+// carry its reason: a second request never replaces the first one's.
+TEST_CASE("a shutdown request the control API would refuse is refused here, and changes nothing",
+          "[embedding][process]") {
+  scratch_directory state;
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  auto started = instance::start(system, demo_config(state));
+  REQUIRE(started.error.empty());
+  caf::scoped_actor host{system};
+  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  statuses_until(host, runner_runs);
+
+  const auto& handle = *started.instance;
+  CHECK(handle.request_shutdown({.reason = "now", .deadline = std::chrono::milliseconds{-1}}) ==
+        "deadline must not be negative");
+  CHECK(handle.request_shutdown(
+            {.reason = "never", .deadline = std::chrono::milliseconds::max()}) ==
+        "deadline is longer than 2592000 seconds (30 days)");
+  CHECK(handle.request_shutdown({.reason = std::string(2000, 'r'), .forceful = true}) ==
+        "reason is longer than 1024 bytes");
+  CHECK(handle.request_shutdown({.reason = "two\nlines", .forceful = true}) ==
+        "reason holds a line break or control character");
+
+  CHECK(handle.request_shutdown({.reason = "accepted", .forceful = true}).empty());
+  const auto drain = statuses_until(host, gone);
+  for (const auto& seen : drain) {
+    CAPTURE(seen.state, seen.reason);
+    CHECK((seen.reason.empty() || seen.reason == "accepted"));
+  }
+  CHECK(drain.back().reason == "accepted");
+  started.instance->stop();
+  CHECK(handle.request_shutdown({.reason = "late"}) == "the instance is stopped");
+}
+
 // stop() frees what runwarden's actors use (its io thread, HTTP clients, journal) only once
 // they have ended; under AddressSanitizer a port still ending on a CAF worker while the io
 // context goes is a use after free. One cycle shows it rarely, so the test runs many.
