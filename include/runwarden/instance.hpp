@@ -43,7 +43,8 @@ class instance {
   instance& operator=(instance&&) noexcept;
   ~instance();  // stop()
 
-  // The current status; nullopt when no answer came within `wait_max`.
+  // The current status; nullopt when no answer came within `wait_max` (taken from zero to
+  // ten years).
   std::optional<status> current_status(
       std::chrono::milliseconds wait_max = std::chrono::seconds{5}) const;
 

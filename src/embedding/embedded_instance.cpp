@@ -3,6 +3,7 @@
 // signal watch, no service manager: the host has the handle.
 #include "runwarden/instance.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "messages/warden_messages.hpp"
@@ -12,6 +13,7 @@
 #include "src/embedding/host_relay.hpp"
 #include "src/embedding/settings_value.hpp"
 #include "src/logging/logging.hpp"
+#include "src/util/time_bounds.hpp"
 
 namespace runwarden::embedded {
 
@@ -51,7 +53,10 @@ std::optional<status> instance::current_status(std::chrono::milliseconds wait_ma
   if (!running_) return std::nullopt;
   caf::scoped_actor asker{running_->system};
   std::optional<status> answer;
-  asker->request(running_->local->actors().warden(), caf::duration{wait_max},
+  // CAF adds the wait to its clock: a host's milliseconds::max() would overflow it.
+  const auto bounded_wait = std::clamp(wait_max, std::chrono::milliseconds::zero(),
+                                       std::chrono::milliseconds{duration_max});
+  asker->request(running_->local->actors().warden(), caf::duration{bounded_wait},
                  caf::get_atom::value)
       .receive([&](const warden_snapshot& snapshot) { answer = public_status(snapshot); },
                [&](const caf::error&) {});
