@@ -3,13 +3,13 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <nlohmann/json.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <vector>
 
+#include "src/app/seed_arguments.hpp"
 #include "src/sim/fleet_run.hpp"
 #include "src/util/exit_codes.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 
 struct sim_options {
   std::string scenario;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::string> seed;  // N
   std::string seeds;  // "A..B"
   std::string report = "text";
   std::string journal;
@@ -27,19 +27,6 @@ struct sim_options {
   std::string timeline;
   std::string log_level = "off";
 };
-
-std::optional<std::pair<std::uint64_t, std::uint64_t>> seed_range(const std::string& text) {
-  const auto dots = text.find("..");
-  if (dots == std::string::npos) return std::nullopt;
-  std::uint64_t first = 0, last = 0;
-  const auto* begin = text.data();
-  const auto a = std::from_chars(begin, begin + dots, first);
-  const auto b = std::from_chars(begin + dots + 2, begin + text.size(), last);
-  if (a.ec != std::errc{} || a.ptr != begin + dots || b.ec != std::errc{} ||
-      b.ptr != begin + text.size() || last < first)
-    return std::nullopt;
-  return std::pair{first, last};
-}
 
 bool write_file(const std::string& path, const std::string& content) {
   std::ofstream file{path, std::ios::binary | std::ios::trunc};
@@ -108,7 +95,8 @@ void print_summary(const sim_options& options, std::uint64_t first, std::uint64_
 int run_range(const sim_options& options, const fleet_scenario& scenario, std::uint64_t first,
               std::uint64_t last) {
   std::vector<std::uint64_t> broken;
-  for (auto seed = first; seed <= last; ++seed) {
+  // Counted up to `last` inclusive without passing it: last may be the largest seed.
+  for (auto seed = first;; ++seed) {
     const auto result = run_fleet(scenario, {.seed = seed});
     print_seed(options, result.report);
     if (!result.report.violations.empty()) {
@@ -117,30 +105,36 @@ int run_range(const sim_options& options, const fleet_scenario& scenario, std::u
         std::cerr << "runwarden sim: invariant broken; repeat with: " << repro(options, seed)
                   << '\n';
     }
+    if (seed == last) break;
   }
   print_summary(options, first, last, broken);
   return broken.empty() ? 0 : 1;
 }
 
 int run_sim(const sim_options& options) {
+  if (!options.seeds.empty() && (!options.journal.empty() || !options.timeline.empty())) {
+    std::cerr << "runwarden sim: --journal and --timeline need a single --seed\n";
+    return exit_usage;
+  }
+  const auto range = options.seeds.empty() ? std::nullopt : parse_seed_range(options.seeds);
+  if (!options.seeds.empty() && !range) {
+    std::cerr << "runwarden sim: --seeds wants A..B, " << seed_rule_text << " with A <= B, got \""
+              << options.seeds << "\"\n";
+    return exit_usage;
+  }
+  const auto seed = options.seed ? parse_seed(*options.seed) : std::optional<std::uint64_t>{1};
+  if (!seed) {
+    std::cerr << "runwarden sim: --seed wants one of the " << seed_rule_text << ", got \""
+              << *options.seed << "\"\n";
+    return exit_usage;
+  }
   const auto read = read_fleet_scenario(options.scenario);
   if (!read.scenario) {
     for (const auto& error : read.errors) std::cerr << "runwarden sim: " << error << '\n';
     return exit_config;
   }
-  if (!options.seeds.empty()) {
-    const auto range = seed_range(options.seeds);
-    if (!range) {
-      std::cerr << "runwarden sim: --seeds wants A..B with A <= B, got \"" << options.seeds << "\"\n";
-      return exit_usage;
-    }
-    if (!options.journal.empty() || !options.timeline.empty()) {
-      std::cerr << "runwarden sim: --journal and --timeline need a single --seed\n";
-      return exit_usage;
-    }
-    return run_range(options, *read.scenario, range->first, range->second);
-  }
-  return run_one(options, *read.scenario, options.seed.value_or(1));
+  if (range) return run_range(options, *read.scenario, range->first, range->second);
+  return run_one(options, *read.scenario, *seed);
 }
 
 }  // namespace

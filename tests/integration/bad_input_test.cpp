@@ -121,6 +121,37 @@ TEST_CASE("an unreadable config file is an error", "[process][input]") {
   CHECK_FALSE(runner_started(dir));
 }
 
+TEST_CASE("a sim seed that is not a uint64 is a usage error, never another seed",
+          "[process][input]") {
+  const auto [flag, value] = GENERATE(std::pair{"--seed", "-1"},
+                                      std::pair{"--seed", "18446744073709551616"},
+                                      std::pair{"--seeds", "1..18446744073709551616"},
+                                      std::pair{"--seeds", "5..1"});
+  CAPTURE(flag, value);
+  temp_dir dir;
+  const auto run = run_to_exit(
+      dir, {"sim", RUNWARDEN_SCENARIO_DIR "/gcp-mig.toml", flag, value});
+  INFO("stdout:\n" << run.out << "stderr:\n" << run.err);
+  CHECK(run.code == 64);
+  CHECK(contains(run.err, std::string{flag} + " wants"));
+  CHECK(contains(run.err, "\"" + std::string{value} + "\""));
+  CHECK(run.out.empty());
+}
+
+// The range's end may be the largest seed: the run stops there instead of wrapping to 0.
+TEST_CASE("a sim seed range ending at the largest seed ends", "[process][input]") {
+  temp_dir dir;
+  const auto run = run_to_exit(
+      dir, {"sim", RUNWARDEN_SCENARIO_DIR "/gcp-mig.toml", "--seeds",
+            "18446744073709551614..18446744073709551615"});
+  INFO("stdout:\n" << run.out << "stderr:\n" << run.err);
+  CHECK(run.code.has_value());
+  CHECK(contains(run.out, "seed 18446744073709551614:"));
+  CHECK(contains(run.out, "seed 18446744073709551615:"));
+  CHECK_FALSE(contains(run.out, "seed 0:"));
+  CHECK(contains(run.out, "2 seeds, "));
+}
+
 TEST_CASE("runwarden version prints a version", "[process][input]") {
   temp_dir dir;
   const auto run = run_to_exit(dir, {"version"});
