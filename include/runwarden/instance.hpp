@@ -40,7 +40,7 @@ class instance {
   static started start(caf::actor_system& system, const config& settings);
 
   instance(instance&&) noexcept;
-  instance& operator=(instance&&) noexcept;
+  instance& operator=(instance&&) noexcept;  // stops the instance it replaces first
   ~instance();  // stop()
 
   // The current status; nullopt when no answer came within `wait_max` (taken from zero to

@@ -188,7 +188,8 @@ int run_warden(const settings& requested) {
   runwarden.start(system, caf::actor_cast<warden_exit_listener_actor>(waiter),
                   [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
                     metrics->observe(effect, snapshot);
-                  });
+                  },
+                  child_reaping::every_child);  // a subreaper: orphans are ours to reap
   const auto& actors = runwarden.actors();
   for (const auto& supervisor : actors.supervisors()) waiter->monitor(supervisor);
   signals->start(actors.warden());

@@ -60,11 +60,11 @@ local_instance::local_instance(settings config, instance_plan plan, run_journal 
       metrics_(std::move(metrics)) {}
 
 void local_instance::start(caf::actor_system& system, warden_exit_listener_actor exit_listener,
-                           effect_observer observer) {
+                           effect_observer observer, child_reaping reaping) {
   RUNWARDEN_ASSERT(plan_ && !actors_);
   system_ = &system;
   host_ = std::make_shared<child_process_host>(
-      io_.context(), runner_command{config_.runner.command, config_.runner.output});
+      io_.context(), runner_command{config_.runner.command, config_.runner.output}, reaping);
   host_->start();
   http_ports_.emplace(system, io_.context());
   process_port_ = system.spawn(process_port, std::weak_ptr<child_process_host>{host_});

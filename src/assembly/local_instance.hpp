@@ -45,9 +45,10 @@ class local_instance {
 
   // Starts the runner, then the instance's actors in `system`. `exit_listener` receives
   // warden_exited at gone (warden_wiring). Every effect is logged, then handed to
-  // `observer` (metrics). Once only.
+  // `observer` (metrics). `reaping`: every_child only where runwarden owns the process
+  // (child_process_host.hpp). Once only.
   void start(caf::actor_system& system, warden_exit_listener_actor exit_listener,
-             effect_observer observer);
+             effect_observer observer, child_reaping reaping);
 
   // Valid once started.
   const instance& actors() const { return *actors_; }

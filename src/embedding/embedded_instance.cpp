@@ -38,7 +38,8 @@ instance::started instance::start(caf::actor_system& system, const config& setti
   state->local->start(system, state->relay,
                       [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
                         metrics->observe(effect, snapshot);
-                      });
+                      },
+                      child_reaping::runner_only);  // the host's children are the host's
   caf::anon_send(state->local->actors().warden(), subscribe_atom::value,
                  status_subscriber_actor{state->relay});
   return {instance{std::move(state)}, {}};
@@ -46,7 +47,13 @@ instance::started instance::start(caf::actor_system& system, const config& setti
 
 instance::instance(std::unique_ptr<running> state) : running_(std::move(state)) {}
 instance::instance(instance&&) noexcept = default;
-instance& instance::operator=(instance&&) noexcept = default;
+instance& instance::operator=(instance&& other) noexcept {
+  if (this != &other) {
+    stop();  // the replaced instance's relay and threads end as its destructor would end them
+    running_ = std::move(other.running_);
+  }
+  return *this;
+}
 instance::~instance() { stop(); }
 
 std::optional<status> instance::current_status(std::chrono::milliseconds wait_max) const {

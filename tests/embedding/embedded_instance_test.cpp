@@ -4,12 +4,14 @@
 // followed to gone with the runner's own exit code.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <future>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "caf/all.hpp"
@@ -58,6 +60,18 @@ std::vector<status> statuses_until(caf::scoped_actor& host, bool (*until)(const 
         FAIL("no status for " << status_wait_max.count() << "s after " << seen.size());
       });
   return seen;
+}
+
+// What runwarden spawned is gone once an instance is stopped: the count of the system's
+// running actors comes back to the host's own. Workers end on their own after their
+// supervisors, so the count is awaited, bounded.
+bool running_actors_settle_at(caf::actor_system& system, std::size_t count) {
+  const auto give_up = std::chrono::steady_clock::now() + status_wait_max;
+  while (system.registry().running() != count) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds{10});
+  }
+  return true;
 }
 
 bool runner_runs(const status& s) { return s.state == "running" && s.runner_pid.has_value(); }
@@ -171,6 +185,61 @@ TEST_CASE("instance after instance, stop() ends every actor before what it uses 
     CHECK(statuses_until(host, gone).back().state == "gone");
     started.instance->stop();
   }
+}
+
+// A host's own children stay its own: runwarden reaps its runner by pid, never with
+// waitpid(-1), which would take the host's exit statuses (and, with two instances in one
+// host, each other's runners). The host's child has exited before the drain, so the reaping
+// of the runner at the drain's end would have taken it too.
+TEST_CASE("an embedded instance leaves the host's own children to the host",
+          "[embedding][process]") {
+  scratch_directory state;
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  auto started = instance::start(system, demo_config(state));
+  REQUIRE(started.error.empty());
+  caf::scoped_actor host{system};
+  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  statuses_until(host, runner_runs);
+
+  const pid_t host_child = ::fork();
+  if (host_child == 0) ::_exit(7);
+  REQUIRE(host_child > 0);
+  siginfo_t exited{};
+  CHECK(::waitid(P_PID, static_cast<id_t>(host_child), &exited, WEXITED | WNOWAIT) == 0);
+  REQUIRE(started.instance->request_shutdown({.reason = "host child", .forceful = true}).empty());
+  statuses_until(host, gone);
+
+  int wait_status = 0;
+  REQUIRE(::waitpid(host_child, &wait_status, 0) == host_child);
+  CHECK(WIFEXITED(wait_status));
+  CHECK(WEXITSTATUS(wait_status) == 7);
+  started.instance->stop();
+}
+
+// Two instances in one host: each sees its own runner's end (with waitpid(-1) one reaped
+// the other's runner, which was then killed 35 s later as a runner that never ended), and
+// an instance assigned over another stops it, leaving no actor of runwarden's behind.
+TEST_CASE("two instances in one host each drain their own runner and leave nothing behind",
+          "[embedding][process]") {
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  const auto host_actors = system.registry().running();
+  scratch_directory first_state, second_state;
+  auto first = instance::start(system, demo_config(first_state));
+  auto second = instance::start(system, demo_config(second_state));
+  REQUIRE(first.error.empty());
+  REQUIRE(second.error.empty());
+  for (const auto* each : {&*first.instance, &*second.instance}) {
+    caf::scoped_actor host{system};
+    each->subscribe(caf::actor_cast<caf::actor>(host));
+    statuses_until(host, runner_runs);
+    REQUIRE(each->request_shutdown({.reason = "replaced", .forceful = true}).empty());
+    statuses_until(host, gone);
+  }
+  *first.instance = std::move(*second.instance);
+  first.instance->stop();
+  CHECK(running_actors_settle_at(system, host_actors));
 }
 
 TEST_CASE("embedded settings are checked as runwarden run checks its file", "[embedding]") {

@@ -84,8 +84,12 @@ private:
   std::string line_;
 };
 
-child_process_host::child_process_host(boost::asio::io_context& context, runner_command command)
-    : context_(context), command_(std::move(command)), child_signals_(context, SIGCHLD) {}
+child_process_host::child_process_host(boost::asio::io_context& context, runner_command command,
+                                       child_reaping reaping)
+    : context_(context),
+      command_(std::move(command)),
+      reaping_(reaping),
+      child_signals_(context, SIGCHLD) {}
 
 void child_process_host::start() {
   boost::asio::post(context_, [self = shared_from_this()] {
@@ -210,8 +214,10 @@ void child_process_host::wait_for_children() {
 
 void child_process_host::reap_children() {
   for (;;) {
+    const bool every_child = reaping_ == child_reaping::every_child;
+    if (!every_child && runner_pid_ < 0) return;
     int wait_status = 0;
-    const pid_t pid = ::waitpid(-1, &wait_status, WNOHANG);
+    const pid_t pid = ::waitpid(every_child ? -1 : runner_pid_, &wait_status, WNOHANG);
     if (pid <= 0) return;  // None left to reap now (0), or no children at all (-1).
     if (pid == runner_pid_) {
       runner_pid_ = -1;

@@ -15,6 +15,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,12 @@
 
 namespace runwarden {
 
+// Which dead children the host reaps. runwarden run is a child subreaper (or PID 1), so
+// every child that dies is its own to reap, the runner's orphaned grandchildren included. A
+// program that embeds runwarden has children of its own and may run several instances:
+// there each instance reaps its runner only, by pid, and leaves the rest to their parents.
+enum class child_reaping : std::uint8_t { every_child, runner_only };
+
 struct runner_command {
   std::vector<std::string> argv;
   output_mode output = output_mode::log;
@@ -31,7 +38,8 @@ struct runner_command {
 
 class child_process_host : public std::enable_shared_from_this<child_process_host> {
 public:
-  child_process_host(boost::asio::io_context& context, runner_command command);
+  child_process_host(boost::asio::io_context& context, runner_command command,
+                     child_reaping reaping);
 
   // Starts reaping. Call once, before the first spawn.
   void start();
@@ -55,6 +63,7 @@ private:
 
   boost::asio::io_context& context_;
   runner_command command_;
+  child_reaping reaping_;
   boost::asio::signal_set child_signals_;
   pid_t runner_pid_ = -1;
   int gate_ = -1;  // runwarden's end of the runner's start gate, until released
