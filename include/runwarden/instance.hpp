@@ -14,6 +14,10 @@
 // - The system outlives the instance: call stop() before the system goes away.
 // runwarden leaves the host's own signals alone: a host that wants SIGTERM to drain the
 // runner calls request_shutdown from its handler's thread, not from the handler itself.
+// The one exception is SIGCHLD, which runwarden hears (through Boost.Asio) to learn of its
+// runner's end: a SIGCHLD handler of the host's own is replaced while an instance runs.
+// runwarden reaps its own runner only, by pid, so a host waits for its children by pid
+// (waitpid(pid, ...)) or pidfd, as before, and several instances may run side by side.
 //
 // Threads: every member may be called from any thread that is not a CAF worker, except
 // subscribe and request_shutdown, which never block and may be called from actors too.

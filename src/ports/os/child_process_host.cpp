@@ -173,6 +173,7 @@ void child_process_host::do_spawn(const caf::actor& notify) {
     return;
   }
   runner_pid_ = child.pid;
+  children_.push_back(child.pid);
   gate_ = child.gate;
   if (capture) {
     pumps_.clear();
@@ -187,7 +188,7 @@ void child_process_host::release(std::int64_t pid, bool go) {
   boost::asio::post(context_, [self = shared_from_this(), pid, go] {
     if (pid != self->runner_pid_ || self->gate_ < 0) return;
     if (!go) {
-      // Not ours to watch any more: its end is reaped as an orphan's.
+      // Not ours to watch any more: its end is reaped as an orphan's (children_ keeps it).
       self->runner_pid_ = -1;
       self->close_gate();
       return;
@@ -213,20 +214,30 @@ void child_process_host::wait_for_children() {
 }
 
 void child_process_host::reap_children() {
-  for (;;) {
-    const bool every_child = reaping_ == child_reaping::every_child;
-    if (!every_child && runner_pid_ < 0) return;
-    int wait_status = 0;
-    const pid_t pid = ::waitpid(every_child ? -1 : runner_pid_, &wait_status, WNOHANG);
-    if (pid <= 0) return;  // None left to reap now (0), or no children at all (-1).
-    if (pid == runner_pid_) {
-      runner_pid_ = -1;
-      close_gate();
-      caf::anon_send(notify_, runner_exited{pid, exit_status_of(wait_status)});
-    } else {
-      warden_logger()->debug("reaped orphaned process {} ({})", pid,
-                             to_string(exit_status_of(wait_status)));
+  if (reaping_ == child_reaping::every_child) {
+    for (;;) {
+      int wait_status = 0;
+      const pid_t pid = ::waitpid(-1, &wait_status, WNOHANG);
+      if (pid <= 0) return;  // None left to reap now (0), or no children at all (-1).
+      reaped(pid, wait_status);
     }
+  }
+  const auto spawned = children_;  // reaped() removes from children_
+  for (const pid_t child : spawned) {
+    int wait_status = 0;
+    if (::waitpid(child, &wait_status, WNOHANG) == child) reaped(child, wait_status);
+  }
+}
+
+void child_process_host::reaped(pid_t pid, int wait_status) {
+  std::erase(children_, pid);
+  if (pid == runner_pid_) {
+    runner_pid_ = -1;
+    close_gate();
+    caf::anon_send(notify_, runner_exited{pid, exit_status_of(wait_status)});
+  } else {
+    warden_logger()->debug("reaped orphaned process {} ({})", pid,
+                           to_string(exit_status_of(wait_status)));
   }
 }
 

@@ -60,12 +60,14 @@ private:
   void close_gate();
   void wait_for_children();
   void reap_children();
+  void reaped(pid_t pid, int wait_status);
 
   boost::asio::io_context& context_;
   runner_command command_;
   child_reaping reaping_;
   boost::asio::signal_set child_signals_;
   pid_t runner_pid_ = -1;
+  std::vector<pid_t> children_;  // spawned here and not reaped yet: what runner_only reaps
   int gate_ = -1;  // runwarden's end of the runner's start gate, until released
   caf::actor notify_;
   std::vector<std::shared_ptr<output_pump>> pumps_;
