@@ -77,6 +77,17 @@ bool running_actors_settle_at(caf::actor_system& system, std::size_t count) {
 bool runner_runs(const status& s) { return s.state == "running" && s.runner_pid.has_value(); }
 bool gone(const status& s) { return s.state == "gone"; }
 
+// An instance started on the demo runner, followed by `host`, once its runner runs.
+instance running_instance(caf::actor_system& system, const scratch_directory& state,
+                          caf::scoped_actor& host) {
+  auto started = instance::start(system, demo_config(state));
+  REQUIRE(started.error.empty());
+  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  statuses_until(host, runner_runs);
+  return std::move(*started.instance);
+}
+
+
 }  // namespace
 
 TEST_CASE("an embedded instance drains its runner on request and ends with its exit code",
@@ -84,17 +95,14 @@ TEST_CASE("an embedded instance drains its runner on request and ends with its e
   scratch_directory state;
   caf::actor_system_config host_config;
   caf::actor_system system{host_config};
-  auto started = instance::start(system, demo_config(state));
-  REQUIRE(started.error.empty());
   caf::scoped_actor host{system};
-  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
-  statuses_until(host, runner_runs);
-  REQUIRE(started.instance->current_status()->state == "running");
+  auto warden = running_instance(system, state, host);
+  REQUIRE(warden.current_status()->state == "running");
   // Any wait a host passes is taken, bounded: none too long to add to a clock.
-  CHECK(started.instance->current_status(std::chrono::milliseconds::max())->state == "running");
+  CHECK(warden.current_status(std::chrono::milliseconds::max())->state == "running");
 
   std::promise<status> at_gone;
-  started.instance->request_shutdown(
+  warden.request_shutdown(
       shutdown_request{.reason = "the host is done",
                        .deadline = std::chrono::seconds{30},
                        .on_gone = [&at_gone](const status& s) { at_gone.set_value(s); }});
@@ -107,7 +115,7 @@ TEST_CASE("an embedded instance drains its runner on request and ends with its e
   auto gone_future = at_gone.get_future();
   REQUIRE(gone_future.wait_for(status_wait_max) == std::future_status::ready);
   CHECK(gone_future.get().exit_code == 0);
-  started.instance->stop();
+  warden.stop();
 }
 
 TEST_CASE("a second instance on one state directory is refused, naming the lock",
@@ -138,32 +146,28 @@ TEST_CASE("a shutdown request the control API would refuse is refused here, and 
   scratch_directory state;
   caf::actor_system_config host_config;
   caf::actor_system system{host_config};
-  auto started = instance::start(system, demo_config(state));
-  REQUIRE(started.error.empty());
   caf::scoped_actor host{system};
-  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
-  statuses_until(host, runner_runs);
+  auto warden = running_instance(system, state, host);
 
-  const auto& handle = *started.instance;
-  CHECK(handle.request_shutdown({.reason = "now", .deadline = std::chrono::milliseconds{-1}}) ==
+  CHECK(warden.request_shutdown({.reason = "now", .deadline = std::chrono::milliseconds{-1}}) ==
         "deadline must not be negative");
-  CHECK(handle.request_shutdown(
+  CHECK(warden.request_shutdown(
             {.reason = "never", .deadline = std::chrono::milliseconds::max()}) ==
         "deadline is longer than 2592000 seconds (30 days)");
-  CHECK(handle.request_shutdown({.reason = std::string(2000, 'r'), .forceful = true}) ==
+  CHECK(warden.request_shutdown({.reason = std::string(2000, 'r'), .forceful = true}) ==
         "reason is longer than 1024 bytes");
-  CHECK(handle.request_shutdown({.reason = "two\nlines", .forceful = true}) ==
+  CHECK(warden.request_shutdown({.reason = "two\nlines", .forceful = true}) ==
         "reason holds a line break or control character");
 
-  CHECK(handle.request_shutdown({.reason = "accepted", .forceful = true}).empty());
+  CHECK(warden.request_shutdown({.reason = "accepted", .forceful = true}).empty());
   const auto drain = statuses_until(host, gone);
   for (const auto& seen : drain) {
     CAPTURE(seen.state, seen.reason);
     CHECK((seen.reason.empty() || seen.reason == "accepted"));
   }
   CHECK(drain.back().reason == "accepted");
-  started.instance->stop();
-  CHECK(handle.request_shutdown({.reason = "late"}) == "the instance is stopped");
+  warden.stop();
+  CHECK(warden.request_shutdown({.reason = "late"}) == "the instance is stopped");
 }
 
 // stop() frees what runwarden's actors use (its io thread, HTTP clients, journal) only once
@@ -176,14 +180,11 @@ TEST_CASE("instance after instance, stop() ends every actor before what it uses 
   for (int cycle = 0; cycle < 20; ++cycle) {
     CAPTURE(cycle);
     scratch_directory state;
-    auto started = instance::start(system, demo_config(state));
-    REQUIRE(started.error.empty());
     caf::scoped_actor host{system};
-    started.instance->subscribe(caf::actor_cast<caf::actor>(host));
-    statuses_until(host, runner_runs);
-    started.instance->request_shutdown(shutdown_request{.reason = "next cycle", .forceful = true});
+    auto warden = running_instance(system, state, host);
+    warden.request_shutdown(shutdown_request{.reason = "next cycle", .forceful = true});
     CHECK(statuses_until(host, gone).back().state == "gone");
-    started.instance->stop();
+    warden.stop();
   }
 }
 
@@ -196,25 +197,22 @@ TEST_CASE("an embedded instance leaves the host's own children to the host",
   scratch_directory state;
   caf::actor_system_config host_config;
   caf::actor_system system{host_config};
-  auto started = instance::start(system, demo_config(state));
-  REQUIRE(started.error.empty());
   caf::scoped_actor host{system};
-  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
-  statuses_until(host, runner_runs);
+  auto warden = running_instance(system, state, host);
 
   const pid_t host_child = ::fork();
   if (host_child == 0) ::_exit(7);
   REQUIRE(host_child > 0);
   siginfo_t exited{};
   CHECK(::waitid(P_PID, static_cast<id_t>(host_child), &exited, WEXITED | WNOWAIT) == 0);
-  REQUIRE(started.instance->request_shutdown({.reason = "host child", .forceful = true}).empty());
+  REQUIRE(warden.request_shutdown({.reason = "host child", .forceful = true}).empty());
   statuses_until(host, gone);
 
   int wait_status = 0;
   REQUIRE(::waitpid(host_child, &wait_status, 0) == host_child);
   CHECK(WIFEXITED(wait_status));
   CHECK(WEXITSTATUS(wait_status) == 7);
-  started.instance->stop();
+  warden.stop();
 }
 
 // Two instances in one host: each sees its own runner's end (with waitpid(-1) one reaped
