@@ -87,16 +87,20 @@ instance running_instance(caf::actor_system& system, const scratch_directory& st
   return std::move(*started.instance);
 }
 
-
-}  // namespace
-
-TEST_CASE("an embedded instance drains its runner on request and ends with its exit code",
-          "[embedding][process]") {
+// One host with its own actor system and one running instance, for a test that needs no more.
+struct one_running_instance {
   scratch_directory state;
   caf::actor_system_config host_config;
   caf::actor_system system{host_config};
   caf::scoped_actor host{system};
-  auto warden = running_instance(system, state, host);
+  instance warden = running_instance(system, state, host);
+};
+
+}  // namespace
+
+TEST_CASE_METHOD(one_running_instance,
+                 "an embedded instance drains its runner on request and ends with its exit code",
+                 "[embedding][process]") {
   REQUIRE(warden.current_status()->state == "running");
   // Any wait a host passes is taken, bounded: none too long to add to a clock.
   CHECK(warden.current_status(std::chrono::milliseconds::max())->state == "running");
@@ -141,14 +145,10 @@ TEST_CASE("a second instance on one state directory is refused, naming the lock"
 // The control API's rules hold for a host too: a request they refuse is answered with the
 // problem and never reaches the warden. Had one reached it, the drain that follows would
 // carry its reason: a second request never replaces the first one's.
-TEST_CASE("a shutdown request the control API would refuse is refused here, and changes nothing",
-          "[embedding][process]") {
-  scratch_directory state;
-  caf::actor_system_config host_config;
-  caf::actor_system system{host_config};
-  caf::scoped_actor host{system};
-  auto warden = running_instance(system, state, host);
-
+TEST_CASE_METHOD(one_running_instance,
+                 "a shutdown request the control API would refuse is refused here, and changes "
+                 "nothing",
+                 "[embedding][process]") {
   CHECK(warden.request_shutdown({.reason = "now", .deadline = std::chrono::milliseconds{-1}}) ==
         "deadline must not be negative");
   CHECK(warden.request_shutdown(
@@ -192,14 +192,9 @@ TEST_CASE("instance after instance, stop() ends every actor before what it uses 
 // waitpid(-1), which would take the host's exit statuses (and, with two instances in one
 // host, each other's runners). The host's child has exited before the drain, so the reaping
 // of the runner at the drain's end would have taken it too.
-TEST_CASE("an embedded instance leaves the host's own children to the host",
-          "[embedding][process]") {
-  scratch_directory state;
-  caf::actor_system_config host_config;
-  caf::actor_system system{host_config};
-  caf::scoped_actor host{system};
-  auto warden = running_instance(system, state, host);
-
+TEST_CASE_METHOD(one_running_instance,
+                 "an embedded instance leaves the host's own children to the host",
+                 "[embedding][process]") {
   const pid_t host_child = ::fork();
   if (host_child == 0) ::_exit(7);
   REQUIRE(host_child > 0);
