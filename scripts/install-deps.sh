@@ -10,7 +10,7 @@ packages=(
   libbenchmark-dev
   libgrpc++-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   python3-grpcio python3-grpc-tools
-  libcurl4-openssl-dev libssl-dev
+  libcurl4-openssl-dev libssl-dev openssl  # openssl: the TLS tests' certificates
   libpugixml-dev python3-botocore  # AWS XML answers; botocore cross-checks our SigV4 signer
   libboost-dev prometheus  # Boost.Asio and Beast: io thread, HTTP; promtool for their tests
   clang python3-prometheus-client  # the metrics parser's fuzzer; its Python comparison bench
