@@ -73,7 +73,10 @@ class OpensslExitTest(unittest.TestCase):
                               text=True, timeout=WAIT_S)
 
     def test_ctl_over_tls(self):
-        answer = self.ctl("tcp://127.0.0.1:%d" % free_port(), "status")
+        # Bound but not listening: the port refuses connections and stays this test's.
+        with socket.socket() as refusing:
+            refusing.bind(("127.0.0.1", 0))
+            answer = self.ctl("tcp://127.0.0.1:%d" % refusing.getsockname()[1], "status")
         self.assertEqual(answer.returncode, 69, answer.stderr)
         self.assert_kept(answer.stderr)
 
