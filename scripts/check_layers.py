@@ -49,6 +49,8 @@ LEVELS = [
     ("pure: config", ["src/config"]),
     ("messages", ["messages"]),
     ("ports", ["src/ports"]),
+    # The keeper: a process of its own on the ports' spawn, below anything with CAF in it.
+    ("keeper", ["src/keeper"]),
     ("actors", ["actors"]),
     ("assembly", ["src/assembly", "src/embedding", "include/runwarden"]),
     ("control", ["src/control"]),

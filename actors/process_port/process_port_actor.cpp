@@ -4,7 +4,7 @@
 namespace runwarden {
 
 process_port_actor::behavior_type process_port(process_port_actor::pointer self,
-                                               std::weak_ptr<child_process_host> host) {
+                                               std::weak_ptr<runner_host> host) {
   return {
       [=](spawn_atom) {
         if (auto live = host.lock())

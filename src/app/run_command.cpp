@@ -19,7 +19,9 @@
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
 #include "src/logging/logging.hpp"
+#include "src/ports/os/keeper_link.hpp"
 #include "src/ports/os/signal_watch.hpp"
+#include "src/ports/os/systemd_notify.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 #include "src/util/duration_text.hpp"
@@ -177,7 +179,16 @@ int run_warden(const settings& requested) {
   auto& runwarden = *prepared.instance;
   // Caught from now on: a signal before the warden exists waits for it.
   auto signals = std::make_shared<signal_watch>(runwarden.io_context());
-  become_subreaper();
+  // Under a keeper (src/keeper/keeper.hpp) the runner is the keeper's child; without one
+  // (a warden started by hand with the keeper's variable unset) it is this process's.
+  std::shared_ptr<keeper_link> keeper;
+  if (const auto link = keeper_link::environment())
+    keeper = std::make_shared<keeper_link>(
+        runwarden.io_context(), *link,
+        runner_command{config.runner.command, config.runner.output},
+        config.log.format == log_format::json);
+  else
+    become_subreaper();
   caf::actor_system_config actor_config;
   actor_config.set("scheduler.policy", caf::atom("sharing"));
   actor_config.set("scheduler.max-threads", 1);
@@ -189,15 +200,19 @@ int run_warden(const settings& requested) {
                   [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
                     metrics->observe(effect, snapshot);
                   },
-                  child_reaping::every_child);  // a subreaper: orphans are ours to reap
+                  keeper ? runner_hosting{keeper}
+                         : runner_hosting{child_reaping::every_child});  // orphans are ours
   const auto& actors = runwarden.actors();
   for (const auto& supervisor : actors.supervisors()) waiter->monitor(supervisor);
   signals->start(actors.warden());
+  if (keeper) keeper->forward_signals_to(actors.warden());
   std::unique_ptr<control_server> control;
   const auto control_failure = start_control(std::move(endpoint.endpoint), system,
                                              actors.warden(), control);
-  auto service_manager = service_manager_link::start(system, actors.warden(),
-                                                     runwarden.unregister_url(), !control_failure);
+  auto service_manager = service_manager_link::start(
+      system, actors.warden(),
+      keeper ? systemd_notify::through_keeper(keeper) : systemd_notify::from_environment(),
+      runwarden.unregister_url(), !control_failure);
   const int exit_code = wait_for_gone(waiter, system, actors, runwarden.journal(), *metrics);
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))

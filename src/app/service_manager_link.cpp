@@ -30,9 +30,9 @@ std::string host_of(const std::string& url) {
 
 std::optional<service_manager_link> service_manager_link::start(caf::actor_system& system,
                                                                 const warden_actor& warden,
+                                                                std::optional<systemd_notify> notify,
                                                                 const std::string& unregister_url,
                                                                 bool listening) {
-  auto notify = systemd_notify::from_environment();
   if (!notify) return std::nullopt;
   if (notify->watchdog_interval())
     warden_logger()->info("systemd watchdog every {}ms",

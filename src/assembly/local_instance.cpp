@@ -60,14 +60,18 @@ local_instance::local_instance(settings config, instance_plan plan, run_journal 
       metrics_(std::move(metrics)) {}
 
 void local_instance::start(caf::actor_system& system, warden_exit_listener_actor exit_listener,
-                           effect_observer observer, child_reaping reaping) {
+                           effect_observer observer, runner_hosting hosting) {
   RUNWARDEN_ASSERT(plan_ && !actors_);
   system_ = &system;
-  host_ = std::make_shared<child_process_host>(
-      io_.context(), runner_command{config_.runner.command, config_.runner.output}, reaping);
+  if (auto* keeper = std::get_if<std::shared_ptr<keeper_link>>(&hosting))
+    host_ = *keeper;
+  else
+    host_ = std::make_shared<child_process_host>(
+        io_.context(), runner_command{config_.runner.command, config_.runner.output},
+        std::get<child_reaping>(hosting));
   host_->start();
   http_ports_.emplace(system, io_.context());
-  process_port_ = system.spawn(process_port, std::weak_ptr<child_process_host>{host_});
+  process_port_ = system.spawn(process_port, std::weak_ptr<runner_host>{host_});
   actors_ = instance::start(
       system, std::move(*plan_),
       instance_ports{.process = process_port_,

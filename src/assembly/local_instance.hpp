@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include <boost/asio/io_context.hpp>
 
@@ -22,10 +23,15 @@
 #include "src/assembly/run_journal.hpp"
 #include "src/config/settings.hpp"
 #include "src/ports/os/child_process_host.hpp"
+#include "src/ports/os/keeper_link.hpp"
 #include "src/ports/os/io_thread.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 
 namespace runwarden {
+
+// Where the runner lives: under the keeper (`runwarden run`, `runwarden wrapper`), or as a
+// child of this process, reaped as child_reaping says (an embedding host).
+using runner_hosting = std::variant<child_reaping, std::shared_ptr<keeper_link>>;
 
 class local_instance {
  public:
@@ -45,10 +51,10 @@ class local_instance {
 
   // Starts the runner, then the instance's actors in `system`. `exit_listener` receives
   // warden_exited at gone (warden_wiring). Every effect is logged, then handed to
-  // `observer` (metrics). `reaping`: every_child only where runwarden owns the process
-  // (child_process_host.hpp). Once only.
+  // `observer` (metrics). `hosting`: where the runner lives; every_child only where
+  // runwarden owns the process (child_process_host.hpp). Once only.
   void start(caf::actor_system& system, warden_exit_listener_actor exit_listener,
-             effect_observer observer, child_reaping reaping);
+             effect_observer observer, runner_hosting hosting);
 
   // Valid once started.
   const instance& actors() const { return *actors_; }
@@ -74,7 +80,7 @@ class local_instance {
   std::string unregister_url_;
   std::shared_ptr<metrics_registry> metrics_;
   io_thread io_;
-  std::shared_ptr<child_process_host> host_;
+  std::shared_ptr<runner_host> host_;
   std::optional<http_port_pool> http_ports_;
   process_port_actor process_port_;
   std::optional<instance> actors_;

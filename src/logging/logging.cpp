@@ -9,6 +9,7 @@
 #include <spdlog/formatter.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/async.h>
 #include <spdlog/spdlog.h>
 
 namespace runwarden {
@@ -39,6 +40,19 @@ public:
 std::shared_ptr<spdlog::logger> make_logger(const std::string& name,
                                             const spdlog::sink_ptr& sink) {
   auto logger = std::make_shared<spdlog::logger>(name, sink);
+  spdlog::register_logger(logger);
+  return logger;
+}
+
+// The lines queued for the log's own thread. A stalled reader of stderr (a pipeline that
+// stopped reading) then blocks that thread alone: the loop that acts on signals and drains
+// never waits for it, and when the queue is full the oldest line gives way.
+constexpr std::size_t queued_lines_max = 8192;
+
+std::shared_ptr<spdlog::logger> make_queued_logger(const std::string& name,
+                                                   const spdlog::sink_ptr& sink) {
+  auto logger = std::make_shared<spdlog::async_logger>(
+      name, sink, spdlog::thread_pool(), spdlog::async_overflow_policy::overrun_oldest);
   spdlog::register_logger(logger);
   return logger;
 }
@@ -79,8 +93,9 @@ std::optional<std::string> setup_logging(const log_settings& settings) {
     sink->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%-5l%$ %n: %v");
   }
   spdlog::drop_all();
+  spdlog::init_thread_pool(queued_lines_max, 1);
   for (const char* name : {"warden", "runner"}) {
-    auto logger = make_logger(name, sink);
+    auto logger = make_queued_logger(name, sink);
     logger->set_level(*level);
     logger->flush_on(spdlog::level::trace);
   }

@@ -22,6 +22,7 @@
 
 #include "caf/actor.hpp"
 #include "src/config/settings.hpp"
+#include "src/ports/os/runner_host.hpp"
 
 namespace runwarden {
 
@@ -36,23 +37,22 @@ struct runner_command {
   output_mode output = output_mode::log;
 };
 
-class child_process_host : public std::enable_shared_from_this<child_process_host> {
+class child_process_host : public runner_host,
+                           public std::enable_shared_from_this<child_process_host> {
 public:
   child_process_host(boost::asio::io_context& context, runner_command command,
                      child_reaping reaping);
 
-  // Starts reaping. Call once, before the first spawn.
-  void start();
-  // Thread-safe: each posts to the io thread.
-  void spawn(caf::actor notify);
-  // Lets the spawned runner `pid` run its command (go), or end without running it.
-  void release(std::int64_t pid, bool go);
-  // Tells `notify` runner_signal_delivered once kill() returned success.
-  void signal_group(std::int64_t pid, int signal_number, caf::actor notify);
-  // Watches a runner started by an earlier runwarden (found in the journal): it is not our
-  // child, so its exit is seen through a pidfd and its exit status stays unknown.
-  void adopt(std::int64_t pid, caf::actor notify);
-  void stop();
+  // Starts reaping.
+  void start() override;
+  void spawn(caf::actor notify) override;
+  void release(std::int64_t pid, bool go) override;
+  // Signals once kill() returned success.
+  void signal_group(std::int64_t pid, int signal_number, caf::actor notify) override;
+  // A runner started by an earlier instance is not our child: its exit is seen through a
+  // pidfd and its exit status stays unknown.
+  void adopt(std::int64_t pid, caf::actor notify) override;
+  void stop() override;
 
 private:
   class output_pump;

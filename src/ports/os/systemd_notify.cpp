@@ -2,6 +2,8 @@
 // checks WATCHDOG_PID against this process), so a child that inherited them is not fooled.
 #include "src/ports/os/systemd_notify.hpp"
 
+#include "src/ports/os/keeper_link.hpp"
+
 #include <systemd/sd-daemon.h>
 
 #include <cstdint>
@@ -16,7 +18,13 @@ std::optional<systemd_notify> systemd_notify::from_environment() {
   std::uint64_t usec = 0;
   std::optional<std::chrono::microseconds> watchdog;
   if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) watchdog = std::chrono::microseconds(usec);
-  return systemd_notify{watchdog};
+  return systemd_notify{watchdog, nullptr};
+}
+
+systemd_notify systemd_notify::through_keeper(std::shared_ptr<keeper_link> keeper) {
+  const auto interval = keeper->watchdog_interval();
+  return systemd_notify{interval.count() > 0 ? std::optional{interval} : std::nullopt,
+                        std::move(keeper)};
 }
 
 std::optional<std::string> systemd_notify::send(const std::vector<std::string>& lines) const {
@@ -25,6 +33,10 @@ std::optional<std::string> systemd_notify::send(const std::vector<std::string>& 
   for (const auto& line : lines) {
     if (!datagram.empty()) datagram += '\n';
     datagram += line;
+  }
+  if (keeper_) {
+    keeper_->notify(std::move(datagram));
+    return std::nullopt;
   }
   const int result = sd_notify(0, datagram.c_str());
   if (result < 0) return std::string{"sd_notify failed: "} + std::strerror(-result);
