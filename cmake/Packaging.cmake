@@ -66,6 +66,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${runwarden_package_dir}/conffiles
+                                       ${runwarden_package_dir}/postinst
                                        ${runwarden_package_dir}/postrm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # Stripped binaries in the package (Debian policy 10.1); the debug symbols stay in the build.

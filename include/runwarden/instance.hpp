@@ -60,8 +60,11 @@ class instance {
   // control API refuses them; or a stopped instance), and nothing changed.
   std::string request_shutdown(shutdown_request request) const;
 
-  // Ends runwarden's actors and threads. The runner is left alone: to let it go, request a
-  // shutdown and wait for the status gone first. Safe to call twice.
+  // Ends runwarden's actors and threads. The runner is left running: to let it go, request
+  // a shutdown and wait for the status gone first. Until a later start() on the same state
+  // directory adopts it, this process stays its parent: one thread of runwarden's reads its
+  // output (dropped, counted) so that it neither blocks nor dies of SIGPIPE, and reaps it
+  // when it ends; the adopting instance then knows its real exit status. Safe to call twice.
   void stop();
 
  private:

@@ -34,10 +34,13 @@ std::optional<service_manager_link> service_manager_link::start(caf::actor_syste
                                                                 const std::string& unregister_url,
                                                                 bool listening) {
   if (!notify) return std::nullopt;
-  if (notify->watchdog_interval())
-    warden_logger()->info("systemd watchdog every {}ms",
-                          std::chrono::duration_cast<std::chrono::milliseconds>(
-                              *notify->watchdog_interval()).count());
+  if (const auto interval = notify->watchdog_interval()) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*interval).count();
+    if (notify->through_keeper())
+      warden_logger()->info("the keeper expects this warden's watchdog ping every {}ms", ms);
+    else
+      warden_logger()->info("systemd watchdog every {}ms", ms);
+  }
   auto actor = system.spawn(
       service_manager_behavior,
       service_manager_wiring{

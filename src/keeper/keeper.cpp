@@ -200,7 +200,7 @@ int keeper::run() {
 int keeper::poll_timeout_ms(clock::time_point now) const {
   auto next = timing_.next_systemd_ping(now);
   if (restart_at_) next = std::min(next, *restart_at_);
-  if (warden_ > 0 && timing_.watches_warden()) next = std::min(next, ping_due_);
+  if (warden_ > 0) next = std::min(next, ping_due_);
   const auto left = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
   return static_cast<int>(std::clamp<long long>(left, 0, 60'000));
 }
@@ -211,7 +211,7 @@ void keeper::on_timers(clock::time_point now) {
     restart_at_.reset();
     start_warden();
   }
-  if (warden_ > 0 && timing_.watches_warden() && now >= ping_due_) {
+  if (warden_ > 0 && now >= ping_due_) {
     log_.line("the warden (pid %d) has not shown for %lld s that it can act; killing it",
               warden_, static_cast<long long>(timing_.warden_interval_s()));
     ::kill(warden_, SIGKILL);

@@ -12,7 +12,7 @@ keeper_timing::keeper_timing() {
   // WatchdogSec= of the unit, for this process (libsystemd checks WATCHDOG_PID).
   if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) {
     systemd_interval_ = std::chrono::microseconds(usec);
-    warden_interval_ = systemd_interval_;
+    warden_interval_ = std::max<std::chrono::microseconds>(systemd_interval_, warden_interval_min);
     next_systemd_ping_ = clock::now();
   }
 }

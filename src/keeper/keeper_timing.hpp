@@ -3,6 +3,7 @@
 // warden's, which the warden must ping (WATCHDOG=1 through the keeper) within an interval or
 // be killed and started again; and the backoff between a warden's end and the next start.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -15,6 +16,12 @@ public:
   static constexpr std::chrono::seconds stable_after{60};
   // Without systemd's WatchdogSec=, the warden is still watched, at this interval.
   static constexpr std::chrono::seconds default_warden_interval{60};
+  // Never shorter: a warden killed for a late ping is restarted, and a short WatchdogSec= on
+  // a loaded machine would turn slowness into a restart loop. systemd hears the keeper.
+  static constexpr std::chrono::seconds warden_interval_min{10};
+  // A warden starting up (cloud detection with its timeouts, the journal, the first
+  // snapshot) gets at least this long for its first ping.
+  static constexpr std::chrono::seconds first_ping_min{60};
   static constexpr std::chrono::milliseconds first_restart_delay{100};
   static constexpr std::chrono::seconds restart_delay_max{30};
   // Failed starts in a row after which a keeper with no runner to keep gives up.
@@ -27,14 +34,14 @@ public:
   clock::time_point next_systemd_ping(clock::time_point now) const;
   bool systemd_ping_due(clock::time_point now);
 
-  static bool watches_warden() { return true; }
   std::chrono::microseconds warden_interval() const { return warden_interval_; }
   long long warden_interval_us() const { return warden_interval_.count(); }
   long long warden_interval_s() const {
     return std::chrono::duration_cast<std::chrono::seconds>(warden_interval_).count();
   }
-  // A warden starting up (cloud detection, the journal, the first snapshot) gets longer.
-  std::chrono::microseconds first_ping_within() const { return 2 * warden_interval_; }
+  std::chrono::microseconds first_ping_within() const {
+    return std::max<std::chrono::microseconds>(2 * warden_interval_, first_ping_min);
+  }
 
   // The wait before the next start, longer each time (counted as a failed start).
   std::chrono::milliseconds restart_delay();

@@ -305,6 +305,7 @@ void fleet_world::runner_exit(std::size_t index, exit_status status, sim_seconds
   auto& instance = instances_[index];
   instance.runner.alive = false;
   instance.runner.exited_at = now;
+  instance.runner.status = status;
   set_runner_span(instance, "exited", now);
   if (on_runner_exit) on_runner_exit(index, status);
 }
@@ -540,6 +541,12 @@ bool fleet_world::runwarden_up(std::size_t instance) const {
 bool fleet_world::runner_alive(std::size_t instance, std::int64_t pid) const {
   const auto& runner = instances_[instance].runner;
   return runner.alive && runner.pid == pid;
+}
+
+exit_status fleet_world::runner_end(std::size_t instance, std::int64_t pid) const {
+  const auto& runner = instances_[instance].runner;
+  if (runner.pid != pid || runner.alive || !runner.exited_at) return exit_status{.unknown = true};
+  return runner.status;
 }
 
 void fleet_world::tick(sim_seconds now) {

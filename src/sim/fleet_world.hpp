@@ -55,6 +55,7 @@ struct sim_runner {
   bool draining = false;  // SIGQUIT: finish the jobs, take no new ones
   std::vector<std::uint64_t> jobs;
   std::optional<sim_seconds> exited_at;
+  exit_status status{};  // once ended: as its parent, the keeper, reaped it
   // Spawned and waiting at its start gate for runwarden's release (child_process_host.hpp):
   // it runs nothing, takes no job, and ends if runwarden dies first.
   bool gated = true;
@@ -187,6 +188,9 @@ public:
   bool runwarden_up(std::size_t instance) const;
   // For adopting a runner after a restart: is this pid the instance's live runner?
   bool runner_alive(std::size_t instance, std::int64_t pid) const;
+  // How the runner `pid` ended, as the instance's keeper tells a warden back from a crash:
+  // its real status when it is the keeper's runner, unknown for any other pid.
+  exit_status runner_end(std::size_t instance, std::int64_t pid) const;
 
   // The simulated HTTP port. A request the world holds (held) is answered through `later`.
   world_answer answer(std::size_t instance, const http_request& request, sim_seconds now,

@@ -59,7 +59,7 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
                          runner_signal_delivered{pid, signal_number});
       },
       // A runwarden back from a crash watches its runner again; one that ended meanwhile is
-      // reported at once with its status unknown, as the production port does.
+      // reported at once with the status its keeper reaped, as the production port does.
       [=](release_atom, std::int64_t pid, bool go) {
         wiring.world->release_runner(wiring.instance, pid, go,
                                      sim_now(self->clock().now(), wiring.start));
@@ -67,7 +67,7 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
       [=](adopt_atom, std::int64_t pid) {
         if (!wiring.world->runner_alive(wiring.instance, pid))
           caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
-                         runner_exited{pid, exit_status{.unknown = true}});
+                         runner_exited{pid, wiring.world->runner_end(wiring.instance, pid)});
       },
   };
 }

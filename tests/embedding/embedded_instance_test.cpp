@@ -8,7 +8,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <string>
 #include <thread>
@@ -247,4 +250,97 @@ TEST_CASE("embedded settings are checked as runwarden run checks its file", "[em
   CHECK_THAT(no_command.errors.front(), Catch::Contains("no runner command"));
   CHECK_THAT(config::from_file("/nonexistent/runwarden.toml").errors.front(),
              Catch::Contains("/nonexistent/runwarden.toml"));
+}
+
+namespace {
+
+// The demo runner with a report file, never restarted: its end is the instance's.
+config reported_demo_config(const scratch_directory& state, const std::string& report) {
+  auto loaded = config::from_toml(
+      "[runner]\nkind = \"gitlab\"\n[restart]\npolicy = \"temporary\"\n[journal]\n"
+      "state_directory = \"" + state.path.string() + "\"\n",
+      {DEMO_RUNNER_BINARY, "--concurrency", "1", "--job-seconds", "1", "--report", report});
+  REQUIRE(loaded.errors.empty());
+  return *loaded.config;
+}
+
+bool report_has(const std::string& report, const std::string& line) {
+  const auto give_up = std::chrono::steady_clock::now() + status_wait_max;
+  while (std::chrono::steady_clock::now() < give_up) {
+    std::ifstream file{report};
+    for (std::string each; std::getline(file, each);)
+      if (each == line) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+  }
+  return false;
+}
+
+bool reaped(pid_t pid) {
+  const auto give_up = std::chrono::steady_clock::now() + status_wait_max;
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+  }
+  return false;
+}
+
+// An instance started on `settings`, stopped once its runner runs; the runner's pid.
+std::int64_t start_then_stop(caf::actor_system& system, const config& settings) {
+  caf::scoped_actor host{system};
+  auto started = instance::start(system, settings);
+  REQUIRE(started.error.empty());
+  started.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  const auto pid = *statuses_until(host, runner_runs).back().runner_pid;
+  started.instance->stop();
+  return pid;
+}
+
+}  // namespace
+
+// Issue 30, case 6: stop() closed the runner's pipes, and the demo runner (SIGPIPE at its
+// default, as a Go program's) died at its next line. The runner goes on writing (each job it
+// takes after the stop is announced on its stdout), and the next instance adopts it.
+TEST_CASE("stop() leaves the runner running, and the next instance adopts and drains it",
+          "[embedding][process]") {
+  scratch_directory state;
+  const auto report = (state.path / "report").string();
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  const auto settings = reported_demo_config(state, report);
+  const auto pid = start_then_stop(system, settings);
+  REQUIRE(report_has(report, "job_finished 3"));
+  CHECK(::kill(static_cast<pid_t>(pid), 0) == 0);
+
+  caf::scoped_actor host{system};
+  auto next = instance::start(system, settings);
+  REQUIRE(next.error.empty());
+  next.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  CHECK(statuses_until(host, runner_runs).back().runner_pid == pid);
+  REQUIRE(next.instance->request_shutdown({.reason = "adopted", .deadline = std::chrono::seconds{60}})
+              .empty());
+  CHECK(statuses_until(host, gone).back().exit_code == 0);
+  next.instance->stop();
+  std::ifstream file{report};
+  std::string events{std::istreambuf_iterator<char>{file}, {}};
+  CHECK(events.find("job_aborted") == std::string::npos);
+}
+
+// A runner that ended while no instance ran: the next one reports its real end (killed by
+// SIGKILL: 137), not 75, "unknown".
+TEST_CASE("a runner left running that ends meanwhile is reported with its real exit status",
+          "[embedding][process]") {
+  scratch_directory state;
+  caf::actor_system_config host_config;
+  caf::actor_system system{host_config};
+  const auto settings = reported_demo_config(state, (state.path / "report").string());
+  const auto pid = start_then_stop(system, settings);
+  REQUIRE(::kill(static_cast<pid_t>(pid), SIGKILL) == 0);
+  REQUIRE(reaped(static_cast<pid_t>(pid)));
+
+  caf::scoped_actor host{system};
+  auto next = instance::start(system, settings);
+  REQUIRE(next.error.empty());
+  next.instance->subscribe(caf::actor_cast<caf::actor>(host));
+  CHECK(statuses_until(host, gone).back().exit_code == 128 + SIGKILL);
+  next.instance->stop();
 }

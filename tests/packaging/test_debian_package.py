@@ -8,6 +8,12 @@ binary), installs it with dpkg -i, verifies the installed unit with systemd-anal
 /usr/bin/runwarden version, and drains the installed demo runner once under the installed
 runwarden and config: readiness and the end are read from NOTIFY_SOCKET as systemd would,
 a job is running when the drain starts (runwarden's log says so), and every job finished.
+Then the upgrade without a drain (issue 30, case 8): with a job running under the installed
+runwarden, the same package rebuilt as version 0.1.1 is installed over it, and the main
+process gets SIGUSR2 as the postinst sends it through systemd (`systemctl kill
+--kill-whom=main`; no systemd manager runs here, so the test sends it): the keeper executes
+the new /usr/bin/runwarden in place, the job finishes, and the runner is never signalled
+until the test itself drains it.
 Then dpkg --purge, and nothing of the package may be left: only directories that other
 packages own or that hold other files stay, as dpkg's rules keep them.
 
@@ -19,6 +25,7 @@ otherwise it exits 77, which CTest reports as skipped.
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -145,6 +152,66 @@ class DebianPackageTest(unittest.TestCase):
         self.assertEqual(started, events.count("job_finished"), events)
         self.assertNotIn("job_aborted", events)
 
+    def rebuilt_as(self, version):
+        """The package unpacked and built again with another version, as a rebuild is."""
+        tree = os.path.join(self.dir, "rebuilt")
+        subprocess.run(["dpkg-deb", "-R", self.deb, tree], check=True)
+        control = os.path.join(tree, "DEBIAN", "control")
+        with open(control) as f:
+            fields = [("Version: " + version) if line.startswith("Version: ") else line
+                      for line in f.read().splitlines()]
+        with open(control, "w") as f:
+            f.write("\n".join(fields) + "\n")
+        rebuilt = os.path.join(self.dir, "runwarden_%s.deb" % version)
+        subprocess.run(["dpkg-deb", "--root-owner-group", "-b", tree, rebuilt], check=True,
+                       capture_output=True)
+        return rebuilt
+
+    def upgrade_in_place_with_a_job_running(self):
+        rebuilt = self.rebuilt_as("0.1.1")
+        with open("/var/lib/dpkg/info/runwarden.postinst") as f:
+            self.assertIn("systemctl kill --kill-whom=main --signal=SIGUSR2", f.read())
+        socket_path = os.path.join(self.dir, "upgrade.sock")
+        report = os.path.join(self.dir, "upgrade-report")
+        keeper = subprocess.Popen(
+            ["/usr/bin/runwarden", "run", "--config", "/etc/runwarden/runwarden.toml",
+             "--state-dir", os.path.join(self.dir, "upgrade-state"), "--grpc-listen",
+             "unix://" + socket_path, "--http-listen", "none", "--kind", "gitlab", "--",
+             DEMO_RUNNER, "--concurrency", "1", "--job-interval", "0", "--job-seconds", "6",
+             "--report", report],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        log = LogWatch(keeper.stdout)
+        executable = "/proc/%d/exe" % keeper.pid
+        try:
+            self.assertTrue(log.wait_for("job 1 started"), "".join(log.lines))
+            upgraded = run("dpkg", "-i", rebuilt)
+            self.assertEqual(0, upgraded.returncode, upgraded.stdout + upgraded.stderr)
+            self.assertEqual("installed 0.1.1", run("dpkg-query", "-W", "-f=${db:Status-Status} "
+                                                     "${Version}", PACKAGE).stdout)
+            self.assertTrue(os.readlink(executable).endswith("(deleted)"), os.readlink(executable))
+            os.kill(keeper.pid, signal.SIGUSR2)
+            self.assertTrue(log.wait_for("re-executed for an upgrade"), "".join(log.lines))
+            self.assertEqual("/usr/bin/runwarden", os.readlink(executable))
+            self.assertTrue(log.wait_for("still runs; watching it"), "".join(log.lines))
+            self.assertTrue(log.wait_for("job 1 finished"), "".join(log.lines))
+            with open(report) as f:
+                events = f.read().splitlines()
+            self.assertEqual([], [e for e in events if e.startswith("signal")], events)
+            self.assertEqual(1, sum(e.startswith("pid ") for e in events), events)
+            drained = run("/usr/bin/runwarden", "ctl", "--socket", socket_path, "shutdown",
+                          "--reason", "package test", "--wait", timeout=WAIT_S)
+            self.assertEqual(0, drained.returncode, drained.stdout + drained.stderr)
+            self.assertEqual(0, keeper.wait(timeout=WAIT_S), "".join(log.lines))
+        finally:
+            if keeper.poll() is None:
+                keeper.kill()
+                keeper.wait()
+            keeper.stdout.close()
+        with open(report) as f:
+            events = f.read().split()
+        self.assertEqual(events.count("job_started"), events.count("job_finished"), events)
+        self.assertNotIn("job_aborted", events)
+
     def check_purged(self, files):
         purge = run("dpkg", "--purge", PACKAGE)
         self.assertEqual(0, purge.returncode, purge.stdout + purge.stderr)
@@ -174,6 +241,7 @@ class DebianPackageTest(unittest.TestCase):
         verify = run("systemd-analyze", "verify", "/lib/systemd/system/runwarden.service")
         self.assertEqual((0, ""), (verify.returncode, verify.stdout + verify.stderr))
         self.drain_installed_demo()
+        self.upgrade_in_place_with_a_job_running()
         self.check_purged(files)
 
 

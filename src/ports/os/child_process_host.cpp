@@ -14,6 +14,7 @@
 #include "messages/warden_messages.hpp"
 #include "src/logging/logging.hpp"
 #include "src/ports/os/gated_spawn.hpp"
+#include "src/ports/os/runner_custody.hpp"
 
 namespace runwarden {
 
@@ -39,6 +40,12 @@ public:
   void close() {
     boost::system::error_code ignored;
     pipe_.close(ignored);
+  }
+  // The descriptor, no longer read here (its pending read ends as cancelled).
+  int release() {
+    boost::system::error_code ignored;
+    pipe_.cancel(ignored);
+    return pipe_.is_open() ? pipe_.release() : -1;
   }
 
 private:
@@ -117,6 +124,10 @@ void child_process_host::signal_group(std::int64_t pid, int signal_number, caf::
 
 void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
   boost::asio::post(context_, [self = shared_from_this(), pid, notify = std::move(notify)] {
+    if (auto taken = runner_custody::take(static_cast<pid_t>(pid))) {
+      self->take_back(static_cast<pid_t>(pid), *taken, notify);
+      return;
+    }
     const auto gone = [pid, notify] {
       warden_logger()->warn("the runner from before (pid {}) ended; its exit status is unknown",
                             pid);
@@ -136,14 +147,52 @@ void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
   });
 }
 
+void child_process_host::take_back(pid_t pid, const runner_custody::taken_runner& taken,
+                                   const caf::actor& notify) {
+  notify_ = notify;
+  if (taken.dropped_lines > 0)
+    warden_logger()->warn("{} lines of the runner's output were dropped while no instance ran",
+                          taken.dropped_lines);
+  if (taken.ended) {
+    for (const int fd : {taken.stdout_fd, taken.stderr_fd})
+      if (fd >= 0) ::close(fd);
+    warden_logger()->info("the runner from before (pid {}) ended meanwhile: {}", pid,
+                          to_string(*taken.ended));
+    caf::anon_send(notify, runner_exited{pid, *taken.ended});
+    return;
+  }
+  warden_logger()->info("the runner from before (pid {}) still runs; watching it", pid);
+  runner_pid_ = pid;
+  children_.push_back(pid);
+  pumps_.clear();
+  if (taken.stdout_fd >= 0)
+    pumps_.push_back(std::make_shared<output_pump>(context_, taken.stdout_fd, "stdout", pid));
+  if (taken.stderr_fd >= 0)
+    pumps_.push_back(std::make_shared<output_pump>(context_, taken.stderr_fd, "stderr", pid));
+  for (auto& pump : pumps_) pump->start();
+  reap_children();  // it may have ended between custody's last look and now
+}
+
 void child_process_host::stop() {
   boost::asio::post(context_, [self = shared_from_this()] {
     if (self->adopted_) self->adopted_->close();
     self->close_gate();  // a runner not yet released never runs
     boost::system::error_code ignored;
     self->child_signals_.cancel(ignored);
-    for (auto& pump : self->pumps_) pump->close();
+    // The runner is left running (instance.hpp): its pipes go into custody, which reads
+    // them and reaps it until a later instance takes it back. Only a host that reaps its
+    // runner by pid keeps it; runwarden run's own (every_child) has no later instance.
+    const bool leave = self->runner_pid_ > 0 && self->reaping_ == child_reaping::runner_only;
+    runner_custody::left_runner left{.pid = self->runner_pid_};
+    for (std::size_t i = 0; i < self->pumps_.size(); ++i) {
+      if (!leave) {
+        self->pumps_[i]->close();
+        continue;
+      }
+      (i == 0 ? left.stdout_fd : left.stderr_fd) = self->pumps_[i]->release();
+    }
     self->pumps_.clear();
+    if (leave) runner_custody::leave(left);
   });
 }
 

@@ -22,6 +22,7 @@
 
 #include "caf/actor.hpp"
 #include "src/config/settings.hpp"
+#include "src/ports/os/runner_custody.hpp"
 #include "src/ports/os/runner_host.hpp"
 
 namespace runwarden {
@@ -49,14 +50,17 @@ public:
   void release(std::int64_t pid, bool go) override;
   // Signals once kill() returned success.
   void signal_group(std::int64_t pid, int signal_number, caf::actor notify) override;
-  // A runner started by an earlier instance is not our child: its exit is seen through a
+  // A runner left by an instance of this process that stopped (runner_custody.hpp) is taken
+  // back, with its real exit status; any other is not our child: its exit is seen through a
   // pidfd and its exit status stays unknown.
   void adopt(std::int64_t pid, caf::actor notify) override;
+  // Leaves the runner running: an embedding host's runner goes into custody.
   void stop() override;
 
 private:
   class output_pump;
   void do_spawn(const caf::actor& notify);
+  void take_back(pid_t pid, const runner_custody::taken_runner& taken, const caf::actor& notify);
   void close_gate();
   void wait_for_children();
   void reap_children();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <boost/asio/post.hpp>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <spdlog/spdlog.h>
@@ -57,14 +58,36 @@ void keeper_link::start() {
 void keeper_link::spawn(caf::actor notify) {
   boost::asio::post(socket_.get_executor(), [self = shared_from_this(), notify] {
     self->notify_ = notify;
-    std::string message = "spawn ";
-    message += self->command_.output == output_mode::log ? "log " : "inherit ";
-    for (std::size_t i = 0; i < self->command_.argv.size(); ++i) {
-      if (i > 0) message += '\0';
-      message += self->command_.argv[i];
-    }
-    self->send(std::move(message));
+    self->spawn_wanted_ = true;
+    if (self->keeper_runner_) self->spawn_now();  // else once the keeper's hello is here
   });
+}
+
+void keeper_link::spawn_now() {
+  spawn_wanted_ = false;
+  using kind = protocol::runner_report::kind;
+  if (keeper_runner_->state == kind::running && !keeper_runner_claimed_) {
+    // The journal named no runner (lost, or damaged), yet the keeper keeps one: this warden
+    // takes it over rather than start a second beside it.
+    keeper_runner_claimed_ = true;
+    warden_logger()->warn("the keeper's runner (pid {}) still runs though the journal names "
+                          "none; watching it instead of starting another",
+                          keeper_runner_->pid);
+    caf::anon_send(notify_, runner_spawned{keeper_runner_->pid});
+    return;
+  }
+  std::string message = "spawn ";
+  message += command_.output == output_mode::log ? "log " : "inherit ";
+  for (std::size_t i = 0; i < command_.argv.size(); ++i) {
+    if (i > 0) message += '\0';
+    message += command_.argv[i];
+  }
+  if (message.size() > protocol::message_bytes_max) {
+    caf::anon_send(notify_, runner_spawn_failed{E2BIG, "the runner's command line is longer "
+                                                       "than the keeper takes (16 KiB)"});
+    return;
+  }
+  send(std::move(message));
 }
 
 void keeper_link::release(std::int64_t pid, bool go) {
@@ -199,12 +222,14 @@ void keeper_link::on_keeper_hello(std::string_view rest) {
     std::abort();
   }
   if (adopting_) resolve_adoption();
+  if (spawn_wanted_) spawn_now();
 }
 
 void keeper_link::resolve_adoption() {
   const auto pid = *adopting_;
   adopting_.reset();
   const auto& runner = *keeper_runner_;
+  keeper_runner_claimed_ = true;
   using kind = protocol::runner_report::kind;
   if (runner.pid == pid && runner.state == kind::running) {
     warden_logger()->info("the runner from before (pid {}) still runs; watching it", pid);

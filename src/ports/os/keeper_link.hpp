@@ -62,6 +62,7 @@ private:
   void on_signal(std::string_view rest);
   void on_line(std::string_view rest);
   void resolve_adoption();
+  void spawn_now();
 
   boost::asio::generic::seq_packet_protocol::socket socket_;
   std::chrono::microseconds watchdog_interval_;
@@ -72,6 +73,8 @@ private:
   boost::asio::socket_base::message_flags received_flags_ = 0;
   std::optional<keeper_protocol::runner_report> keeper_runner_;  // from its hello
   std::optional<std::int64_t> adopting_;  // a journal's pid, until the hello resolves it
+  bool spawn_wanted_ = false;             // a spawn asked before the hello came
+  bool keeper_runner_claimed_ = false;    // the hello's runner is adopted or taken over
   caf::actor notify_;          // hears of spawns and ends
   caf::actor signal_notify_;   // hears of delivered signals
   std::optional<os_signal_listener_actor> warden_;

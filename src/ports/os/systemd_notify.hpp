@@ -27,6 +27,9 @@ public:
     return watchdog_interval_;
   }
 
+  // True when the lines go to the keeper rather than straight to systemd.
+  bool through_keeper() const { return keeper_ != nullptr; }
+
   // Sends the lines as one datagram ("READY=1\nSTATUS=running"). A failure is returned as
   // text for the log; systemd going away is no reason to stop supervising.
   std::optional<std::string> send(const std::vector<std::string>& lines) const;
