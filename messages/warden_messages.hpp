@@ -62,6 +62,7 @@ struct unregistration_progress {
 struct warden_exited {
   int exit_code = 0;
   std::string reason;
+  std::optional<trigger_source> trigger;  // what started the drain, if one did
 };
 
 // Whoever follows the warden's status: a warden_snapshot at once and at every change, or,

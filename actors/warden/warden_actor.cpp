@@ -92,7 +92,8 @@ void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
           const auto delay = e.at > now ? e.at - now : duration::zero();
           self->delayed_send(self, delay, timer_fired{e.kind, e.id});
         } else if constexpr (std::is_same_v<effect_type, exit_warden>) {
-          self->send(state.exit_listener, warden_exited{e.exit_code, e.reason});
+          self->send(state.exit_listener,
+                     warden_exited{e.exit_code, e.reason, current_snapshot(self).trigger});
         } else if constexpr (std::is_same_v<effect_type, send_notification>) {
           notify(self, {e.kind, e.callbacks, current_snapshot(self)});
         } else if constexpr (std::is_same_v<effect_type, unregister_runner>) {

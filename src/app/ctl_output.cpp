@@ -107,6 +107,7 @@ nlohmann::json status_json(const v1::StatusResponse& status) {
   if (status.has_last_exit())
     last_exit = {{"signaled", status.last_exit().signaled()},
                  {"value", status.last_exit().value()},
+                 {"unknown", status.last_exit().unknown()},
                  {"text", status.last_exit().text()}};
   return {
       {"state", state_word(status)},

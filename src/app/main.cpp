@@ -9,8 +9,20 @@
 #include "src/app/process_hygiene.hpp"
 #include "src/keeper/keeper.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+// Before any shared library's constructor: glibc runs the executable's .preinit_array first
+// (elf/dl-init.c, _dl_init), and a library that opens a descriptor at load time (an eventfd)
+// would otherwise take a closed 0, 1 or 2, and receive runwarden's log lines.
+void take_descriptors_before_everything(int, char**, char**) {
   runwarden::take_standard_descriptors_and_ignore_sigpipe();
+}
+[[gnu::section(".preinit_array"), gnu::used]] void (*const preinit)(int, char**, char**) =
+    &take_descriptors_before_everything;
+
+}  // namespace
+
+int main(int argc, char** argv) {
   if (runwarden::wants_keeper(argc, argv)) return runwarden::run_keeper(argc, argv);
   runwarden::leave_openssl_cleanup_to_process_exit();
   const int exit_code = runwarden::run_cli(argc, argv);

@@ -115,13 +115,14 @@ void become_subreaper() {
 // up, drains the runner without killing a job, then fails (exit_software) so that the
 // service manager starts runwarden afresh. Meanwhile it writes what the journal held while
 // its disk refused.
-int wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system, const instance& runwarden,
-                  run_journal& journal, metrics_registry& metrics) {
-  int exit_code = 1;
+warden_exited wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system,
+                            const instance& runwarden, run_journal& journal,
+                            metrics_registry& metrics) {
+  warden_exited gone{.exit_code = 1, .reason = {}, .trigger = std::nullopt};
   bool waiting = true;
   bool worker_failed = false;
   const auto exited = [&](const warden_exited& exited) {
-    exit_code = exited.exit_code;
+    gone = exited;
     waiting = false;
     journal.retire();
   };
@@ -139,7 +140,18 @@ int wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system, const in
     waiter->receive(exited, worker_down,
                     caf::after(wait) >> [&] { write_held_journal(system, journal, metrics); });
   }
-  return worker_failed ? exit_software : exit_code;
+  if (worker_failed) gone.exit_code = exit_software;
+  return gone;
+}
+
+// A drain that a signal started (a service manager's stop, docker stop, GRIT's one SIGTERM)
+// ends with runwarden's exit, as gitlab-runner's own wrapper exits once its runner is gone:
+// lingering would keep the unit stopping until its stop timeout SIGKILLs it. Only a drain
+// asked through the API lingers, for the tooling that polls it.
+bool signal_started(const warden_exited& gone) {
+  return gone.trigger == trigger_source::signal_terminate ||
+         gone.trigger == trigger_source::signal_interrupt ||
+         gone.trigger == trigger_source::signal_quit;
 }
 
 }  // namespace
@@ -213,19 +225,19 @@ int run_warden(const settings& requested) {
       system, actors.warden(),
       keeper ? systemd_notify::through_keeper(keeper) : systemd_notify::from_environment(),
       runwarden.unregister_url(), !control_failure);
-  const int exit_code = wait_for_gone(waiter, system, actors, runwarden.journal(), *metrics);
+  const auto gone = wait_for_gone(waiter, system, actors, runwarden.journal(), *metrics);
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
                           notifier_flush_wait_max.count());
   // A control API that never started has nobody to answer: no reason to stay.
-  if (!control_failure) linger(waiter, config.control.linger_after_gone);
+  if (!control_failure && !signal_started(gone)) linger(waiter, config.control.linger_after_gone);
   if (control) control->stop(control_stop_grace);
   if (service_manager) service_manager->stop();
   if (http.endpoints) http.endpoints->stop();
   signals->stop();
   runwarden.stop();
-  return control_failure.value_or(exit_code);
+  return control_failure.value_or(gone.exit_code);
 }
 
 }  // namespace runwarden

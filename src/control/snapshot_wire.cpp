@@ -60,11 +60,14 @@ class wall_clock_view {
   wall_clock_view(instant taken, std::chrono::system_clock::time_point wall_now)
       : taken_(taken), wall_now_(wall_now) {}
 
+  // To the nearest millisecond: the two clocks are read a few hundred nanoseconds apart, and
+  // a deadline set at a whole second (a spot notice's) must read as that second, not
+  // ".000000221Z" (issue 31).
   google::protobuf::Timestamp timestamp_of(instant at) const {
     const auto wall = wall_now_ - std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                       taken_ - at);
-    return TimeUtil::NanosecondsToTimestamp(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(wall.time_since_epoch()).count());
+    return TimeUtil::MillisecondsToTimestamp(
+        std::chrono::round<std::chrono::milliseconds>(wall.time_since_epoch()).count());
   }
 
  private:

@@ -330,6 +330,20 @@ class WrapperTest(unittest.TestCase):
         self.assertEqual(["exit 0"], record[1:], record)  # drained, never aborted
         self.assertIn("control.linger_after_gone", wrapper.log())
 
+    def test_one_sigterm_drains_and_exits_without_lingering(self):
+        # GRIT stops the wrapper with one SIGTERM (a unit or a container service), and
+        # gitlab-runner's wrapper exits once its runner is gone (commands/wrapper.go): a drain
+        # that a signal started ends with runwarden's exit, though wrapper mode lingers.
+        wrapper = self.start()
+        client = self.client(wrapper)
+        client.loop_status_check(check_for_running=True)
+        wrapper.proc.send_signal(signal.SIGTERM)
+        open(wrapper.release, "w").close()
+        self.assertEqual(wrapper.wait_exit(), 0, wrapper.log())
+        record = wrapper.runner_record()
+        self.assertEqual(["exit 0"], record[1:], record)  # drained, never aborted
+        self.assertNotIn("staying up", wrapper.log())
+
     def test_failure_reasons_in_gitlab_runners_words(self):
         # InitForcefulShutdown: gitlab-runner aborts its jobs and exits 1.
         wrapper = self.start()

@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 BUILD_DIR, SOURCE_DIR = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -59,6 +60,17 @@ def kept_warnings():
             if line.strip() and not line.startswith("#"):
                 tags.add(line.split()[0])
     return tags
+
+
+def wait_for_report_line(report, line):
+    """The demo runner's report once it holds `line` (bounded): its lines, in order."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        with open(report) as f:
+            lines = f.read().splitlines()
+        if line in lines or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
 
 
 class LogWatch:
@@ -193,9 +205,8 @@ class DebianPackageTest(unittest.TestCase):
             self.assertTrue(log.wait_for("re-executed for an upgrade"), "".join(log.lines))
             self.assertEqual("/usr/bin/runwarden", os.readlink(executable))
             self.assertTrue(log.wait_for("still runs; watching it"), "".join(log.lines))
-            self.assertTrue(log.wait_for("job 1 finished"), "".join(log.lines))
-            with open(report) as f:
-                events = f.read().splitlines()
+            events = wait_for_report_line(report, "job_finished 1")
+            self.assertIn("job_finished 1", events)
             self.assertEqual([], [e for e in events if e.startswith("signal")], events)
             self.assertEqual(1, sum(e.startswith("pid ") for e in events), events)
             drained = run("/usr/bin/runwarden", "ctl", "--socket", socket_path, "shutdown",

@@ -1,0 +1,37 @@
+// What `runwarden ctl status` shows of the gRPC Status: every field of the runner's last exit
+// (issue 31: `unknown` was dropped from --json, so a script read an unknown end as a real code
+// 75), and times without the clocks' noise.
+#include <catch2/catch.hpp>
+
+#include <google/protobuf/util/time_util.h>
+
+#include "src/app/ctl_output.hpp"
+#include "src/control/snapshot_wire.hpp"
+
+TEST_CASE("ctl status --json: the last exit says whether its status is unknown", "[ctl]") {
+  runwarden::v1::StatusResponse status;
+  auto& last_exit = *status.mutable_last_exit();
+  last_exit.set_unknown(true);
+  last_exit.set_value(75);
+  last_exit.set_text("unknown");
+  const auto json = runwarden::status_json(status);
+  CHECK(json.at("last_exit").at("unknown") == true);
+  CHECK(json.at("last_exit").at("value") == 75);
+
+  last_exit.set_unknown(false);
+  last_exit.set_value(0);
+  CHECK(runwarden::status_json(status).at("last_exit").at("unknown") == false);
+}
+
+// The deadline of a spot notice set at a whole second reads as that second, though the
+// actor clock and the wall clock are read a few hundred nanoseconds apart (issue 31).
+TEST_CASE("status deadlines carry no clock noise below the millisecond", "[ctl]") {
+  using namespace std::chrono;
+  runwarden::warden_snapshot snapshot;
+  snapshot.now = runwarden::instant{seconds{1000} + nanoseconds{221}};
+  snapshot.drain_deadline = runwarden::instant{seconds{1120}};
+  const auto wall_now = system_clock::time_point{seconds{1'800'000'000}};
+  const auto response = runwarden::status_response_of(snapshot, wall_now);
+  CHECK(google::protobuf::util::TimeUtil::ToString(response.deadline()) ==
+        "2027-01-15T08:02:00Z");
+}
