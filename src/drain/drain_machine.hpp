@@ -130,6 +130,9 @@ struct drain_state {
   std::string drain_reason;
   std::vector<shutdown_callback> callbacks;  // at most shutdown_callbacks_max
   bool force_requested = false;
+  // A deadline passed while the runner was in its start grace: the forceful signal waits for
+  // the grace too (issue 31), as a runner without handlers yet dies of any signal.
+  bool forceful_held = false;
   escalation stage = escalation::none;
   // The last stage whose signal kill() is known to have delivered; recovery re-sends the
   // signal of `stage` only when this lags behind it.

@@ -54,6 +54,20 @@ void drain_step_context::escalate_to_forceful(const std::string& why) {
     say(report_level::info, why + "; the forceful signal was already sent");
     return;
   }
+  // A deadline is no operator's "now": a runner that started moments ago and has not shown
+  // it is ready would die of the signal before its handlers exist (exit 143), so it waits
+  // for the start grace like the graceful one.
+  if (!runner_ready() && !state_.force_requested) {
+    if (!state_.forceful_held)
+      say(report_level::warning, why + ": the runner started moments ago; the forceful signal "
+                                       "waits until it is ready");
+    state_.forceful_held = true;
+    if (!state_.timers.runner_start_grace)
+      arm(state_.timers.runner_start_grace, timer_kind::runner_start_grace,
+          *state_.runner_started_at + config_.runner_start_grace);
+    return;
+  }
+  state_.forceful_held = false;
   state_.stage = escalation::forceful_sent;
   say(report_level::warning, why + ": stopping the runner now (" +
                                  signal_name(config_.forceful_signal) + ")");

@@ -41,9 +41,17 @@ void drain_wind_down::operator()(const runner_load_observed& event) {
 }
 
 void drain_wind_down::on_runner_ready() {
-  if (state_.status != warden_status::shutting_down || state_.runner != runner_state::alive ||
-      state_.stage != escalation::none || graceful_signal_waits_for_unregistration())
+  if (state_.status != warden_status::shutting_down || state_.runner != runner_state::alive)
     return;
+  if (state_.forceful_held) {
+    say(report_level::info, "the runner is ready for its signals");
+    // The graceful one first when it was held too; it escalates at once, as the deadline
+    // has passed.
+    if (state_.stage == escalation::none) send_graceful_signal();
+    else escalate_to_forceful("the drain deadline passed");
+    return;
+  }
+  if (state_.stage != escalation::none || graceful_signal_waits_for_unregistration()) return;
   say(report_level::info, "the runner is ready for its graceful signal");
   send_graceful_signal();
 }

@@ -91,11 +91,24 @@ private:
   std::size_t count_ = 0;
 };
 
+// One of the runner's output pipes, and the bytes read from it that the link has not taken.
 struct runner_pipe {
   int fd = -1;
   bool err = false;
   line_splitter lines;
+  std::array<char, 4096> chunk{};
+  std::size_t chunk_at = 0;
+  std::size_t chunk_end = 0;
+  bool waiting() const { return chunk_at < chunk_end; }
 };
+
+// How long the runner's output may wait for a full link before lines are dropped. Within it,
+// the keeper reads no more (the runner's writes block, as they did on a pipe to the warden),
+// so a burst reaches the log whole; past it, a warden that reads nothing costs lines, never
+// the runner's progress.
+constexpr std::chrono::seconds link_patience{2};
+// Chunks read from one pipe in one turn of the loop, so that signals are never starved.
+constexpr int chunks_per_turn = 16;
 
 class keeper {
 public:
@@ -119,8 +132,10 @@ private:
   void release_runner(std::string_view rest);
   void signal_runner(std::string_view rest);
   void runner_ended(int wait_status);
-  void read_pipe(runner_pipe& pipe);
-  void relay_line(bool err, std::string_view line);
+  void pump(runner_pipe& pipe);
+  bool relay_line(bool err, std::string_view line, bool may_wait);
+  bool output_waiting() const;
+  void tell_exit();
   void close_gate();
   // The keeper's own.
   void read_signals();
@@ -151,6 +166,8 @@ private:
   int gate_ = -1;
   std::array<runner_pipe, 2> pipes_{};  // stdout, stderr
   std::uint64_t dropped_lines_ = 0;
+  std::optional<clock::time_point> link_full_since_;  // while a line waits for the link
+  bool exit_untold_ = false;  // the runner ended; told once its last lines are handed on
   protocol::runner_report last_{};
   // Signals for the warden, kept until one says it has them.
   keeper_resume::signals pending_;
@@ -182,16 +199,18 @@ int keeper::run() {
   while (!exit_code_) {
     std::array<pollfd, 4> polled{};
     polled[0] = {signals_fd_, POLLIN, 0};
-    polled[1] = {link_, static_cast<short>(POLLIN | (outbox_.empty() ? 0 : POLLOUT)), 0};
-    polled[2] = {pipes_[0].fd, POLLIN, 0};
-    polled[3] = {pipes_[1].fd, POLLIN, 0};
+    const bool wants_out = !outbox_.empty() || output_waiting();
+    polled[1] = {link_, static_cast<short>(POLLIN | (wants_out ? POLLOUT : 0)), 0};
+    for (std::size_t i = 0; i < pipes_.size(); ++i)  // a pipe with bytes waiting is not read
+      polled[2 + i] = {pipes_[i].waiting() ? -1 : pipes_[i].fd, POLLIN, 0};
     const int ready = ::poll(polled.data(), polled.size(), poll_timeout_ms(clock::now()));
     if (ready < 0 && errno != EINTR) return log_.error_exit("poll", errno, exit_software);
     if (polled[0].revents) read_signals();
     if (polled[1].revents & POLLOUT) flush_outbox();
     if (polled[1].revents & (POLLIN | POLLHUP | POLLERR)) read_link();
     for (std::size_t i = 0; i < pipes_.size(); ++i)
-      if (polled[2 + i].revents && pipes_[i].fd >= 0) read_pipe(pipes_[i]);
+      if (polled[2 + i].revents || pipes_[i].waiting()) pump(pipes_[i]);
+    if (exit_untold_ && !output_waiting()) tell_exit();
     on_timers(clock::now());
   }
   return *exit_code_;
@@ -201,6 +220,7 @@ int keeper::poll_timeout_ms(clock::time_point now) const {
   auto next = timing_.next_systemd_ping(now);
   if (restart_at_) next = std::min(next, *restart_at_);
   if (warden_ > 0) next = std::min(next, ping_due_);
+  if (link_full_since_ && output_waiting()) next = std::min(next, *link_full_since_ + link_patience);
   const auto left = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
   return static_cast<int>(std::clamp<long long>(left, 0, 60'000));
 }
@@ -289,6 +309,7 @@ void keeper::close_link() {
   link_ = -1;
   greeted_ = false;
   outbox_.clear();
+  link_full_since_.reset();
 }
 
 void keeper::read_link() {
@@ -449,40 +470,68 @@ void keeper::runner_ended(int wait_status) {
            .code = signaled ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status)};
   runner_ = -1;
   close_gate();
-  // What it wrote last is read before its end is told, as far as it is there already.
-  for (auto& pipe : pipes_)
-    if (pipe.fd >= 0) read_pipe(pipe);
+  // What it wrote last is handed on before its end is told: the warden ends soon after.
+  for (auto& pipe : pipes_) pump(pipe);
+  exit_untold_ = true;
+  if (!output_waiting()) tell_exit();
+}
+
+void keeper::tell_exit() {
+  exit_untold_ = false;
   send_control({buffer_.data(),
                 protocol::encode_exited(buffer_, {last_.pid, last_.signaled, last_.code})});
 }
 
-void keeper::read_pipe(runner_pipe& pipe) {
-  std::array<char, 4096> chunk{};
-  const auto n = ::read(pipe.fd, chunk.data(), chunk.size());
-  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-  const auto emit = [this, &pipe](std::string_view line) { relay_line(pipe.err, line); };
-  if (n <= 0) {
-    pipe.lines.finish(emit);
-    ::close(pipe.fd);
-    pipe.fd = -1;
-    return;
-  }
-  pipe.lines.feed({chunk.data(), static_cast<std::size_t>(n)}, emit);
+bool keeper::output_waiting() const {
+  return std::ranges::any_of(pipes_, [](const runner_pipe& pipe) { return pipe.waiting(); });
 }
 
-void keeper::relay_line(bool err, std::string_view line) {
+void keeper::pump(runner_pipe& pipe) {
+  const auto relay = [this, &pipe](std::string_view line) { return relay_line(pipe.err, line, true); };
+  for (int turn = 0; turn < chunks_per_turn; ++turn) {
+    if (pipe.waiting()) {
+      pipe.chunk_at += pipe.lines.feed(
+          {pipe.chunk.data() + pipe.chunk_at, pipe.chunk_end - pipe.chunk_at}, relay);
+      if (pipe.waiting()) return;  // the link is full: read no more for now
+    }
+    if (pipe.fd < 0) return;
+    const auto n = ::read(pipe.fd, pipe.chunk.data(), pipe.chunk.size());
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n <= 0) {
+      pipe.lines.finish([this, &pipe](std::string_view line) {
+        return relay_line(pipe.err, line, false);
+      });
+      ::close(pipe.fd);
+      pipe.fd = -1;
+      return;
+    }
+    pipe.chunk_at = 0;
+    pipe.chunk_end = static_cast<std::size_t>(n);
+  }
+}
+
+bool keeper::relay_line(bool err, std::string_view line, bool may_wait) {
   const pid_t pid = runner_ > 0 ? runner_ : static_cast<pid_t>(last_.pid);
   std::array<char, protocol::message_bytes_max> message{};
   const auto length = protocol::encode_line(message, err, pid, dropped_lines_, line);
-  // Lines wait for nobody: without a warden that has said hello, or with its link full, a
-  // line is dropped and counted, and the count goes with the next line that gets through.
-  if (link_ >= 0 && greeted_ && outbox_.empty() && length > 0 &&
+  // Without a warden that has said hello, a line is dropped and counted at once; the count
+  // goes with the next line that gets through. A full link holds the line for a while.
+  if (link_ < 0 || !greeted_ || length == 0) {
+    ++dropped_lines_;
+    return true;
+  }
+  if (outbox_.empty() &&
       ::send(link_, message.data(), length, MSG_DONTWAIT | MSG_NOSIGNAL) ==
           static_cast<ssize_t>(length)) {
     dropped_lines_ = 0;
-    return;
+    link_full_since_.reset();
+    return true;
   }
+  const auto now = clock::now();
+  if (!link_full_since_) link_full_since_ = now;
+  if (may_wait && now - *link_full_since_ < link_patience) return false;
   ++dropped_lines_;
+  return true;
 }
 
 void keeper::read_signals() {

@@ -34,6 +34,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from notify_listener import NotifyListener  # noqa: E402
+from process_tree import children  # noqa: E402
 
 RUNWARDEN = os.environ.get("RUNWARDEN_BINARY")
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "go_like_runner.py")
@@ -49,14 +50,6 @@ def wait_until(condition, what, timeout=WAIT_S):
             return value
         time.sleep(0.02)
     raise AssertionError("timed out waiting for " + what)
-
-
-def children(pid):
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            return [int(p) for p in f.read().split()]
-    except OSError:
-        return []
 
 
 def alive(pid):

@@ -36,6 +36,7 @@ import grpc
 
 from aws_world import INSTANCE_ID, AwsWorld
 from drain_world import RUNWARDEN, WAIT_S, DrainWorld
+from process_tree import warden_of
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import test_control_api as control_api  # noqa: E402  (its stub generation, not its tests)
@@ -54,7 +55,10 @@ STALL_S = WAIT_S  # the longest a wait goes on with nothing moving
 RSS_GROWTH_MAX_KB = 256 * 1024  # generous: the point is "bounded", not "small"
 
 
-def resident_kb(pid):
+def resident_kb(keeper):
+    """The warden's resident memory: the big process, where the control API lives."""
+    pid = warden_of(keeper)
+    assert pid, "runwarden %d has no warden" % keeper
     with open("/proc/%d/status" % pid) as f:
         for line in f:
             if line.startswith("VmRSS:"):

@@ -17,12 +17,16 @@ test_control_api.py, whose runwarden harness, stubs and Watch reader it uses.
 
 import glob
 import os
+import sys
 import time
 import unittest
 
 import grpc
 
 import test_control_api as api
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+from process_tree import warden_of  # noqa: E402
 
 QUIET_MS = 300
 # gRPC 1.51's thread names (comm is cut at 15 bytes), as a server with runwarden's services
@@ -41,9 +45,11 @@ def tearDownModule():
     api.tearDownModule()
 
 
-def grpc_threads(pid):
+def grpc_threads(keeper):
     names = []
-    for comm in glob.glob("/proc/%d/task/*/comm" % pid):
+    warden = warden_of(keeper)
+    assert warden, "runwarden %d has no warden" % keeper
+    for comm in glob.glob("/proc/%d/task/*/comm" % warden):
         name = api.read(comm).strip()
         if name in GRPC_THREADS:
             names.append(name)

@@ -94,3 +94,33 @@ TEST_CASE("a drain known before the runner starts again does not start it") {
                                          "send_notification gone", "exit_warden code=1"});
   CHECK(m.at(3s, timer_fired{timer_kind::restart_backoff, 1}).empty());  // no spawn_runner
 }
+
+// Issue 31: a spot notice inside the safety margin, or a scheduled event already past, sent
+// SIGTERM 95-200 ms after the start, and the runner died of it (exit 143). The deadline's
+// forceful signal waits for the start grace like the graceful one; an operator's "now" does
+// not wait.
+TEST_CASE("a deadline already passed as the runner starts holds the forceful signal too") {
+  machine_under_test m{graced_config()};
+  m.start_running();
+  CHECK(m.at(100ms, shutdown_requested{.source = trigger_source::spot_interruption,
+                                       .deadline = instant{50ms}}) ==
+        lines{"change_status running->shutting_down", "send_notification drain_started",
+              "arm_timer runner_start_grace id=1 at=5000ms"});
+  CHECK(m.state().stage == escalation::none);
+  CHECK(m.at(300ms, runner_load_observed{0u}) ==
+        lines{"signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
+              "arm_timer kill_timeout id=2 at=10300ms"});
+}
+
+TEST_CASE("a deadline passing during the start grace waits for the grace's end") {
+  machine_under_test m{graced_config()};
+  m.start_running();
+  const auto armed = m.at(100ms, shutdown_requested{.source = trigger_source::spot_interruption,
+                                                    .deadline = instant{1s}});
+  CHECK(std::find(armed.begin(), armed.end(), "arm_timer drain_deadline id=2 at=1000ms") !=
+        armed.end());
+  CHECK(m.at(1s, timer_fired{timer_kind::drain_deadline, 2}).empty());
+  CHECK(m.at(5s, timer_fired{timer_kind::runner_start_grace, 1}) ==
+        lines{"signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
+              "arm_timer kill_timeout id=3 at=15000ms"});
+}

@@ -87,7 +87,10 @@ TEST_CASE("keeper protocol: an encoder never writes past a buffer too small", "[
 TEST_CASE("line splitter: lines, carriage returns, long lines in pieces, the tail", "[keeper]") {
   runwarden::line_splitter splitter;
   std::vector<std::string> lines;
-  const auto emit = [&lines](std::string_view line) { lines.emplace_back(line); };
+  const auto emit = [&lines](std::string_view line) {
+    lines.emplace_back(line);
+    return true;
+  };
   splitter.feed("one\r\ntw", emit);
   splitter.feed("o\n\nthree", emit);
   CHECK(lines == std::vector<std::string>{"one", "two", ""});
@@ -98,6 +101,28 @@ TEST_CASE("line splitter: lines, carriage returns, long lines in pieces, the tai
   REQUIRE(lines.size() == 2);
   CHECK(lines[0].size() == protocol::line_bytes_max);
   CHECK(lines[1] == std::string(10, 'y'));
+}
+
+TEST_CASE("line splitter: a line refused is offered again, whole, and nothing is lost",
+          "[keeper]") {
+  runwarden::line_splitter splitter;
+  std::vector<std::string> taken;
+  bool full = false;
+  const auto emit = [&](std::string_view line) {
+    if (full) return false;
+    taken.emplace_back(line);
+    full = taken.size() % 2 == 0;  // every second line fills the link
+    return true;
+  };
+  std::string input;
+  for (int i = 0; i < 9; ++i) input += "line " + std::to_string(i) + "\n";
+  std::string_view rest = input;
+  while (!rest.empty()) {
+    rest.remove_prefix(splitter.feed(rest, emit));
+    full = false;  // the link drained
+  }
+  REQUIRE(taken.size() == 9);
+  for (int i = 0; i < 9; ++i) CHECK(taken[i] == "line " + std::to_string(i));
 }
 
 TEST_CASE("keeper resume: the state an upgrade carries comes back whole, once", "[keeper]") {
