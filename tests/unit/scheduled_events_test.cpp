@@ -202,3 +202,26 @@ TEST_CASE("log, other codes and the policy's own choices", "[imds][scheduled]") 
   CHECK(says(logged, "only logged (action \"log\")"));
   CHECK_FALSE(logged.next_due);
 }
+
+// Issue 31: AWS performs an event at some moment of its window, up to NotAfter. One whose
+// NotBefore has passed (the metadata mock's default system-reboot, a retirement already due)
+// is no "stop the jobs now": the deadline is the window's end less the margin, or none.
+TEST_CASE("an event whose NotBefore has passed takes its deadline from NotAfter, or has none",
+          "[imds][scheduled]") {
+  scheduled_event_watch watch{{}};
+  const auto now = at("2027-02-03T10:05:00Z");
+  const auto windowed =
+      R"({"EventId": "e-8", "Code": "system-reboot", "State": "active",
+          "NotBefore": "3 Feb 2027 10:00:00 GMT", "NotAfter": "3 Feb 2027 12:00:00 GMT"})";
+  const auto retirement =
+      event_json("e-9", "instance-retirement", "active", "3 Feb 2027 10:00:00 GMT");
+  const auto outcome = watch.on_page(page({windowed, retirement}), now);
+  REQUIRE(outcome.triggers.size() == 2);
+  for (const auto& trigger : outcome.triggers) {
+    CAPTURE(trigger.reason);
+    if (trigger.reason.find("e-8") != std::string::npos)
+      CHECK(trigger.deadline == at("2027-02-03T11:59:30Z"));
+    else
+      CHECK_FALSE(trigger.deadline);
+  }
+}

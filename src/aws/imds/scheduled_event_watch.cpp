@@ -150,9 +150,24 @@ void scheduled_event_watch::start_due_drains(wall_time now, scheduled_watch_outc
     }
     known.step = progress::drained;
     outcome.triggers.push_back(lifecycle_trigger{trigger_source::ec2_scheduled_maintenance,
-                                                 known.event.not_before - policy_.margin,
+                                                 deadline_of(known.event, now),
                                                  describe(known.event)});
   }
+}
+
+// EC2 performs a scheduled event at some moment of its window, from NotBefore up to NotAfter
+// ("Scheduled events for your instances", EC2 User Guide: an event's "not before" and "not
+// after" times bound when it occurs; instance-stop and retirement have no end). Before
+// NotBefore the machine is safe: the deadline is NotBefore less the margin. Once that has
+// passed, the machine may go at any moment of the window, and stopping the jobs now saves
+// none of them: the deadline moves to NotAfter less the margin, the window's own end, and
+// without a NotAfter there is none (the jobs run until they finish or the machine goes).
+std::optional<wall_time> scheduled_event_watch::deadline_of(const scheduled_event& event,
+                                                            wall_time now) const {
+  if (event.not_before - policy_.margin > now) return event.not_before - policy_.margin;
+  if (event.not_after && *event.not_after - policy_.margin > now)
+    return *event.not_after - policy_.margin;
+  return std::nullopt;
 }
 
 scheduled_event_action scheduled_event_watch::action_for(std::string_view code) const {

@@ -6,6 +6,7 @@
 //
 //   per event code, the configured action:
 //     drain        ─▶ trigger ec2_scheduled_maintenance at once, deadline NotBefore - margin
+//                     (once that has passed: NotAfter - margin, or none; see deadline_of)
 //     drain_ahead  ─▶ the same trigger, once NotBefore - lead_time has come (a due time is
 //                     returned so that the watcher wakes for it between reads)
 //     log          ─▶ a warning, once per event
@@ -86,6 +87,7 @@ class scheduled_event_watch {
   void consider(const scheduled_event& event, scheduled_watch_outcome& outcome);
   void start_due_drains(wall_time now, scheduled_watch_outcome& outcome);
   scheduled_event_action action_for(std::string_view code) const;
+  std::optional<wall_time> deadline_of(const scheduled_event& event, wall_time now) const;
   void forget_settled_beyond_limit();
 
   scheduled_event_policy policy_;
