@@ -46,6 +46,15 @@ std::string span(const Timestamp& from, const Timestamp& to) {
   return format_duration(std::chrono::seconds{seconds});
 }
 
+// "deadline in 3m", or, once it has passed (the wind-down still waits on a CI server or an
+// Auto Scaling endpoint), "deadline passed 9m ago": never a "0s" that stays for minutes.
+std::string deadline_text(const v1::StatusResponse& status) {
+  if (TimeUtil::TimestampToMilliseconds(status.deadline()) >=
+      TimeUtil::TimestampToMilliseconds(status.observed_at()))
+    return "deadline in " + span(status.observed_at(), status.deadline());
+  return "deadline passed " + span(status.deadline(), status.observed_at()) + " ago";
+}
+
 std::string time_text(const Timestamp& at) {
   return TimeUtil::ToString(TimeUtil::SecondsToTimestamp(at.seconds()));
 }
@@ -60,7 +69,7 @@ std::string drain_text(const v1::StatusResponse& status) {
   if (!status.reason().empty()) text += " (\"" + status.reason() + "\")";
   text += ", " + span(status.drain_started_at(), status.observed_at()) + " elapsed";
   if (status.has_deadline() && status.state() != v1::STATE_GONE)
-    text += ", deadline in " + span(status.observed_at(), status.deadline());
+    text += ", " + deadline_text(status);
   return text;
 }
 
@@ -96,7 +105,7 @@ std::string change_line(const v1::StatusResponse& status) {
   if (status.has_drain_started_at())
     line += ", drain " + span(status.drain_started_at(), status.observed_at());
   if (status.has_deadline() && status.state() != v1::STATE_GONE)
-    line += ", deadline in " + span(status.observed_at(), status.deadline());
+    line += ", " + deadline_text(status);
   if (status.has_exit_code())
     line += ", exit code " + std::to_string(status.exit_code().value());
   return line + "\n";

@@ -109,9 +109,9 @@ public:
       begin_drain(shutdown_requested{event.source, std::nullopt, event.reason, std::nullopt});
       return;  // begin_drain sent both signals if the runner is up.
     }
-    if (state_.runner == runner_state::alive)
-      escalate_to_forceful("forceful shutdown requested by " +
-                           std::string{to_string(event.source)});
+    const auto why = "forceful shutdown requested by " + std::string{to_string(event.source)};
+    if (state_.runner == runner_state::alive) escalate_to_forceful(why);
+    else if (winding_down()) stop_waiting(why);
   }
 
   void operator()(const reload_requested&) {
@@ -230,6 +230,8 @@ private:
     }
     if (repeated_operator_signal && state_.runner == runner_state::alive) {
       escalate_to_forceful("a second " + std::string{to_string(event.source)} + " arrived");
+    } else if (repeated_operator_signal && winding_down()) {
+      stop_waiting("a second " + std::string{to_string(event.source)} + " arrived");
     } else {
       say(report_level::info, "already draining; " + std::string{to_string(event.source)} +
                                   " does not restart the drain");

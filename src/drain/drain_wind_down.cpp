@@ -206,6 +206,29 @@ void drain_wind_down::continue_wind_down() {
   finish(status.as_exit_code(), how);
 }
 
+// The operator's "now" once the runner is gone: what the wind-down still waits for (a CI
+// server or an Auto Scaling endpoint that does not answer) is given up, said by name, and
+// runwarden ends with the runner's exit code. Without it such a wait has no end of its own.
+void drain_wind_down::stop_waiting(const std::string& why) {
+  std::string given_up;
+  const auto give_up = [&](step_progress& step, const char* what) {
+    if (step != step_progress::in_progress) return;
+    step = step_progress::done;
+    given_up += given_up.empty() ? what : std::string{", "} + what;
+  };
+  give_up(state_.unregistration, "the unregistration");
+  give_up(state_.lifecycle_lookup, "the lifecycle hook's lookup");
+  give_up(state_.lifecycle_completion, "the lifecycle hook's completion");
+  if (given_up.empty()) return;
+  if (state_.unregistration == step_progress::done && state_.unregistration_result.empty())
+    state_.unregistration_result = "given up by the operator";
+  state_.timers.lifecycle_heartbeat.reset();
+  state_.timers.unregistration_last_attempt.reset();
+  state_.timers.unregistration_alert.reset();
+  say(report_level::warning, why + ": no longer waiting for " + given_up);
+  continue_wind_down();
+}
+
 void drain_wind_down::start_unregistration() {
   if (state_.drained_exit)
     say(report_level::info, "runner stopped (" + to_string(*state_.drained_exit) +

@@ -33,6 +33,8 @@ protected:
   bool winding_down() const;
   // The runner can take a signal now; a graceful signal held for it goes out.
   void on_runner_ready();
+  // The operator's "now" after the runner is gone: the waits that remain are given up.
+  void stop_waiting(const std::string& why);
   // With a drain deadline and an unregistration under way, one more attempt is asked for a
   // request's time before the deadline (a spot reclaim would take the runner's registration
   // with the instance, whatever wait the unregistrar chose).

@@ -35,3 +35,18 @@ TEST_CASE("status deadlines carry no clock noise below the millisecond", "[ctl]"
   CHECK(google::protobuf::util::TimeUtil::ToString(response.deadline()) ==
         "2027-01-15T08:02:00Z");
 }
+
+// Issue 31: status said "deadline in 0s" nine minutes after the deadline, while the wind-down
+// still waited on an endpoint that never answered.
+TEST_CASE("a deadline that has passed reads as passed, with how long ago", "[ctl]") {
+  using google::protobuf::util::TimeUtil;
+  runwarden::v1::StatusResponse status;
+  status.set_state(runwarden::v1::STATE_SHUTTING_DOWN);
+  *status.mutable_drain_started_at() = TimeUtil::SecondsToTimestamp(1000);
+  *status.mutable_deadline() = TimeUtil::SecondsToTimestamp(1120);
+  *status.mutable_observed_at() = TimeUtil::SecondsToTimestamp(1060);
+  CHECK_THAT(runwarden::change_line(status), Catch::Contains("deadline in 1m"));
+  *status.mutable_observed_at() = TimeUtil::SecondsToTimestamp(1660);
+  CHECK_THAT(runwarden::change_line(status), Catch::Contains("deadline passed 9m ago"));
+  CHECK_THAT(runwarden::status_text(status), Catch::Contains("deadline passed 9m ago"));
+}

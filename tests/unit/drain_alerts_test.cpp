@@ -104,3 +104,34 @@ TEST_CASE("a spent restart budget tells a person before gone") {
         lines{"send_notification restart_budget_spent", "change_status running->gone",
               "send_notification gone", "exit_warden code=3"});
 }
+
+// Issue 31: a CI server or an Auto Scaling endpoint that never answers kept runwarden in its
+// wind-down for good, and a second SIGTERM or `ctl shutdown --force` did nothing. The
+// operator's "now" ends every wait that is left, by name, with the runner's exit code.
+TEST_CASE("the operator's now ends an unregistration that never finishes") {
+  machine_under_test m{alerting_config(600s)};
+  m.start_running();
+  m.at(5s, sigterm());
+  m.at(60s, exited(100, 0));
+  CHECK(m.at(90s, sigterm()) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(reported(m, "arrived: no longer waiting for the unregistration"));
+
+  machine_under_test forced{alerting_config(600s)};
+  forced.start_running();
+  forced.at(5s, sigterm());
+  forced.at(60s, exited(100, 3));
+  CHECK(forced.at(90s, forceful_shutdown_requested{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=3"});
+}
+
+TEST_CASE("the operator's now ends a lifecycle completion that never finishes") {
+  machine_under_test m;
+  m.start_running();
+  m.at(0s, hook(300s, 4000s));
+  CHECK(m.at(10s, exited(100, 0)) ==
+        lines{"complete_lifecycle_action hook=drain-hook result=CONTINUE"});
+  CHECK(m.at(20s, forceful_shutdown_requested{}) ==
+        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
+  CHECK(reported(m, "no longer waiting for the lifecycle hook's completion"));
+}
