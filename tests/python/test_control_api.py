@@ -454,6 +454,7 @@ class SecurityTest(ControlApiTest):
         token_path = os.path.join(directory, "token")
         with open(token_path, "w") as f:
             f.write(TOKEN + "\n")
+        os.chmod(token_path, 0o644)
         warden = self.start(listen="tcp://127.0.0.1:%d" % free_port(),
                             flags=("--token-file", token_path))
         stub = self.warden_stub(warden)
@@ -484,6 +485,13 @@ class SecurityTest(ControlApiTest):
         self.assertEqual(warden.wait_exit(), 1)
         for text in (warden.log(), done.stdout, done.stderr, without.stderr):
             self.assertNotIn(TOKEN, text)
+        # Six refused calls, five of them at once: at most one line per 10 s window (the
+        # ctl call may fall in a second one), never what was sent.
+        log = warden.log()
+        self.assertIn(log.count("without a valid bearer token"), (1, 2), log)
+        self.assertNotIn("Bearer wrong", log)
+        # The token file was written with the default umask: readable by all, and said so.
+        self.assertIn("token file %s has mode 0644" % token_path, log)
 
     def test_non_loopback_tcp_needs_a_token(self):
         listen = "tcp://0.0.0.0:%d" % free_port()
