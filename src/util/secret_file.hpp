@@ -17,7 +17,7 @@ inline constexpr std::size_t secret_file_bytes_max = 4096;
 struct secret_file_result {
   std::optional<std::string> secret;  // set exactly when error is empty
   std::string error;
-  std::string warning;  // the file's group or others may read it; logged as well
+  std::string warning = {};  // the file's group or others may read it; logged as well
 };
 
 // `purpose` names the file in errors: "token file", "webhook secret file". A file that its
