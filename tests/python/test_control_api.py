@@ -672,6 +672,40 @@ class CtlTest(ControlApiTest):
         self.assertIn("no runwarden listening at unix://%s.none: no such file"
                       % warden.socket_path, missing.stderr)
 
+    @unittest.skipUnless(os.geteuid() == 0, "plants directories owned by other uids")
+    def test_ctl_checks_the_default_socket_directory(self):
+        """A non-root ctl's default socket is $XDG_RUNTIME_DIR/runwarden/control.sock (or
+        /tmp/runwarden-UID/...), a directory someone else may have made first: ctl (run as
+        uid 65534) must refuse it, naming the problem, before it connects or sends a token.
+        The directories are planted in a fresh temporary XDG_RUNTIME_DIR."""
+        runtime = tempfile.mkdtemp(prefix="runwarden-py-runtime-")
+        self.addCleanup(shutil.rmtree, runtime, True)
+        os.chmod(runtime, 0o755)
+        planted = os.path.join(runtime, "runwarden")
+        os.mkdir(planted)
+        environment = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+
+        def ctl_as_nobody():
+            return subprocess.run([RUNWARDEN, "ctl", "status"], capture_output=True, text=True,
+                                  timeout=WAIT_S, env=environment,
+                                  preexec_fn=lambda: os.setuid(65534))
+        for owner, mode, problem in ((0, 0o777, "its mode 0777 lets group or others write"),
+                                     (65534, 0o770, "its mode 0770 lets group or others write"),
+                                     (65533, 0o700, "belongs to uid 65533, not to you (uid "
+                                                    "65534) or root")):
+            os.chown(planted, owner, owner)
+            os.chmod(planted, mode)
+            refused = ctl_as_nobody()
+            self.assertEqual(refused.returncode, 69, refused.stderr)
+            self.assertIn("refusing to send the token to a socket in " + planted, refused.stderr)
+            self.assertIn(problem, refused.stderr)
+        os.chown(planted, 65534, 65534)
+        os.chmod(planted, 0o700)
+        nobody_there = ctl_as_nobody()
+        self.assertEqual(nobody_there.returncode, 69, nobody_there.stderr)
+        self.assertIn("no runwarden listening", nobody_there.stderr)
+        self.assertNotIn("refusing", nobody_there.stderr)
+
 
 def run_tests():
     """Runs the tests of the __main__ module (this one, or a module that imports it) and
