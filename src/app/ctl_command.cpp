@@ -171,8 +171,8 @@ void add_shutdown_flags(CLI::App& shutdown, ctl_options& options) {
   shutdown.add_option("--reason", options.reason, "why, for the logs and the status");
   auto* webhook =
       shutdown.add_option("--webhook", options.webhook, "http(s) URL to POST once gone");
-  auto* webhook_file = shutdown.add_option(
-      "--webhook-file", options.webhook_file, "file holding the URL (kept out of the command line)");
+  auto* webhook_file = shutdown.add_option("--webhook-file", options.webhook_file,
+                                           "file holding the URL (kept out of the command line)");
   webhook_file->excludes(webhook);
   auto* deadline = shutdown.add_option("--deadline", options.deadline,
                                        "stop the runner forcefully after this long (e.g. 30m)");

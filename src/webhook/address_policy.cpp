@@ -64,7 +64,8 @@ bool embeds_refused_v4(const in6_addr& address) {
     return std::all_of(bytes, bytes + end, [](std::uint8_t b) { return b == 0; });
   };
   // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), ::ffff:0:a.b.c.d (SIIT, RFC 2765).
-  if (zero_until(10) && bytes[10] == 0xff && bytes[11] == 0xff) return is_refused_v4(v4_at(bytes + 12));
+  if (zero_until(10) && bytes[10] == 0xff && bytes[11] == 0xff)
+    return is_refused_v4(v4_at(bytes + 12));
   if (zero_until(12)) return is_refused_v4(v4_at(bytes + 12));
   if (zero_until(8) && bytes[8] == 0xff && bytes[9] == 0xff && bytes[10] == 0 && bytes[11] == 0)
     return is_refused_v4(v4_at(bytes + 12));
@@ -110,8 +111,9 @@ bool is_refused_address(const std::string& address) {
 
 bool is_metadata_host_name(std::string_view name) {
   std::string host{name};
-  std::transform(host.begin(), host.end(), host.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  std::transform(host.begin(), host.end(), host.begin(), [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  });
   while (host.ends_with('.')) host.pop_back();
   // GCP's names, EC2's, Tencent Cloud's and IBM Cloud's (VPC) metadata service names.
   constexpr std::string_view names[] = {"metadata.google.internal", "metadata",

@@ -46,7 +46,8 @@ TEST_CASE("callback URLs in effect lines and scrape errors hide user information
 
   runwarden::http_response failed;
   failed.transport_error = "Failed to connect to http://u:hunter2@127.0.0.1:9252/metrics";
-  const auto scrape = runwarden::judge_runner_scrape(failed, "http://u:hunter2@127.0.0.1:9252/metrics");
+  const auto scrape =
+      runwarden::judge_runner_scrape(failed, "http://u:hunter2@127.0.0.1:9252/metrics");
   CHECK(scrape.error.find("hunter2") == std::string::npos);
   CHECK(runwarden::describe_answer(failed, "glrt-x").find("hunter2") == std::string::npos);
 }
