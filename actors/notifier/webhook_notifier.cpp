@@ -39,6 +39,10 @@ check_result check_settings(const webhook_settings& settings) {
       if (auto refusal = check_target_addresses(*parsed.target, {parsed.target->host},
                                                 settings.allow_link_local))
         return {std::nullopt, "webhook url: " + *refusal};
+    } else if (!settings.allow_link_local && is_metadata_host_name(parsed.target->host)) {
+      return {std::nullopt, "webhook url: " + parsed.target->label() +
+                                " names an instance metadata service; refused unless "
+                                "allow_link_local is set"};
     }
     checked.webhook = std::move(parsed.target);
   }

@@ -23,6 +23,7 @@
 #include "src/config/config_file.hpp"
 #include "src/logging/logging.hpp"
 #include "src/util/process_environment.hpp"
+#include "src/util/secret_file.hpp"
 
 namespace runwarden {
 
@@ -57,7 +58,8 @@ constexpr flag_spec run_flag_specs[] = {
     {"--insecure-unauthenticated-warden-shutdown",
      "control.insecure_unauthenticated_warden_shutdown",
      "true: with the above, open runwarden.v1.Warden's shutdown calls too"},
-    {"--webhook", "webhook.url", "http(s) URL told when a drain starts and ends"},
+    {"--webhook", "webhook.url",
+     "http(s) URL told when a drain starts and ends (visible in ps: prefer --webhook-file)"},
     {"--state-dir", "journal.state_directory", "where the journal lives (one runwarden each)"},
 };
 
@@ -74,6 +76,7 @@ constexpr std::string_view flags_not_for_wrapper[] = {"--kind", "--restart", "--
 
 struct flag_values {
   std::string config_path;
+  std::string webhook_file;
   std::vector<const flag_spec*> specs;
   std::deque<std::optional<std::string>> values;  // a deque: CLI11 keeps their addresses
 };
@@ -90,6 +93,26 @@ void add_flags(CLI::App& command, flag_values& flags, std::span<const flag_spec>
 void add_config_flag(CLI::App& command, flag_values& flags) {
   command.add_option("--config", flags.config_path, "TOML config file (see config/runwarden.toml)")
       ->check(CLI::ExistingFile);
+  command.add_option("--webhook-file", flags.webhook_file,
+                     "file holding the webhook URL, kept out of the command line");
+}
+
+// A webhook URL often is a secret (Slack's and Teams' are): in argv every local user reads
+// it from /proc/PID/cmdline, so the flag is warned about and --webhook-file offered instead.
+std::optional<std::string> add_webhook_file(const flag_values& flags,
+                                            std::vector<config_override>& overrides) {
+  const bool in_argv = std::any_of(overrides.begin(), overrides.end(),
+                                   [](const auto& given) { return given.label == "--webhook"; });
+  if (in_argv)
+    std::cerr << "runwarden: warning: --webhook puts the URL on the command line, where every "
+                 "local user can read it (/proc/PID/cmdline, ps); use --webhook-file PATH or "
+                 "webhook.url in the config file\n";
+  if (flags.webhook_file.empty()) return std::nullopt;
+  if (in_argv) return "--webhook and --webhook-file exclude each other";
+  auto read = read_secret_file(flags.webhook_file, "webhook URL file");
+  if (!read.secret) return read.error;
+  overrides.push_back({"webhook.url", std::move(*read.secret), "--webhook-file"});
+  return std::nullopt;
 }
 
 std::vector<config_override> overrides_from(const flag_values& flags) {
@@ -122,7 +145,12 @@ std::optional<settings> merged_settings(const flag_values& flags, std::vector<st
     config = std::move(*loaded.config);
   }
   if (!command.empty()) config.runner.command = std::move(command);
-  auto merged = apply_overrides(std::move(config), overrides_from(flags));
+  auto overrides = overrides_from(flags);
+  if (auto problem = add_webhook_file(flags, overrides)) {
+    exit_code = report_errors({*problem}, exit_usage);
+    return std::nullopt;
+  }
+  auto merged = apply_overrides(std::move(config), std::move(overrides));
   if (!merged.config) {
     exit_code = report_errors(merged.errors, exit_usage);
     return std::nullopt;

@@ -3,6 +3,8 @@
 // afterwards could connect, and then the exit code would be lost.
 #include "src/app/ctl_command.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -12,7 +14,9 @@
 #include "src/app/ctl_output.hpp"
 #include "src/config/listen_address.hpp"
 #include "src/control/control_client.hpp"
+#include "src/control/unix_socket_file.hpp"
 #include "src/util/duration_text.hpp"
+#include "src/util/secret_file.hpp"
 
 namespace runwarden {
 
@@ -28,6 +32,7 @@ struct ctl_options {
   bool watch = false;
   std::string reason = default_reason;
   std::string webhook;
+  std::string webhook_file;
   std::string deadline;
   bool wait = false;
   bool force = false;
@@ -79,11 +84,24 @@ int run_status(control_client& client, const ctl_options& options) {
   return 0;
 }
 
+// A callback URL may carry a secret; on the command line every local user can read it.
+std::optional<std::string> callback_url(const ctl_options& options) {
+  if (!options.webhook.empty())
+    std::cerr << "runwarden ctl: warning: --webhook puts the URL on the command line, where "
+                 "every local user can read it (/proc/PID/cmdline, ps); use --webhook-file\n";
+  if (options.webhook_file.empty()) return options.webhook;
+  auto read = read_secret_file(options.webhook_file, "webhook URL file");
+  if (!read.secret) std::cerr << "runwarden ctl: " << read.error << '\n';
+  return read.secret;
+}
+
 std::optional<v1::ShutdownRequest> shutdown_request(const ctl_options& options) {
   v1::ShutdownRequest request;
   request.set_reason(options.reason);
-  if (!options.webhook.empty()) {
-    request.mutable_callback()->set_url(options.webhook);
+  const auto webhook = callback_url(options);
+  if (!webhook) return std::nullopt;
+  if (!webhook->empty()) {
+    request.mutable_callback()->set_url(*webhook);
     request.mutable_callback()->set_method("POST");
   }
   if (!options.deadline.empty()) {
@@ -130,9 +148,18 @@ int run_ctl(const ctl_options& given, bool shutdown) {
   if (!options.socket_path.empty()) {
     options.client.address_text =
         "unix://" + std::filesystem::absolute(options.socket_path).lexically_normal().string();
+  } else if (!options.address.empty()) {
+    options.client.address_text = options.address;
   } else {
-    options.client.address_text =
-        options.address.empty() ? "unix://" + default_control_socket() : options.address;
+    // The default directory may have been made by someone else first (/tmp is anyone's).
+    const std::filesystem::path socket = default_control_socket();
+    const auto problem =
+        client_socket_directory_problem(socket.parent_path().string(), ::geteuid());
+    if (!problem.empty()) {
+      std::cerr << "runwarden ctl: " << problem << '\n';
+      return exit_unavailable;
+    }
+    options.client.address_text = "unix://" + socket.string();
   }
   auto connected = control_client::connect(options.client);
   if (!connected.client) return report(connected.failure);
@@ -144,12 +171,16 @@ void add_shutdown_flags(CLI::App& shutdown, ctl_options& options) {
   shutdown.add_option("--reason", options.reason, "why, for the logs and the status");
   auto* webhook =
       shutdown.add_option("--webhook", options.webhook, "http(s) URL to POST once gone");
+  auto* webhook_file = shutdown.add_option("--webhook-file", options.webhook_file,
+                                           "file holding the URL (kept out of the command line)");
+  webhook_file->excludes(webhook);
   auto* deadline = shutdown.add_option("--deadline", options.deadline,
                                        "stop the runner forcefully after this long (e.g. 30m)");
   shutdown.add_flag("--wait", options.wait,
                     "wait until the runner is gone; exit with its exit code");
   shutdown.add_flag("--force", options.force, "stop the runner now (forceful signal)")
       ->excludes(webhook)
+      ->excludes(webhook_file)
       ->excludes(deadline);
   shutdown.add_flag("--json", options.json, "print statuses as JSON, one object per line");
 }

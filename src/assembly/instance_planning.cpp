@@ -14,6 +14,7 @@
 #include "src/logging/logging.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/util/exit_codes.hpp"
+#include "src/util/url_userinfo.hpp"
 
 namespace runwarden {
 
@@ -44,7 +45,7 @@ void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
                               .listener = {},
                               .interval_draining = awareness.metrics_interval_draining()};
     warden_logger()->info("scraping the runner's metrics at {} every {}s, every {}s while it "
-                          "drains", awareness.metrics_url(),
+                          "drains", redact_url_userinfo(awareness.metrics_url()),
                           awareness.metrics_interval().count() / 1000.0,
                           awareness.metrics_interval_draining().count() / 1000.0);
   }

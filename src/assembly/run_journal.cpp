@@ -90,8 +90,14 @@ run_journal_open run_journal::open(const settings& config, const drain_config& d
   if (auto error = prepare_state_directory(*directory))
     return {std::nullopt, *error, exit_cant_create};
   const auto lock_path = *directory / "lock";
-  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+  // O_NOFOLLOW: a link planted in the directory is refused, never followed (as root,
+  // following it would create or lock a file anywhere).
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (lock < 0)
+    return {std::nullopt, "cannot open " + lock_path.string() + ": " + std::strerror(errno) +
+                              (errno == ELOOP ? " (a symbolic link; refusing to follow it)" : ""),
+            exit_cant_create};
+  if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
     const std::string why = std::strerror(errno);
     if (lock >= 0) ::close(lock);
     return {std::nullopt,

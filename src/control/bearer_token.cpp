@@ -1,12 +1,17 @@
 // See bearer_token.hpp.
 #include "src/control/bearer_token.hpp"
 
-#include "src/util/secret_file.hpp"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+
+#include "src/logging/logging.hpp"
+#include "src/util/log_rate_limit.hpp"
+#include "src/util/secret_file.hpp"
 
 namespace runwarden {
 
@@ -39,6 +44,24 @@ std::string authorization_value(std::string_view token) {
   return std::string{bearer_prefix} + std::string{token};
 }
 
+void log_refused_call(const grpc::ServerContextBase& context) {
+  // One limit for the process: gRPC calls arrive on several threads.
+  static std::mutex mutex;
+  static log_rate_limit limit{refused_call_log_window};
+  std::optional<std::uint64_t> left_out;
+  {
+    const std::lock_guard lock{mutex};
+    left_out = limit.admit(log_rate_limit::clock::now());
+  }
+  if (!left_out) return;
+  // The peer only: what the caller sent may be a mistyped real token.
+  warden_logger()->warn(
+      "control API: refused a call from {} without a valid bearer token{}", context.peer(),
+      *left_out == 0 ? std::string{}
+                     : fmt::format(" ({} more refused since the last such line, not logged)",
+                                   *left_out));
+}
+
 bool call_authorized(const grpc::ServerContextBase& context,
                      const std::optional<std::string>& token) {
   if (!token) return true;
@@ -52,6 +75,7 @@ bool call_authorized(const grpc::ServerContextBase& context,
         equal_in_constant_time(value.substr(bearer_prefix.size()), *token))
       authorized = true;
   }
+  if (!authorized) log_refused_call(context);
   return authorized;
 }
 

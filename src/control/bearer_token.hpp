@@ -7,6 +7,7 @@
 
 #include <grpcpp/server_context.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,8 +24,15 @@ token_file_result read_token_file(const std::string& path);
 // The metadata value a client sends: "Bearer <token>".
 std::string authorization_value(std::string_view token);
 
+// Refused calls are logged (peer only, never what was sent) at most once per this window,
+// with a count of the ones left out: a flood of bad logins must not fill the disk.
+inline constexpr std::chrono::seconds refused_call_log_window{10};
+
+// Logs one refused call through the limit above.
+void log_refused_call(const grpc::ServerContextBase& context);
+
 // True when the call may proceed: no token is configured, or its `authorization` metadata
-// is "Bearer <token>".
+// is "Bearer <token>". A refusal is logged (log_refused_call).
 bool call_authorized(const grpc::ServerContextBase& context,
                      const std::optional<std::string>& token);
 

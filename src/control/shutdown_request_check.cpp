@@ -104,17 +104,6 @@ std::optional<std::string> headers_problem(const shutdown_callback& callback) {
   return std::nullopt;
 }
 
-// The names the clouds' metadata services answer on; their addresses are link-local, which
-// address_policy refuses once resolved, but a caller is told now rather than at gone.
-bool is_metadata_host_name(std::string host) {
-  std::transform(host.begin(), host.end(), host.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(c)); });
-  while (host.ends_with('.')) host.pop_back();
-  constexpr std::string_view names[] = {"metadata.google.internal", "metadata",
-                                        "instance-data", "instance-data.ec2.internal"};
-  return std::find(std::begin(names), std::end(names), host) != std::end(names);
-}
-
 std::optional<std::string> target_problem(std::string_view url) {
   const auto parsed = parse_webhook_target(url);
   if (!parsed.target) return std::nullopt;  // the notifier refuses it by its own words

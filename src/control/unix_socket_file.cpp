@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace runwarden {
@@ -65,6 +66,26 @@ std::string remove_if_stale(const std::string& path, bool& removed) {
 }
 
 }  // namespace
+
+std::string client_socket_directory_problem(const std::string& dir, uid_t caller) {
+  struct stat info {};
+  if (::lstat(dir.c_str(), &info) != 0) {
+    if (errno == ENOENT) return "";  // nobody listens there; connecting says so
+    return "cannot check the control socket's directory " + dir + ": " + error_text(errno);
+  }
+  const std::string refusing = "refusing to send the token to a socket in " + dir + ": ";
+  if (!S_ISDIR(info.st_mode)) return refusing + "it is not a directory (a symbolic link?)";
+  if (info.st_uid != caller && info.st_uid != 0)
+    return refusing + "it belongs to uid " + std::to_string(info.st_uid) + ", not to you (uid " +
+           std::to_string(caller) + ") or root, so that user could be listening there";
+  if ((info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(info.st_mode & 07777));
+    return refusing + "its mode " + mode +
+           " lets group or others write in it, so they could replace the socket";
+  }
+  return "";
+}
 
 int probe_unix_socket(const std::string& path) {
   sockaddr_un address{};

@@ -20,6 +20,13 @@ inline constexpr mode_t socket_file_mode = 0660;
 // the connection. Never blocks.
 int probe_unix_socket(const std::string& path);
 
+// Before a client sends its bearer token to a socket in `dir` (the default
+// /tmp/runwarden-UID, which anyone may create first): the directory must be a real
+// directory, belong to `caller` or root, and let neither group nor others write in it, or
+// whoever controls it could listen there. Empty when it may be trusted; else the problem,
+// naming the directory, its owner or mode.
+std::string client_socket_directory_problem(const std::string& dir, uid_t caller);
+
 struct socket_path_result {
   std::string error;  // empty when the path is ready to bind
   bool removed_stale = false;

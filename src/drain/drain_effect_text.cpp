@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "src/runner/signal_names.hpp"
+#include "src/util/url_userinfo.hpp"
 
 namespace runwarden {
 
@@ -32,7 +33,8 @@ struct effect_text {
   }
   std::string operator()(const send_notification& e) const {
     std::string text = fmt::format("send_notification {}", to_string(e.kind));
-    for (const auto& callback : e.callbacks) text += " callback=" + callback.url;
+    for (const auto& callback : e.callbacks)
+      text += " callback=" + redact_url_userinfo(callback.url);
     return text;
   }
   std::string operator()(const report& e) const { return "report " + e.text; }

@@ -13,6 +13,7 @@
 #include "src/supervision/restart_decision.hpp"
 #include "src/util/assert.hpp"
 #include "src/util/seeded_random.hpp"
+#include "src/util/url_userinfo.hpp"
 
 namespace runwarden {
 
@@ -243,7 +244,8 @@ private:
   void keep_callback(const std::optional<shutdown_callback>& callback) {
     if (!callback) return;
     if (!state_.callbacks.empty() && state_.callbacks.front() != *callback)
-      say(report_level::info, "shutdown callback to " + state_.callbacks.front().url +
+      say(report_level::info, "shutdown callback to " +
+                                  redact_url_userinfo(state_.callbacks.front().url) +
                                   " replaced by a later call's");
     state_.callbacks.assign(1, *callback);
   }

@@ -6,8 +6,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "src/journal/journal_codec.hpp"
 #include "src/journal/journal_frame.hpp"
@@ -80,12 +78,21 @@ journal_read parse_journal(std::string_view bytes) {
 }
 
 journal_read read_journal(const std::filesystem::path& file) {
-  std::ifstream in{file, std::ios::binary};
-  if (!in) return refused(system_error_text("cannot open journal", file));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return refused(system_error_text("cannot read journal", file));
-  auto read = parse_journal(bytes.str());
+  // O_NOFOLLOW: a link planted in the state directory is refused (ELOOP), never followed.
+  const int descriptor = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (descriptor < 0) return refused(system_error_text("cannot open journal", file));
+  std::string bytes;
+  char buffer[65536];
+  ssize_t got = 0;
+  while ((got = ::read(descriptor, buffer, sizeof buffer)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    bytes.append(buffer, static_cast<std::size_t>(got));
+  }
+  const auto error = got < 0 ? system_error_text("cannot read journal", file) : std::string{};
+  ::close(descriptor);
+  if (!error.empty()) return refused(error);
+  auto read = parse_journal(bytes);
   if (!read.contents) read.error = file.string() + ": " + read.error;
   return read;
 }
@@ -93,7 +100,7 @@ journal_read read_journal(const std::filesystem::path& file) {
 journal_read recover_journal(const std::filesystem::path& file) {
   auto read = read_journal(file);
   if (!read.contents || !read.contents->damage) return read;
-  const int descriptor = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+  const int descriptor = ::open(file.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
   if (descriptor < 0) return refused(system_error_text("cannot open journal to truncate", file));
   const bool cut = ::ftruncate(descriptor, static_cast<off_t>(read.contents->good_bytes)) == 0 &&
                    ::fsync(descriptor) == 0;

@@ -40,7 +40,8 @@ journal_open open_failed(std::string error) { return journal_open{std::nullopt, 
 std::optional<std::string> write_staging(const std::filesystem::path& staging,
                                          const journal_header& header) {
   const int descriptor =
-      ::open(staging.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR);
+      ::open(staging.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+             S_IRUSR | S_IWUSR);
   if (descriptor < 0) return system_error_text("cannot create journal", staging);
   const auto bytes = encode_prologue() + encode_frame(encode_record(header));
   const bool written = write_fully(descriptor, bytes) && ::fsync(descriptor) == 0;
@@ -72,7 +73,7 @@ journal_open journal_writer::create(const std::filesystem::path& file,
 
 journal_open journal_writer::reopen(const std::filesystem::path& file,
                                     std::uint64_t entries_present, journal_sync_policy policy) {
-  const int descriptor = ::open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  const int descriptor = ::open(file.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
   if (descriptor < 0) return open_failed(system_error_text("cannot open journal", file));
   struct stat status {};
   if (::fstat(descriptor, &status) != 0) {

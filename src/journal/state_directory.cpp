@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "src/journal/journal_location.hpp"
@@ -38,12 +39,36 @@ std::optional<std::string> make_directories(const std::filesystem::path& directo
 
 }  // namespace
 
+std::optional<std::string> state_directory_problem(const std::filesystem::path& directory,
+                                                   uid_t owner) {
+  struct stat status {};
+  if (::stat(directory.c_str(), &status) != 0)
+    return failure("cannot use state directory", directory);
+  const std::string refusing = "refusing the state directory " + directory.string() + ": ";
+  if (status.st_uid != owner)
+    return refusing + "it belongs to uid " + std::to_string(status.st_uid) +
+           ", not to runwarden's uid " + std::to_string(owner) +
+           ", who could plant a forged journal or links in it (chown it)";
+  if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(status.st_mode & 07777));
+    return refusing + "its mode " + mode +
+           " lets group or others write in it, so they could plant a forged journal or "
+           "links in it (chmod go-w it)";
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> prepare_state_directory(const std::filesystem::path& directory) {
   if (auto error = make_directories(directory)) return error;
+  if (auto problem = state_directory_problem(directory, ::geteuid())) return problem;
   // Permission bits do not tell the whole truth (read-only mounts, ACLs, root): try it.
   const auto probe = directory / ".runwarden-write-probe";
-  const int descriptor =
-      ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR);
+  const int descriptor = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+                                                   O_CLOEXEC, S_IRUSR | S_IWUSR);
+  if (descriptor < 0 && errno == ELOOP)
+    return "refusing the state directory " + directory.string() + ": " + probe.string() +
+           " is a symbolic link";
   if (descriptor < 0) return failure("state directory is not writable:", directory);
   ::close(descriptor);
   ::unlink(probe.c_str());

@@ -3,14 +3,24 @@
 // runwarden cannot write is a refusal to start, not a drain that cannot be recorded), and
 // the journal retired once a drain reached gone, so that the next start begins afresh.
 
+#include <sys/types.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
 
 namespace runwarden {
 
-// Creates the directory (and missing parents) with mode 0700, and proves it writable by
-// creating and removing a file in it. The error names the directory and the reason.
+// Nullopt when `directory` may hold the journal of a runwarden running as `owner`: it
+// belongs to `owner` and neither group nor others may write in it. Otherwise the problem,
+// naming the directory and its owner or mode. Whoever may write there could plant a forged
+// journal (naming a pid to signal) or a link that makes runwarden write elsewhere.
+std::optional<std::string> state_directory_problem(const std::filesystem::path& directory,
+                                                   uid_t owner);
+
+// Creates the directory (and missing parents) with mode 0700, checks it as above, and
+// proves it writable by creating and removing a file in it. The error names the directory
+// and the reason. Every file in it is opened with O_NOFOLLOW: a planted link is refused.
 std::optional<std::string> prepare_state_directory(const std::filesystem::path& directory);
 
 // Compaction at gone: renames journal to journal.prev (replacing an older one) and syncs

@@ -2,12 +2,15 @@
 #include "src/metrics/runner_scrape.hpp"
 
 #include "src/metrics/exposition_parser.hpp"
+#include "src/util/url_userinfo.hpp"
 
 namespace runwarden {
 
-runner_scrape judge_runner_scrape(const http_response& response, const std::string& url) {
+runner_scrape judge_runner_scrape(const http_response& response, const std::string& full_url) {
+  const std::string url = redact_url_userinfo(full_url);  // errors are logged
   if (!response.status_code)
-    return {std::nullopt, "scraping " + url + " failed: " + response.transport_error};
+    return {std::nullopt,
+            "scraping " + url + " failed: " + redact_url_userinfo(response.transport_error)};
   if (*response.status_code != 200)
     return {std::nullopt, "scraping " + url + " answered HTTP " +
                               std::to_string(*response.status_code)};

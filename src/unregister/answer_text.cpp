@@ -1,6 +1,8 @@
 // See answer_text.hpp.
 #include "src/unregister/answer_text.hpp"
 
+#include "src/util/url_userinfo.hpp"
+
 namespace runwarden {
 
 std::string redact(std::string_view text, std::string_view secret) {
@@ -36,7 +38,8 @@ std::string answer_excerpt(std::string_view body, std::string_view secret) {
 }
 
 std::string describe_answer(const http_response& answer, std::string_view secret) {
-  if (!answer.status_code) return "no answer: " + redact(answer.transport_error, secret);
+  if (!answer.status_code)
+    return "no answer: " + redact_url_userinfo(redact(answer.transport_error, secret));
   const std::string status = "HTTP " + std::to_string(*answer.status_code);
   const std::string excerpt = answer_excerpt(answer.body, secret);
   return excerpt.empty() ? status + " (empty body)" : status + ": " + excerpt;

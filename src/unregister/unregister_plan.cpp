@@ -38,7 +38,8 @@ unregister_plan_result gitlab_plan(const unregister_settings& settings,
   if (!token.secret) return {{}, token.error};
   runner.token = std::move(*token.secret);
   if (!gitlab.system_id_file.empty()) {
-    auto system_id = read_secret_file(gitlab.system_id_file, "unregister.gitlab system id file");
+    auto system_id = read_secret_file(gitlab.system_id_file, "unregister.gitlab system id file",
+                                      file_exposure::not_secret);
     if (!system_id.secret) return {{}, system_id.error};
     runner.system_id = std::move(*system_id.secret);
   }

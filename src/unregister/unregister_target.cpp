@@ -1,6 +1,8 @@
 // See unregister_target.hpp.
 #include "src/unregister/unregister_target.hpp"
 
+#include "src/util/url_userinfo.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -32,7 +34,7 @@ bool uses_runner_manager(const gitlab_runner& runner) {
 std::string label_of(const unregister_target& target) {
   if (const auto* gitlab = std::get_if<gitlab_runner>(&target)) {
     const std::string name = gitlab->name.empty() ? "" : " \"" + gitlab->name + "\"";
-    return "gitlab runner" + name + " at " + gitlab->url;
+    return "gitlab runner" + name + " at " + redact_url_userinfo(gitlab->url);
   }
   const auto& github = std::get<github_runner>(target);
   return "github runner \"" + github.runner_name + "\" in " + scope_text(github);

@@ -299,6 +299,25 @@ TEST_CASE_METHOD(notifier_fixture, "a name resolving to a link-local address is 
                                            {notification_kind::gone, false, 0}});
 }
 
+TEST_CASE_METHOD(notifier_fixture,
+                 "metadata addresses in IPv6 spellings and other clouds' are never requested",
+                 "[notifier][metadata]") {
+  // The HTTP port fake records every request: none may reach it, numeric or looked up.
+  script_->addresses["nat64.example.com"] = {"64:ff9b::a9fe:a9fe"};
+  script_->addresses["alibaba.example.com"] = {"100.100.100.200"};
+  start("");
+  notify(notification_kind::gone,
+         {{"http://[::a9fe:a9fe]/latest/meta-data/", "", {}},
+          {"http://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "", {}},
+          {"http://100.100.100.200/latest/meta-data/", "", {}},
+          {"http://[2002:a9fe:a9fe::1]/", "", {}},
+          {"http://nat64.example.com/", "", {}},
+          {"http://alibaba.example.com/", "", {}}});
+  CHECK(script_->requests.empty());
+  CHECK(outcomes_->size() == 6);
+  for (const auto& result : *outcomes_) CHECK_FALSE(result.delivered);
+}
+
 TEST_CASE_METHOD(notifier_fixture, "a failed lookup spends an attempt and is retried",
                  "[notifier]") {
   start("https://unknown.example.com/", 2);

@@ -159,3 +159,33 @@ TEST_CASE("runwarden version prints a version", "[process][input]") {
   CHECK(run.code == 0);
   CHECK(std::regex_match(run.out, std::regex{R"(runwarden \d+\.\d+\.\d+\S*\n)"}));
 }
+
+TEST_CASE("--webhook warns that argv is public, --webhook-file keeps the URL out of it",
+          "[process][input][secrets]") {
+  // Both name a metadata address in an IPv6 spelling, refused at start (exit 78) before
+  // any connection or runner: that also proves the file's URL is the one used.
+  temp_dir dir;
+  const auto url_file = dir.file("webhook-url");
+  write_text(url_file, "http://[64:ff9b::a9fe:a9fe]/hook\n");
+  const auto from_file = run_to_exit(
+      dir, run_args({"--webhook-file", url_file.string()}, demo_command(dir, {})));
+  INFO("stderr (file):\n" << from_file.err);
+  CHECK(from_file.code == 78);
+  CHECK(contains(from_file.err, "link-local or instance metadata"));
+  CHECK_FALSE(contains(from_file.err, "on the command line"));
+  CHECK_FALSE(runner_started(dir));
+
+  const auto in_argv = run_to_exit(
+      dir, run_args({"--webhook", "http://[::a9fe:a9fe]/hook"}, demo_command(dir, {})));
+  INFO("stderr (argv):\n" << in_argv.err);
+  CHECK(in_argv.code == 78);
+  CHECK(contains(in_argv.err, "warning: --webhook puts the URL on the command line"));
+  CHECK(contains(in_argv.err, "--webhook-file"));
+  CHECK_FALSE(runner_started(dir));
+
+  const auto both = run_to_exit(dir, run_args({"--webhook", "http://127.0.0.1:9/",
+                                               "--webhook-file", url_file.string()},
+                                              demo_command(dir, {})));
+  CHECK(both.code == 64);
+  CHECK(contains(both.err, "exclude each other"));
+}

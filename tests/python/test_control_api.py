@@ -454,6 +454,7 @@ class SecurityTest(ControlApiTest):
         token_path = os.path.join(directory, "token")
         with open(token_path, "w") as f:
             f.write(TOKEN + "\n")
+        os.chmod(token_path, 0o644)
         warden = self.start(listen="tcp://127.0.0.1:%d" % free_port(),
                             flags=("--token-file", token_path))
         stub = self.warden_stub(warden)
@@ -484,6 +485,13 @@ class SecurityTest(ControlApiTest):
         self.assertEqual(warden.wait_exit(), 1)
         for text in (warden.log(), done.stdout, done.stderr, without.stderr):
             self.assertNotIn(TOKEN, text)
+        # Six refused calls, five of them at once: at most one line per 10 s window (the
+        # ctl call may fall in a second one), never what was sent.
+        log = warden.log()
+        self.assertIn(log.count("without a valid bearer token"), (1, 2), log)
+        self.assertNotIn("Bearer wrong", log)
+        # The token file was written with the default umask: readable by all, and said so.
+        self.assertIn("token file %s has mode 0644" % token_path, log)
 
     def test_non_loopback_tcp_needs_a_token(self):
         listen = "tcp://0.0.0.0:%d" % free_port()
@@ -663,6 +671,40 @@ class CtlTest(ControlApiTest):
         self.assertEqual(missing.returncode, 69)
         self.assertIn("no runwarden listening at unix://%s.none: no such file"
                       % warden.socket_path, missing.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0, "plants directories owned by other uids")
+    def test_ctl_checks_the_default_socket_directory(self):
+        """A non-root ctl's default socket is $XDG_RUNTIME_DIR/runwarden/control.sock (or
+        /tmp/runwarden-UID/...), a directory someone else may have made first: ctl (run as
+        uid 65534) must refuse it, naming the problem, before it connects or sends a token.
+        The directories are planted in a fresh temporary XDG_RUNTIME_DIR."""
+        runtime = tempfile.mkdtemp(prefix="runwarden-py-runtime-")
+        self.addCleanup(shutil.rmtree, runtime, True)
+        os.chmod(runtime, 0o755)
+        planted = os.path.join(runtime, "runwarden")
+        os.mkdir(planted)
+        environment = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+
+        def ctl_as_nobody():
+            return subprocess.run([RUNWARDEN, "ctl", "status"], capture_output=True, text=True,
+                                  timeout=WAIT_S, env=environment,
+                                  preexec_fn=lambda: os.setuid(65534))
+        for owner, mode, problem in ((0, 0o777, "its mode 0777 lets group or others write"),
+                                     (65534, 0o770, "its mode 0770 lets group or others write"),
+                                     (65533, 0o700, "belongs to uid 65533, not to you (uid "
+                                                    "65534) or root")):
+            os.chown(planted, owner, owner)
+            os.chmod(planted, mode)
+            refused = ctl_as_nobody()
+            self.assertEqual(refused.returncode, 69, refused.stderr)
+            self.assertIn("refusing to send the token to a socket in " + planted, refused.stderr)
+            self.assertIn(problem, refused.stderr)
+        os.chown(planted, 65534, 65534)
+        os.chmod(planted, 0o700)
+        nobody_there = ctl_as_nobody()
+        self.assertEqual(nobody_there.returncode, 69, nobody_there.stderr)
+        self.assertIn("no runwarden listening", nobody_there.stderr)
+        self.assertNotIn("refusing", nobody_there.stderr)
 
 
 def run_tests():
