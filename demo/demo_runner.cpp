@@ -9,6 +9,13 @@
 // earliest deadline (a job ending, the next job starting, --exit-after), so it never spins.
 // With --listen-address it serves /metrics as gitlab-runner does (demo_metrics.hpp), answered
 // from the same wait.
+//
+// It writes as gitlab-runner does: job events on stdout, and while jobs run a progress line
+// on stderr every 0.25 s (gitlab-runner logs with logrus to stderr all along, commands/
+// multi.go). SIGPIPE keeps its default action, as in a Go program (Go's os/signal
+// documentation: a write to a broken pipe on fd 1 or 2 ends the program with SIGPIPE): when
+// nobody holds its output pipes any more, the next line kills it, as it would kill
+// gitlab-runner.
 
 #include <CLI/CLI.hpp>
 
@@ -54,6 +61,9 @@ constexpr int stderr_lines_max = 100000;
 constexpr double seconds_max = 1e6;
 constexpr std::size_t signals_per_read_max = 16;
 
+// How often a progress line is written while jobs run: a broken pipe is met within it.
+constexpr std::chrono::milliseconds progress_interval{250};
+
 // The signals gitlab-runner reacts to; all of them arrive through the signalfd.
 constexpr int handled_signals[] = {SIGQUIT, SIGTERM, SIGINT, SIGHUP};
 
@@ -83,6 +93,7 @@ struct runner_state {
   demo_clock::time_point next_start;
   bool draining = false;
   std::optional<demo_clock::time_point> exit_at;
+  demo_clock::time_point next_progress;  // the next progress line, while jobs run
 };
 
 // Writes all of text with as few write() calls as the kernel allows (one, for a report file
@@ -330,6 +341,14 @@ void start_due_jobs(runner_state& state, const options& opts, demo_clock::time_p
   assert(state.running.size() <= static_cast<std::size_t>(opts.concurrency));
 }
 
+// While jobs run, one line on stderr per progress_interval, as gitlab-runner keeps logging.
+void write_progress(runner_state& state, demo_clock::time_point now) {
+  if (state.running.empty() || now < state.next_progress) return;
+  write_all(STDERR_FILENO, "demo-runner: " + std::to_string(state.running.size()) +
+                               (state.draining ? " jobs running, draining\n" : " jobs running\n"));
+  state.next_progress = now + progress_interval;
+}
+
 // The exit code if the runner is done: --exit-after elapsed, a drain completed, or every job
 // of a --jobs total has finished.
 std::optional<int> check_done(runner_state& state, const options& opts,
@@ -359,6 +378,7 @@ std::optional<demo_clock::time_point> next_deadline(const runner_state& state,
   };
   for (const job& running : state.running) consider(running.end);
   if (can_take_job(state, opts)) consider(state.next_start);
+  if (!state.running.empty()) consider(state.next_progress);
   return deadline;
 }
 
@@ -432,6 +452,7 @@ int run_jobs(int signal_fd, demo::metrics_endpoint* metrics, const options& opts
     demo_clock::time_point now = demo_clock::now();
     finish_due_jobs(state, now, report);
     if (auto code = check_done(state, opts, now, report)) return *code;
+    write_progress(state, now);
     if (auto code = wait_and_handle(signal_fd, metrics, state, opts, now, report)) return *code;
     start_due_jobs(state, opts, demo_clock::now(), report);
   }
@@ -445,6 +466,9 @@ int open_report(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The default action whatever the parent left (an ignored signal stays ignored across
+  // exec, and a supervisor may ignore SIGPIPE itself): a broken output pipe ends it, as in Go.
+  std::signal(SIGPIPE, SIG_DFL);
   // Signals are blocked before anything else, so one sent during start-up waits in the queue.
   int signal_fd = open_signal_fd();
   options opts;

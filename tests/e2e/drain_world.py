@@ -56,6 +56,8 @@ class DrainWorld:
         self.watch = None  # the latest warden's statuses
 
     def start_warden(self, env=None, http_listen="none"):
+        """Starts `runwarden run`: the keeper, which starts the warden as its child
+        (keeper_family.py); the runner's output goes into runwarden's log (--output log)."""
         with open(self.log_path, "a") as log:
             warden = subprocess.Popen(
                 [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",

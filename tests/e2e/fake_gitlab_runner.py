@@ -22,6 +22,14 @@ are aborted, exit 1); any stop signal during the forceful shutdown exits at once
 
 With FAKE_RUNNER_RELEASE_FILE set, a graceful shutdown holds its last job until that file
 exists, so a test can observe the shutdown for as long as it needs, then let it end.
+
+It writes as gitlab-runner does (go_runner_output.py, checked against commands/multi.go and
+Go's os/signal documentation): logrus text lines on stderr at start, per job ("Checking for
+jobs... received", "Job succeeded"), when a shutdown begins and before the exit; every 0.2 s
+the debug line "Feeding runners to channel" on stderr and, the fake's own addition, a
+"checking for jobs" line on stdout, so that a broken pipe on either is met at once. SIGPIPE
+has its default action, as in a Go program: when nobody reads its output any more (its
+supervisor died and nobody holds the pipes), the next write kills it with SIGPIPE.
 """
 
 import os
@@ -32,6 +40,10 @@ import time
 
 from prometheus_client import CollectorRegistry, Gauge, start_http_server
 from prometheus_client.core import GaugeMetricFamily
+
+from go_runner_output import die_of_broken_pipes, log, logrus_line, start_ticker
+
+die_of_broken_pipes()  # first of all: a runner whose output is gone dies of it, as Go's does
 
 port, jobs, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
 record = sys.argv[4] if len(sys.argv) > 4 else None
@@ -44,7 +56,9 @@ def note(line):
 
 
 note("start %d" % os.getpid())
+log("info", "Starting multi-runner from config.toml...", builds=0)
 SCRAPES_PER_COUNT = 3
+RUNNER = "abc123"
 
 
 class RunningJobs:
@@ -108,18 +122,32 @@ def on_signal(number, _frame):
         note("exit 1")  # a stop signal during the forceful shutdown: exit at once
         os._exit(1)
     if number == signal.SIGQUIT:
+        log("warning", "Requested quit, waiting for builds to finish", builds=series.count)
         if not draining.is_set():
             set_state("graceful-shutdown")
         draining.set()
     else:
+        log("warning", "Requested service stop: %s" % signal.Signals(number).name,
+            builds=series.count)
         set_state("forceful-shutdown")
         aborted.set()
+
+
+def periodic_lines():
+    """What the ticker writes: multi.go's debug line per check interval on stderr, and the
+    fake's own line on stdout."""
+    return [(2, logrus_line("debug", "Feeding runners to channel", builds=series.count)),
+            (1, "checking for jobs... %d of %d running" % (series.count, jobs))]
 
 
 for stop_signal in (signal.SIGQUIT, signal.SIGTERM, signal.SIGINT):
     signal.signal(stop_signal, on_signal)
 set_state("running")
+log("info", "Configuration loaded", builds=0)
+for job in range(1, jobs + 1):
+    log("info", "Checking for jobs... received", builds=job, job=job, runner=RUNNER)
 print("ready", flush=True)
+start_ticker(periodic_lines)
 
 while not draining.is_set() and not aborted.is_set():
     time.sleep(0.02)
@@ -130,6 +158,8 @@ while left > 0 and not aborted.is_set():
     if finished == jobs and release_file and not os.path.exists(release_file):
         finished = jobs - 1  # the last job is held until the test lets it finish
     if jobs - finished < left:
+        log("info", "Job succeeded", builds=left - 1, job=jobs - left + 1, runner=RUNNER,
+            duration_s="%.1f" % (time.monotonic() - began))
         left -= 1  # one at a time: each count is seen
         series.set_after_seen(left, unless=aborted)
     time.sleep(0.02)
@@ -137,5 +167,9 @@ if not aborted.is_set():
     series.set_after_seen(0, unless=aborted)
     time.sleep(0.5)  # gitlab-runner, too, takes a moment between its last job and its exit
 code = 1 if aborted.is_set() else 0
+if aborted.is_set():
+    for job in range(jobs - left + 1, jobs + 1):
+        log("error", "Job failed: aborted: terminated", builds=left, job=job, runner=RUNNER)
+log("info", "All workers stopped. Can exit now", builds=0)
 note("exit %d" % code)
 os._exit(code)  # no interpreter shutdown, during which a late signal would kill it instead

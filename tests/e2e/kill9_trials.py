@@ -1,13 +1,23 @@
 #!/usr/bin/python3
-"""Seeded kill -9 trials: runwarden killed at random moments of real drains, each time
-restarted from its journal, and the drain's promise checked from the fakes' own records.
+"""Seeded kill -9 trials: the warden killed at random moments of real drains, each time
+started again by the keeper and recovering from its journal, and the drain's promise checked
+from the fakes' own records.
+
+`runwarden run` is a keeper, the runner's parent, and a warden, the keeper's child that does
+all else (src/keeper/keeper.hpp). The fault is kill -9 of the warden (keeper_family.py finds
+it): the keeper starts a new one by itself, which adopts the runner through the keeper. The
+test never starts a second runwarden; killing the keeper is a machine crash, out of scope.
+The runners write to stdout and stderr as gitlab-runner does and die of SIGPIPE when nobody
+reads them (go_runner_output.py), and runwarden runs with the default `--output log`: a
+runner that lost its pipes with the warden would die, and show as an aborted job.
 
 A trial's seed picks everything: the kind of drain (seed % 3, so any run of three seeds
 covers all three), its faults and job lengths, one or two kill moments, and for each the
 observed point it waits for plus a random delay after it. A kill moment is never a bare
 sleep: the trial waits until the point shows in a lasting record (a status of the Watch
-stream, a request in a fake's log), then waits the random delay and sends SIGKILL; on a slow
-machine the point comes later and the kill with it. The kinds:
+stream, a request in a fake's log), then waits the random delay and sends SIGKILL to the
+warden of the moment; on a slow machine the point comes later and the kill with it. After a
+kill the trial waits for the keeper's new warden (a new child pid) and watches it. The kinds:
 
 - gitlab: fake_gitlab_runner.py with two jobs, drained with SIGTERM, then unregistered from
   the fake GitLab API through 429s (Retry-After), 500s and an answer too slow for the client.
@@ -18,12 +28,14 @@ machine the point comes later and the kill with it. The kinds:
   metadata service says Terminated; the terminate hook (a short heartbeat timeout) is kept
   alive with heartbeats while the job runs, then completed once the runner is unregistered.
 
-Every trial must end with: the final runwarden's exit 0 (75, "the end is unknown", where an
-adopted generic runner without metrics ended), one runner start and one "exit 0" in the
-runner's record (no fresh runner, no job aborted), exactly one successful unregistration
-and nothing asked after it, and for aws exactly one accepted CONTINUE and no hook timeout.
-A kill that lands after the drain reached gone (runwarden on its way out) ends the trial
-there: the journal is retired at gone, so a later start is a new run, not a recovery.
+Every trial must end with: the keeper's exit 0, the runner's real end (never 75, "the end
+is unknown": the keeper reaps the runner and tells each new warden how it ended), one runner
+start and one "exit 0" in the runner's record (no fresh runner, no job aborted), exactly one
+successful unregistration and nothing asked after it, and for aws exactly one accepted
+CONTINUE and no hook timeout. The drain's SIGTERM is sent to the keeper once and never again:
+the keeper keeps a signal until a warden says it has it, so no kill may lose it. A kill that
+lands after the drain reached gone (the warden lingering on its way out) must not start a
+new life either: no second runner, and the keeper still ends with 0.
 
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/kill9_trials.py \\
       --seed 1 --trials 100
@@ -44,6 +56,7 @@ import time
 
 from aws_world import INSTANCE_ID, AwsWorld
 from drain_world import FAKE_API, RUNWARDEN, TOKEN, WAIT_S, DrainWorld, StatusWatch
+from keeper_family import kill_warden, wait_for_warden
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GENERIC_RUNNER = os.path.join(HERE, "sigterm_twice_runner.py")
@@ -53,8 +66,8 @@ KILL_DELAY_MAX_S = 0.8
 SECOND_KILL_CHANCE = 0.3
 HEARTBEAT_TIMEOUT_S = 3.0
 POLL_S = 0.02  # how often a lasting record is read again
-UNKNOWN_END_EXIT_CODE = 75  # README.md, "Exit codes"
 DRAIN_ENDED = "status shutting_down -> gone"  # runwarden's log, written as it happens
+SIGNAL_KEPT_S = 10  # how long a restarted warden may take to show the drain it was asked for
 
 
 class JsonLines:
@@ -123,18 +136,14 @@ class GitlabTrial:
             "first delete": lambda: len(deletes(self.api.lines)) >= 1,
             "second delete": lambda: len(deletes(self.api.lines)) >= 2,
         }
-        self.exit_codes = (0,)
+        self.signalled = True  # the drain's SIGTERM: the keeper must keep it across kills
 
     def begin(self):
-        warden = self.world.start_warden()
+        keeper = self.world.start_warden()
         if self.world.wait_for(lambda s: s.get("jobs_running") == 2) is None:
             raise AssertionError("the runner's jobs never showed in status")
-        warden.send_signal(signal.SIGTERM)
-        return warden
-
-    def restart(self):
-        warden = self.world.start_warden()
-        return ask_again_if_running(self.world, warden)
+        keeper.send_signal(signal.SIGTERM)
+        return keeper
 
     def problems(self):
         self.world.api.stdin.close()
@@ -147,13 +156,16 @@ class GitlabTrial:
         shutil.rmtree(self.world.dir, ignore_errors=True)
 
 
-def ask_again_if_running(world, warden):
-    """Killed before its SIGTERM was journaled, the restarted runwarden knows of no drain and
-    its adopted runner runs on: the service manager asks again, as systemd would."""
-    status = world.wait_for(lambda s: s.get("state") in ("running", "shutting_down", "gone"))
-    if status and status["state"] == "running":
-        warden.send_signal(signal.SIGTERM)
-    return warden
+def signal_kept(world, keeper):
+    """Problems when the new warden shows no drain: the keeper lost the SIGTERM it was sent
+    (it must keep a signal until a warden says it has it). The trial then asks again, as a
+    service manager would, so that it ends and its other checks still run."""
+    drained = world.watch.wait_for(lambda s: s.get("state") in ("shutting_down", "gone"),
+                                   timeout=SIGNAL_KEPT_S)
+    if drained is not None or keeper.poll() is not None:
+        return []
+    keeper.send_signal(signal.SIGTERM)
+    return ["no drain %d s after the warden's restart: the SIGTERM was lost" % SIGNAL_KEPT_S]
 
 
 class GithubWorld(DrainWorld):
@@ -219,18 +231,14 @@ class GithubTrial:
                 self.world, lambda s: s["state"] == "shutting_down"
                 and s.get("drain_phase") != "unregistering"),
         }
-        # No metrics tell an adopted generic runner's end: runwarden says it is unknown.
-        self.exit_codes = (0, UNKNOWN_END_EXIT_CODE)
+        self.signalled = True
 
     def begin(self):
-        warden = self.world.start_warden(self.job_s)
+        keeper = self.world.start_warden(self.job_s)
         if self.world.wait_for(lambda s: s["state"] == "running") is None:
             raise AssertionError("runwarden never said its runner was running")
-        warden.send_signal(signal.SIGTERM)
-        return warden
-
-    def restart(self):
-        return ask_again_if_running(self.world, self.world.start_warden(self.job_s))
+        keeper.send_signal(signal.SIGTERM)
+        return keeper
 
     def problems(self):
         self.world.api.stdin.close()
@@ -263,22 +271,18 @@ class AwsTrial:
                 self.world, lambda s: s.get("drain_phase") == "unregistering"),
             "completion asked": lambda: self.calls("CompleteLifecycleAction") >= 1,
         }
-        self.exit_codes = (0,)
+        self.signalled = False  # the metadata starts the drain: no signal to keep
 
     def calls(self, action):
         return sum(1 for line in list(self.aws.autoscaling.lines) if line.get("action") == action)
 
     def begin(self):
-        warden = self.world.start_warden(env=self.aws.environment())
+        keeper = self.world.start_warden(env=self.aws.environment())
         if self.world.wait_for(lambda s: s.get("jobs_running") == 1) is None:
             raise AssertionError("the runner's job never showed in status")
         self.aws.autoscaling.command(terminate=INSTANCE_ID)
         self.aws.imds.command(lifecycle_state="Terminated")
-        return warden
-
-    def restart(self):
-        # The metadata still says Terminated: the restarted runwarden needs no signal.
-        return self.world.start_warden(env=self.aws.environment())
+        return keeper
 
     def problems(self):
         state = self.aws.autoscaling_state()
@@ -304,13 +308,13 @@ class AwsTrial:
 TRIALS = {"gitlab": GitlabTrial, "github": GithubTrial, "aws": AwsTrial}
 
 
-def wait_for_point(reached, warden):
+def wait_for_point(reached, keeper):
     """True once the point shows in its lasting record; False when runwarden ended first."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         if reached():
             return True
-        if warden.poll() is not None:
+        if keeper.poll() is not None:
             return False
         time.sleep(POLL_S)
     raise AssertionError("the point was not reached in %d s" % WAIT_S)
@@ -322,44 +326,62 @@ def kill_plan(rng, points):
             for _ in range(kills)]
 
 
+def after_kill(trial, keeper, killed, drain_was_over):
+    """Waits for the keeper's new warden and watches it; the problems seen meanwhile."""
+    world = trial.world
+    if wait_for_warden(keeper, other_than=killed) is None:
+        if keeper.poll() is None:
+            raise AssertionError("the keeper started no new warden after %d's kill" % killed)
+        return ["the keeper ended (exit %d) when its warden was killed" % keeper.returncode]
+    world.watch = StatusWatch(world.socket, keeper)
+    world.watches.append(world.watch)
+    if drain_was_over:
+        # The drain reached gone before the kill: the new warden must not begin a new life
+        # (a fresh runner) but let the keeper end with the drain's code.
+        try:
+            keeper.wait(timeout=SIGNAL_KEPT_S)
+            return []
+        except subprocess.TimeoutExpired:
+            keeper.send_signal(signal.SIGTERM)
+            return ["the keeper did not end %d s after a warden killed past gone was "
+                    "started again" % SIGNAL_KEPT_S]
+    return signal_kept(world, keeper) if trial.signalled else []
+
+
 def run_trial(seed):
     """The problems found in one trial (none: it passed) and what it did."""
     rng = random.Random(seed)
     kind = KINDS[seed % len(KINDS)]
     trial = TRIALS[kind](rng)
     plan = kill_plan(rng, trial.points)
-    done = []
+    done, problems = [], []
     try:
-        warden, code, restarted = trial.begin(), None, False
+        keeper = trial.begin()
         for point, delay in plan:
-            if not wait_for_point(trial.points[point], warden):
+            if not wait_for_point(trial.points[point], keeper):
                 break  # the drain ended before the point: nothing left to kill
             time.sleep(delay)
-            if warden.poll() is not None:
-                break
-            warden.kill()
-            warden.wait()
-            done.append("%s+%.3fs" % (point, delay))
-            if DRAIN_ENDED in trial.world.log():
-                # Killed on its way out: the drain was over, and a start after it is a new
-                # life of the instance (the journal is retired at gone), not a recovery.
-                code = 0
-                break
-            warden, restarted = trial.restart(), True
-        if code is None:
-            code = warden.wait(timeout=4 * WAIT_S)
-        problems = [] if code in trial.exit_codes else ["runwarden exited %d" % code]
+            drain_was_over = DRAIN_ENDED in trial.world.log()
+            killed = kill_warden(keeper)
+            if killed is None:
+                break  # the warden exited on its own: the keeper is ending
+            done.append("%s+%.3fs%s" % (point, delay, " (past gone)" if drain_was_over else ""))
+            problems += after_kill(trial, keeper, killed, drain_was_over)
+        code = keeper.wait(timeout=4 * WAIT_S)
+        if code != 0:
+            problems.append("runwarden (the keeper) exited %d" % code)
         problems += trial.problems()
         log = trial.world.log()
         if TOKEN in log or GITHUB_TOKEN in log:
             problems.append("a token in the log")
-        if restarted and "continuing from the journal" not in log:
-            problems.append("the restarted runwarden did not continue from its journal")
+        recovering = [d for d in done if "past gone" not in d]
+        if recovering and "continuing from the journal" not in log:
+            problems.append("the restarted warden did not continue from its journal")
         if problems:
             problems.append("runwarden's log:\n" + log)
         return kind, done, problems
     except (AssertionError, subprocess.TimeoutExpired) as failure:
-        return kind, done, [str(failure), "runwarden's log:\n" + trial.world.log()]
+        return kind, done, problems + [str(failure), "runwarden's log:\n" + trial.world.log()]
     finally:
         trial.close()
 
