@@ -12,6 +12,8 @@
 //   notify TEXT  (sd_notify's lines)      signal SEQ SIGNO  (a signal the keeper received)
 //   got SEQ      (that signal is handed   line out|err PID DROPPED TEXT  (DROPPED: lines lost
 //                 to the warden)               before this one, while nobody could take them)
+//   gone CODE    (the drain is over and its journal retired: a warden that dies from now on
+//                 is not started again; the keeper exits CODE)
 
 #include <cstddef>
 #include <cstdint>

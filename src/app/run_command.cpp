@@ -117,13 +117,15 @@ void become_subreaper() {
 // its disk refused.
 warden_exited wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system,
                             const instance& runwarden, run_journal& journal,
-                            metrics_registry& metrics) {
+                            metrics_registry& metrics, keeper_link* keeper) {
   warden_exited gone{.exit_code = 1, .reason = {}, .trigger = std::nullopt};
   bool waiting = true;
   bool worker_failed = false;
   const auto exited = [&](const warden_exited& exited) {
     gone = exited;
     waiting = false;
+    if (keeper != nullptr)  // before the journal goes
+      keeper->tell_gone(worker_failed ? exit_software : exited.exit_code);
     journal.retire();
   };
   const auto worker_down = [&](const caf::down_msg& down) {
@@ -225,7 +227,8 @@ int run_warden(const settings& requested) {
       system, actors.warden(),
       keeper ? systemd_notify::through_keeper(keeper) : systemd_notify::from_environment(),
       runwarden.unregister_url(), !control_failure);
-  const auto gone = wait_for_gone(waiter, system, actors, runwarden.journal(), *metrics);
+  const auto gone =
+      wait_for_gone(waiter, system, actors, runwarden.journal(), *metrics, keeper.get());
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",

@@ -161,6 +161,7 @@ private:
   clock::time_point ping_due_{};
   std::optional<clock::time_point> restart_at_;
   std::optional<int> exit_code_;  // set once the keeper is to end
+  std::optional<int> gone_code_;  // the warden said gone: its exit code, should it die now
   // The runner.
   pid_t runner_ = -1;
   int gate_ = -1;
@@ -286,6 +287,13 @@ void keeper::warden_ended(int wait_status) {
     exit_code_ = WEXITSTATUS(wait_status);
     return;
   }
+  // Killed after its drain was over (lingering, flushing a webhook): its journal is retired,
+  // so a new warden would start a second runner on a machine that is going.
+  if (gone_code_ && !runner_live) {
+    log_.line("the warden (pid %d) ended after the runner was gone; exiting %d", pid, *gone_code_);
+    exit_code_ = *gone_code_;
+    return;
+  }
   const bool lived_long = clock::now() - warden_started_ > keeper_timing::stable_after;
   if (lived_long) timing_.reset_backoff();
   if (!runner_live && timing_.gave_up()) {
@@ -355,6 +363,10 @@ void keeper::on_message(std::string_view message) {
     relay_notify(rest);
   } else if (kind == "got") {
     acknowledged(rest);
+  } else if (kind == "gone") {
+    int code = 0;
+    const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), code);
+    if (error == std::errc{} && end == rest.data() + rest.size()) gone_code_ = code;
   } else {
     log_.line("the warden sent a message the keeper does not know; killing it");
     ::kill(warden_, SIGKILL);

@@ -9,7 +9,8 @@ runner puts it back to its default, so a write to a pipe nobody reads kills it, 
 gitlab-runner.
 
 Usage: go_like_runner.py RECORD JOB_SECONDS [BURST_LINES]. One job starts at once. Every
-50 ms a line goes to stdout and one to stderr. SIGQUIT (graceful, as gitlab-runner's) lets
+50 ms a line goes to stdout and one to stderr (go_runner_output.py: logrus's format, one
+write each). SIGQUIT (graceful, as gitlab-runner's) lets
 the job finish JOB_SECONDS later, with a line every 50 ms meanwhile, then exits 0; SIGTERM or
 SIGINT aborts it and exits 1. BURST_LINES lines of 100 bytes are written at start, to fill a
 stalled reader's pipe. RECORD gets one line per event ("start PID", "signal QUIT", "job
@@ -22,20 +23,17 @@ import signal
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import go_runner_output as go  # noqa: E402
+
 record, job_seconds = sys.argv[1], float(sys.argv[2])
 burst = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+go.die_of_broken_pipes()
 
 
 def note(event):
     with open(record, "a") as f:
         f.write(event + "\n")
-
-
-def say(text, stream=sys.stderr):
-    # logrus's text format, as gitlab-runner writes it.
-    stream.write('time="%s" level=info msg="%s"\n' % (time.strftime("%Y-%m-%dT%H:%M:%S"), text))
-    stream.flush()
 
 
 finish_at = None
@@ -61,20 +59,20 @@ signal.signal(signal.SIGINT, on_stop)
 signal.signal(signal.SIGHUP, lambda *_: note("signal HUP"))
 
 note("start %d" % os.getpid())
-say("Starting multi-runner from config.toml...")
+go.log("info", "Starting multi-runner from config.toml...", builds=0)
 for i in range(burst):
-    say("burst line %d %s" % (i, "x" * 40), sys.stdout)
+    go.write_line(1, "burst line %d %s" % (i, "x" * 80))
 note("job started")
-say("Checking for jobs... received job=1")
+go.log("info", "Checking for jobs... received", job=1)
 tick = 0
 while finish_at is None or time.monotonic() < finish_at:
     tick += 1
-    say("job=1 still running, tick %d" % tick, sys.stdout)
-    say("Feeding runners to channel builds=1" if finish_at is None
-        else "Graceful shutdown: waiting for job=1 to finish")
+    go.write_line(1, "job=1 still running, tick %d" % tick)
+    go.log("debug", "Feeding runners to channel" if finish_at is None
+           else "Graceful shutdown: waiting for job=1 to finish", builds=1)
     time.sleep(0.05)
 note("job finished")
-say("Job succeeded job=1")
+go.log("info", "Job succeeded", job=1)
 note("exit 0")
-say("All workers stopped. Can exit now")
+go.log("info", "All workers stopped. Can exit now", builds=0)
 sys.exit(0)

@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <charconv>
+#include <future>
 #include <cstdlib>
 #include <spdlog/spdlog.h>
 
@@ -142,6 +143,19 @@ void keeper_link::notify(std::string text) {
   boost::asio::post(socket_.get_executor(), [self = shared_from_this(), text = std::move(text)] {
     self->send("notify " + text);
   });
+}
+
+void keeper_link::tell_gone(int exit_code) {
+  auto told = std::make_shared<std::promise<void>>();
+  auto done = told->get_future();
+  boost::asio::post(socket_.get_executor(), [self = shared_from_this(), exit_code, told] {
+    const auto message = "gone " + std::to_string(exit_code);
+    boost::system::error_code error;  // a synchronous send: it waits while the link is full
+    self->socket_.send(boost::asio::buffer(message), 0, error);
+    told->set_value();
+  });
+  if (done.wait_for(std::chrono::seconds{1}) != std::future_status::ready)
+    warden_logger()->warn("the keeper did not take the end of the drain within a second");
 }
 
 void keeper_link::send(std::string message) {

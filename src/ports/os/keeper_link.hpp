@@ -51,6 +51,9 @@ public:
   void forward_signals_to(os_signal_listener_actor warden);
   // One sd_notify datagram for the keeper to hand on ("READY=1\nSTATUS=...").
   void notify(std::string text);
+  // The drain is over: says so to the keeper and returns once it was sent (at most a
+  // second), so that the journal is retired only after the keeper knows.
+  void tell_gone(int exit_code);
   std::chrono::microseconds watchdog_interval() const { return watchdog_interval_; }
 
 private:
