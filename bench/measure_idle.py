@@ -36,7 +36,7 @@ import time
 from perf_world import (BENCH, PYTHON, ROOT, Warden, arguments, aws_config, aws_environment,
                         load_average, spawn, start_imds, write_result)
 from drain_world import free_port  # tests/e2e, on the path perf_world set
-from process_tree import warden_of  # noqa: E402
+from keeper_family import warden_of  # noqa: E402
 
 FAKE_GITLAB_RUNNER = os.path.join(ROOT, "tests", "e2e", "fake_gitlab_runner.py")
 MONITOR = os.path.join(BENCH, "imds_monitor.sh")

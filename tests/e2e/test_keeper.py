@@ -24,7 +24,6 @@ against hangs, so a loaded machine makes the tests slower, not red.
 import ctypes
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,8 +32,9 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from log_reader import LogReader  # noqa: E402
 from notify_listener import NotifyListener  # noqa: E402
-from process_tree import children  # noqa: E402
+from keeper_family import children, warden_of  # noqa: E402
 
 RUNWARDEN = os.environ.get("RUNWARDEN_BINARY")
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "go_like_runner.py")
@@ -94,19 +94,15 @@ def runwarden_command(work, *options):
             "--http-listen", "none", "--graceful-signal", "SIGQUIT", *options, "--"]
 
 
-def warden_of(keeper, runner_pid):
-    """The keeper's child that is not the runner, once there is one."""
-    def find():
-        wardens = [p for p in children(keeper) if p != runner_pid and alive(p)]
-        return wardens[0] if wardens else None
-    return wait_until(find, "the keeper's warden")
+def wait_for_warden(keeper):
+    return wait_until(lambda: warden_of(keeper), "the keeper's warden")
 
 
 def kill_warden_and_wait_for_the_next(keeper, runner_pid):
-    warden = warden_of(keeper, runner_pid)
+    warden = wait_for_warden(keeper)
+    assert warden != runner_pid
     os.kill(warden, signal.SIGKILL)
-    return wait_until(lambda: next((p for p in children(keeper)
-                                    if p not in (warden, runner_pid) and alive(p)), None),
+    return wait_until(lambda: next((p for p in [warden_of(keeper)] if p and p != warden), None),
                       "a new warden after %d was killed" % warden)
 
 
@@ -114,29 +110,6 @@ def read_until_closed(fd):
     while os.read(fd, 65536):
         pass
     os.close(fd)
-
-
-class LogReader:
-    """Reads a stream in a thread; a test waits for a line to contain a text."""
-
-    def __init__(self, stream):
-        self.lines, self.changed = [], threading.Condition()
-        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
-
-    def _read(self, stream):
-        for line in stream:
-            with self.changed:
-                self.lines.append(line)
-                self.changed.notify_all()
-
-    def wait_for(self, text):
-        with self.changed:
-            found = self.changed.wait_for(lambda: any(text in l for l in self.lines), WAIT_S)
-        assert found, "no log line with %r:\n%s" % (text, "".join(self.lines[-60:]))
-
-    def text(self):
-        with self.changed:
-            return "".join(self.lines)
 
 
 class KeeperTest(unittest.TestCase):
@@ -184,11 +157,11 @@ class KeeperTest(unittest.TestCase):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         log = LogReader(keeper.stdout)
         runner = self.runner.wait_for_pid()
-        log.wait_for("job=1 still running")  # its output reaches runwarden's log
+        log.expect("job=1 still running")  # its output reaches runwarden's log
         keeper.send_signal(signal.SIGTERM)
         self.runner.wait_for("signal QUIT")
         kill_warden_and_wait_for_the_next(keeper.pid, runner)
-        log.wait_for("still runs; watching it")
+        log.expect("still runs; watching it")
         self.assertEqual(0, keeper.wait(timeout=WAIT_S), log.text())
         self.assert_job_finished_cleanly()
         self.assertNotIn("exit status is unknown", log.text())
@@ -200,10 +173,10 @@ class KeeperTest(unittest.TestCase):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         log = LogReader(keeper.stdout)
         runner = self.runner.wait_for_pid()
-        log.wait_for("job=1 still running")
+        log.expect("job=1 still running")
         kill_warden_and_wait_for_the_next(keeper.pid, runner)
-        log.wait_for("still runs; watching it")
-        log.wait_for("Feeding runners")
+        log.expect("still runs; watching it")
+        log.expect("Feeding runners")
         keeper.send_signal(signal.SIGTERM)
         self.assertEqual(0, keeper.wait(timeout=WAIT_S), log.text())
         self.assert_job_finished_cleanly()
@@ -229,7 +202,7 @@ class KeeperTest(unittest.TestCase):
         command = runwarden_command(self.work) + self.runner.command(job_seconds=3)
         keeper = self.start(["/bin/sh", "-c", 'exec "$@" <&- >&- 2>&-', "sh", *command])
         runner = self.runner.wait_for_pid()
-        warden = warden_of(keeper.pid, runner)
+        warden = wait_for_warden(keeper.pid)
         for pid in (keeper.pid, warden):
             for fd in (0, 1, 2):
                 self.assertEqual("/dev/null", os.readlink("/proc/%d/fd/%d" % (pid, fd)),
@@ -287,7 +260,7 @@ class KeeperTest(unittest.TestCase):
             runner = self.runner.wait_for_pid()
             # A crash of the warden: the main process lives on, so systemd does nothing.
             kill_warden_and_wait_for_the_next(main.pid, runner)
-            log.wait_for("still runs; watching it")
+            log.expect("still runs; watching it")
             self.assertIsNone(main.poll())
             # `systemctl stop`: KillMode=mixed sends SIGTERM to the main process only.
             main.send_signal(signal.SIGTERM)
@@ -323,7 +296,7 @@ class KeeperTest(unittest.TestCase):
                                           if alive(p) and self._namespace_pid(p) ==
                                           runner_in_namespace), None), "the runner")
         kill_warden_and_wait_for_the_next(init, runner)
-        log.wait_for("still runs; watching it")
+        log.expect("still runs; watching it")
         self.assertIsNone(container.poll(), "the container ended with the warden")
         os.kill(init, signal.SIGTERM)
         self.assertEqual(0, container.wait(timeout=WAIT_S), log.text())

@@ -36,7 +36,7 @@ import grpc
 
 from aws_world import INSTANCE_ID, AwsWorld
 from drain_world import RUNWARDEN, WAIT_S, DrainWorld
-from process_tree import warden_of
+from keeper_family import warden_of
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import test_control_api as control_api  # noqa: E402  (its stub generation, not its tests)

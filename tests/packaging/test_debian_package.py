@@ -29,12 +29,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import unittest
 
 BUILD_DIR, SOURCE_DIR = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "e2e"))
+from log_reader import LogReader  # noqa: E402
 from notify_listener import NotifyListener  # noqa: E402
 
 PACKAGE = "runwarden"
@@ -73,25 +73,6 @@ def wait_for_report_line(report, line):
         time.sleep(0.05)
 
 
-class LogWatch:
-    """Reads a process's output in a thread; a test waits for a line to contain a text."""
-
-    def __init__(self, stream):
-        self.lines, self.changed = [], threading.Condition()
-        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self.thread.start()
-
-    def _read(self, stream):
-        for line in stream:
-            with self.changed:
-                self.lines.append(line)
-                self.changed.notify_all()
-
-    def wait_for(self, text):
-        with self.changed:
-            return self.changed.wait_for(lambda: any(text in l for l in self.lines), WAIT_S)
-
-
 class DebianPackageTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="runwarden-package-")
@@ -128,19 +109,25 @@ class DebianPackageTest(unittest.TestCase):
             self.assertNotIn(".debug_info", sections, program + " is not stripped")
             self.assertNotIn(".symtab", sections, program + " is not stripped")
 
+    def start_installed(self, name, job_seconds, **options):
+        """The installed runwarden on the installed demo runner: the process, its control
+        socket and the runner's report file."""
+        socket_path = os.path.join(self.dir, name + ".sock")
+        report = os.path.join(self.dir, name + "-report")
+        process = subprocess.Popen(
+            ["/usr/bin/runwarden", "run", "--config", "/etc/runwarden/runwarden.toml",
+             "--state-dir", os.path.join(self.dir, name + "-state"), "--grpc-listen",
+             "unix://" + socket_path, "--http-listen", "none", "--kind", "gitlab", "--",
+             DEMO_RUNNER, "--concurrency", "1", "--job-interval", "0", "--job-seconds",
+             str(job_seconds), "--report", report],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **options)
+        return process, socket_path, report
+
     def drain_installed_demo(self):
         listener = NotifyListener(self.dir, WAIT_S)
-        socket_path = os.path.join(self.dir, "control.sock")
-        report = os.path.join(self.dir, "demo-report")
-        warden = subprocess.Popen(
-            ["/usr/bin/runwarden", "run", "--config", "/etc/runwarden/runwarden.toml",
-             "--state-dir", os.path.join(self.dir, "state"), "--grpc-listen",
-             "unix://" + socket_path, "--http-listen", "none", "--kind", "gitlab", "--",
-             DEMO_RUNNER, "--concurrency", "1", "--job-interval", "0", "--job-seconds", "2",
-             "--report", report],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env=dict(os.environ, NOTIFY_SOCKET=listener.path))
-        log = LogWatch(warden.stdout)
+        warden, socket_path, report = self.start_installed(
+            "drain", 2, env=dict(os.environ, NOTIFY_SOCKET=listener.path))
+        log = LogReader(warden.stdout)
         try:
             listener.wait_for_line("READY=1")
             self.assertTrue(log.wait_for("job 1 started"), "".join(log.lines))
@@ -183,16 +170,8 @@ class DebianPackageTest(unittest.TestCase):
         rebuilt = self.rebuilt_as("0.1.1")
         with open("/var/lib/dpkg/info/runwarden.postinst") as f:
             self.assertIn("systemctl kill --kill-whom=main --signal=SIGUSR2", f.read())
-        socket_path = os.path.join(self.dir, "upgrade.sock")
-        report = os.path.join(self.dir, "upgrade-report")
-        keeper = subprocess.Popen(
-            ["/usr/bin/runwarden", "run", "--config", "/etc/runwarden/runwarden.toml",
-             "--state-dir", os.path.join(self.dir, "upgrade-state"), "--grpc-listen",
-             "unix://" + socket_path, "--http-listen", "none", "--kind", "gitlab", "--",
-             DEMO_RUNNER, "--concurrency", "1", "--job-interval", "0", "--job-seconds", "6",
-             "--report", report],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        log = LogWatch(keeper.stdout)
+        keeper, socket_path, report = self.start_installed("upgrade", 6)
+        log = LogReader(keeper.stdout)
         executable = "/proc/%d/exe" % keeper.pid
         try:
             self.assertTrue(log.wait_for("job 1 started"), "".join(log.lines))

@@ -26,7 +26,7 @@ import grpc
 import test_control_api as api
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from process_tree import warden_of  # noqa: E402
+from keeper_family import warden_of  # noqa: E402
 
 QUIET_MS = 300
 # gRPC 1.51's thread names (comm is cut at 15 bytes), as a server with runwarden's services
