@@ -16,6 +16,10 @@ namespace {
 // Terminated. The first this many looks come quickly; later ones back off, and last as long
 // as the group's terminate hook could still wait (its heartbeat timeout since the first).
 constexpr std::uint32_t not_yet_looks_max = 20;
+// The bound on a lookup that keeps failing (the Auto Scaling endpoint unreachable,
+// throttled, 5xx): a terminate hook nobody heartbeats ends at its heartbeat timeout, at most
+// 7200 s (PutLifecycleHook, HeartbeatTimeout), so past that no hook can wait any more.
+constexpr std::chrono::seconds lookup_failing_max{7200};
 
 void look_up(hooks_pointer self);
 
@@ -38,6 +42,12 @@ void lookup_failed(hooks_pointer self, const autoscaling_failure& failure) {
       failure.kind == autoscaling_failure_kind::failed)
     return settle(self, failure.description + "; the drain goes on without answering a hook, "
                                               "which then ends at its timeout", true);
+  auto& state = self->state;
+  if (!state.failing_since) state.failing_since = now_of(self);
+  if (now_of(self) - *state.failing_since >= lookup_failing_max)
+    return settle(self, failure.description + "; given up after 2h of failed lookups, longer "
+                                              "than any terminate hook waits (its heartbeat "
+                                              "timeout is at most 7200 s)", true);
   const auto wait = backoff(self, ++self->state.lookups_failed);
   warden_logger()->warn("lifecycle hooks: {}; looking again in {} ms", failure.description,
                         std::chrono::duration_cast<std::chrono::milliseconds>(wait).count());

@@ -77,6 +77,7 @@ struct lifecycle_hooks_state {
   bool seen_waiting = false;     // the API showed Terminating:Wait; retries read the hooks only
   std::uint32_t lookups_failed = 0;
   std::optional<instant> not_yet_since;  // the first look that found the API behind
+  std::optional<instant> failing_since;  // the first failed look of a run of failures
   std::uint32_t completions_failed = 0;
   std::uint64_t random_state = 0;
   std::optional<warden_snapshot> last_snapshot;

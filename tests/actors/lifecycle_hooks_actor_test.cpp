@@ -506,3 +506,21 @@ TEST_CASE_METHOD(hooks_fixture, "a failed heartbeat is asked again with backoff,
   CHECK(script_->completed.empty());
   CHECK(script_->lookups_ended.empty());
 }
+
+// Issue 31: an Auto Scaling endpoint that cannot be reached kept runwarden in its drain for
+// good, retrying DescribeAutoScalingInstances. The lookup ends once no terminate hook could
+// still wait for the instance: the longest heartbeat timeout AWS allows, 7200 s.
+TEST_CASE_METHOD(hooks_fixture, "lookups failing for longer than any hook can wait end the look",
+                 "[lifecycle_hooks]") {
+  const auto hooks = start();
+  script_->failures["DescribeAutoScalingInstances"] =
+      std::deque<autoscaling_failure_kind>(10000, autoscaling_failure_kind::retry_with_backoff);
+  terminate(hooks);
+  const auto started = elapsed();
+  for (int step = 0; step < 3 * 360 && script_->lookups_ended.empty(); ++step) advance(10s);
+  REQUIRE(script_->lookups_ended.size() == 1);
+  CHECK_THAT(script_->lookups_ended[0].detail, Catch::Contains("given up after 2h"));
+  CHECK(elapsed() - started >= 7200s);
+  CHECK(elapsed() - started < 7200s + 10min);
+  CHECK(script_->pending.empty());
+}
