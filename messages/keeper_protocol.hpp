@@ -10,8 +10,10 @@
 //   release PID 0|1                       exited PID SIGNALED CODE
 //   signal PID SIGNO                      delivered PID SIGNO
 //   notify TEXT  (sd_notify's lines)      signal SEQ SIGNO  (a signal the keeper received)
-//   got SEQ      (that signal is handed   line out|err PID DROPPED TEXT  (DROPPED: lines lost
-//                 to the warden)               before this one, while nobody could take them)
+//                                         resent SEQ SIGNO  (one a warden before this one
+//                                                 had and did not say it acted on)
+//   got SEQ      (that signal is acted on line out|err PID DROPPED TEXT  (DROPPED: lines lost
+//                 and journaled)               before this one, while nobody could take them)
 //   gone CODE    (the drain is over and its journal retired: a warden that dies from now on
 //                 is not started again; the keeper exits CODE)
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include <string_view>
 
@@ -45,9 +46,21 @@ inline constexpr std::size_t internal_subscribers_max = 16;
 // supervisor and asks each new incarnation again while an unregistration is under way.
 inline constexpr std::string_view unregistration_child_id = "unregistration";
 
-// An OS signal delivered to runwarden itself, as the signal port saw it.
+// An OS signal delivered to runwarden itself, as the signal port saw it. `recorded`, when
+// set, is called once the warden has acted on it (its journal holds the drain it started),
+// so that the keeper, which kept the signal for a warden that might die first, forgets it
+// only then.
+// `resent`: the keeper hands it on again to a warden started after the one that had it; that
+// one may have journaled it already, so a drain under way is not told it twice (a second
+// SIGTERM would mean "now").
 struct os_signal_received {
+  os_signal_received() = default;
+  os_signal_received(int number, std::function<void()> recorded_then = {},  // NOLINT
+                     bool resent_by_keeper = false)
+      : signal_number(number), recorded(std::move(recorded_then)), resent(resent_by_keeper) {}
   int signal_number = 0;
+  std::function<void()> recorded;
+  bool resent = false;
 };
 
 // The unregistration step's progress, for status texts only (the machine waits for

@@ -305,11 +305,16 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self,
       // Once gone there is nothing left to drain; the exit listener may still be waiting
       // for a signal to stop lingering (run_command.cpp).
       [=](const os_signal_received& signal) {
-        if (self->state.machine->state().status == warden_status::gone) {
+        const auto status = self->state.machine->state().status;
+        if (status == warden_status::gone) {
           self->send(self->state.exit_listener, signal);
+        } else if (signal.resent && status == warden_status::shutting_down) {
+          warden_logger()->info("signal {} handed on again after a restart of the warden: the "
+                                "drain under way has it already", signal.signal_number);
         } else if (auto event = event_for_os_signal(signal.signal_number)) {
-          handle_event(self, *event);
+          handle_event(self, *event);  // journaled before its effects
         }
+        if (signal.recorded) signal.recorded();
       },
       [=](const shutdown_requested& e) {
         handle_event(self, e);

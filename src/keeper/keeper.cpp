@@ -349,8 +349,8 @@ void keeper::on_message(std::string_view message) {
     auto runner = last_;
     if (runner_ > 0) runner = {.state = protocol::runner_report::kind::running, .pid = runner_};
     send_control({buffer_.data(), protocol::encode_keeper_hello(buffer_, runner)});
-    for (const auto& signal : pending_.items())
-      send_control({buffer_.data(), protocol::encode_number_pair(buffer_, "signal",
+    for (const auto& signal : pending_.items())  // a warden before this one may have it
+      send_control({buffer_.data(), protocol::encode_number_pair(buffer_, "resent",
                                                                  static_cast<std::int64_t>(signal.sequence),
                                                                  signal.number)});
   } else if (kind == "spawn") {

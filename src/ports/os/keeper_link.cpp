@@ -132,10 +132,7 @@ void keeper_link::forward_signals_to(os_signal_listener_actor warden) {
   boost::asio::post(socket_.get_executor(), [self = shared_from_this(), warden] {
     self->warden_ = warden;
     const auto held = std::move(self->held_signals_);
-    for (const auto& [sequence, number] : held) {
-      caf::anon_send(warden, os_signal_received{number});
-      self->send("got " + std::to_string(sequence));
-    }
+    for (const auto& signal : held) self->hand_on(signal.sequence, signal.number, signal.resent);
   });
 }
 
@@ -217,8 +214,8 @@ void keeper_link::on_message(std::string_view message) {
     if (const auto delivered = protocol::decode_number_pair(rest); delivered && signal_notify_)
       caf::anon_send(signal_notify_, runner_signal_delivered{
                                          delivered->first, static_cast<int>(delivered->second)});
-  } else if (kind == "signal") {
-    on_signal(rest);
+  } else if (kind == "signal" || kind == "resent") {
+    on_signal(rest, kind == "resent");
   } else if (kind == "line") {
     on_line(rest);
   } else {
@@ -261,17 +258,26 @@ void keeper_link::resolve_adoption() {
   caf::anon_send(notify_, runner_exited{pid, exit_status{.unknown = true}});
 }
 
-void keeper_link::on_signal(std::string_view rest) {
+void keeper_link::on_signal(std::string_view rest, bool resent) {
   const auto signal = protocol::decode_number_pair(rest);
   if (!signal) return;
   const auto sequence = static_cast<std::uint64_t>(signal->first);
   const int number = static_cast<int>(signal->second);
   if (!warden_) {
-    held_signals_.emplace_back(sequence, number);
+    held_signals_.push_back({sequence, number, resent});
     return;
   }
-  caf::anon_send(*warden_, os_signal_received{number});
-  send("got " + std::to_string(sequence));
+  hand_on(sequence, number, resent);
+}
+
+// The keeper forgets a signal (`got`) only once the warden has acted on it and journaled
+// what it started: a warden killed in between leaves it to the next one, never lost.
+void keeper_link::hand_on(std::uint64_t sequence, int number, bool resent) {
+  const auto acknowledge = [self = shared_from_this(), sequence] {
+    boost::asio::post(self->socket_.get_executor(),
+                      [self, sequence] { self->send("got " + std::to_string(sequence)); });
+  };
+  caf::anon_send(*warden_, os_signal_received{number, acknowledge, resent});
 }
 
 void keeper_link::on_line(std::string_view rest) {

@@ -62,7 +62,8 @@ private:
   void receive();
   void on_message(std::string_view message);
   void on_keeper_hello(std::string_view rest);
-  void on_signal(std::string_view rest);
+  void on_signal(std::string_view rest, bool resent);
+  void hand_on(std::uint64_t sequence, int number, bool resent);
   void on_line(std::string_view rest);
   void resolve_adoption();
   void spawn_now();
@@ -81,7 +82,12 @@ private:
   caf::actor notify_;          // hears of spawns and ends
   caf::actor signal_notify_;   // hears of delivered signals
   std::optional<os_signal_listener_actor> warden_;
-  std::vector<std::pair<std::uint64_t, int>> held_signals_;  // before forward_signals_to
+  struct held_signal {
+    std::uint64_t sequence = 0;
+    int number = 0;
+    bool resent = false;
+  };
+  std::vector<held_signal> held_signals_;  // before forward_signals_to
   bool stopped_ = false;
 };
 
