@@ -160,7 +160,7 @@ TEST_CASE("runwarden version prints a version", "[process][input]") {
   CHECK(std::regex_match(run.out, std::regex{R"(runwarden \d+\.\d+\.\d+\S*\n)"}));
 }
 
-TEST_CASE("a webhook URL in argv is warned about as public; --webhook-file keeps it out",
+TEST_CASE("a webhook URL in argv is warned about as public, and --webhook-file keeps it out",
           "[process][input][secrets]") {
   // Both name a metadata address in an IPv6 spelling, refused at start (exit 78) before
   // any connection or runner: that also proves the file's URL is the one used.
