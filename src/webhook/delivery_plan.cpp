@@ -25,6 +25,29 @@ http_header_list merged(http_header_list base, const http_header_list& chosen) {
   return base;
 }
 
+// A caller's callback headers as Go's net/http sends them, since gitlab-runner's wrapper
+// does (helpers/runner_wrapper/api/shutdown_callback.go: req.Header.Add for each, then
+// http.DefaultClient.Do): names in canonical form (textproto.CanonicalMIMEHeaderKey), and
+// none of those the request writer takes from the request itself (net/http's
+// reqWriteExcludeHeader: Host, Content-Length, Transfer-Encoding, Trailer), so no header can
+// smuggle a second request or reframe this one. An empty value is dropped: libcurl reads
+// "Name:" as "remove that header", so an empty Host would change what is sent.
+http_header_list as_go_sends(const http_header_list& headers) {
+  http_header_list sent;
+  for (auto [name, value] : headers) {
+    bool word_start = true;
+    for (char& c : name) {
+      c = static_cast<char>(word_start ? std::toupper(static_cast<unsigned char>(c))
+                                       : std::tolower(static_cast<unsigned char>(c)));
+      word_start = c == '-';
+    }
+    const bool excluded = name == "Host" || name == "Content-Length" ||
+                          name == "Transfer-Encoding" || name == "Trailer";
+    if (!excluded && !value.empty()) sent.emplace_back(std::move(name), std::move(value));
+  }
+  return sent;
+}
+
 // The reason a callback cannot be sent, or nullopt.
 std::optional<std::string> callback_problem(const shutdown_callback& callback,
                                             const target_parse_result& parsed) {
@@ -62,7 +85,8 @@ delivery_plan plan_deliveries(const plan_inputs& inputs) {
     // Go's http.NewRequest reads an empty method as GET.
     const auto method = callback.method.empty() ? std::string{"GET"} : callback.method;
     plan.deliveries.push_back({*parsed.target, method,
-                               merged({user_agent(inputs.version)}, callback.headers), {}, true});
+                               merged({user_agent(inputs.version)}, as_go_sends(callback.headers)),
+                               {}, true});
   }
   return plan;
 }

@@ -78,8 +78,9 @@ TEST_CASE("callbacks go out at gone only, as gitlab-runner's wrapper sends them"
   const auto& second = gone.deliveries[2];
   CHECK(second.method == "PUT");
   CHECK(header(second, "Authorization") == "Bearer abc");
-  CHECK(header(second, "content-type") == "application/vnd.ci+json");
-  CHECK_FALSE(header(second, "Content-Type"));  // the caller's own spelling only
+  // Go's Header.Add writes the canonical form of the caller's name.
+  CHECK(header(second, "Content-Type") == "application/vnd.ci+json");
+  CHECK_FALSE(header(second, "content-type"));
   CHECK(second.body.empty());
   CHECK(header(second, "User-Agent") == "runwarden/v");
 }
@@ -106,4 +107,32 @@ TEST_CASE("unsafe callbacks are refused, each with a reason", "[webhook]") {
     CHECK_THAT(reason, !Catch::Contains("token"));
     CHECK_THAT(reason, !Catch::Contains("pw"));
   }
+}
+
+// Issue 31: a caller's Host, Content-Length or Transfer-Encoding went to libcurl as they were
+// (a reframed request, or one smuggled behind it), and an empty value made libcurl drop its
+// own header of that name. Go's net/http, which gitlab-runner's wrapper uses, sends none of
+// them from the header map.
+TEST_CASE("callback headers go out as Go's net/http sends them", "[webhook]") {
+  const std::vector<shutdown_callback> callbacks{
+      {"http://127.0.0.1:9/done", "POST",
+       {{"host", "evil.example"}, {"Content-Length", "5"}, {"transfer-encoding", "chunked"},
+        {"TRAILER", "x"}, {"x-ci-job", "7"}, {"Authorization", ""}, {"user-agent", "grit"}}},
+  };
+  const auto plan = plan_deliveries({.kind = notification_kind::gone, .callbacks = callbacks,
+                                     .webhook = std::nullopt, .secret = "", .body = "{}",
+                                     .version = "v"});
+  REQUIRE(plan.deliveries.size() == 1);
+  const auto& sent = plan.deliveries[0].headers;
+  for (const auto& [name, value] : sent) {
+    CAPTURE(name);
+    CHECK(name != "Host");
+    CHECK(name != "Content-Length");
+    CHECK(name != "Transfer-Encoding");
+    CHECK(name != "Trailer");
+    CHECK(name != "Authorization");
+    CHECK_FALSE(value.empty());
+  }
+  CHECK(header(plan.deliveries[0], "X-Ci-Job") == "7");
+  CHECK(header(plan.deliveries[0], "User-Agent") == "grit");  // Go takes the caller's
 }
