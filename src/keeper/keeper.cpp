@@ -127,6 +127,7 @@ private:
   void send_control(std::string_view message);
   void flush_outbox();
   void close_link();
+  void kill_warden();
   // The runner.
   void spawn_runner(std::string_view rest);
   void release_runner(std::string_view rest);
@@ -279,7 +280,10 @@ void keeper::start_warden() {
 
 void keeper::warden_ended(int wait_status) {
   const pid_t pid = warden_;
-  warden_ = -1;
+  warden_ = -1;  // reaped: its pid may be anybody's now, and is never signalled
+  // What it said last (gone, a release) is still in the link when its end is reaped in the
+  // same turn of the loop: read before the link is closed.
+  if (link_ >= 0) read_link();
   close_link();
   close_gate();  // a runner it never released never runs: its journal may not hold the pid
   const bool runner_live = runner_ > 0;
@@ -312,6 +316,10 @@ void keeper::warden_ended(int wait_status) {
   restart_at_ = clock::now() + delay;
 }
 
+void keeper::kill_warden() {
+  if (warden_ > 0) ::kill(warden_, SIGKILL);  // its end, when reaped, restarts it
+}
+
 void keeper::close_link() {
   if (link_ >= 0) ::close(link_);
   link_ = -1;
@@ -341,7 +349,7 @@ void keeper::on_message(std::string_view message) {
     if (!hello || hello->version != protocol::version) {
       log_.line("the warden speaks version %d of the keeper's protocol, not %d; killing it",
                 hello ? hello->version : 0, protocol::version);
-      ::kill(warden_, SIGKILL);
+      kill_warden();
       return;
     }
     log_.set_json(hello->json_log);
@@ -354,7 +362,7 @@ void keeper::on_message(std::string_view message) {
                                                                  static_cast<std::int64_t>(signal.sequence),
                                                                  signal.number)});
   } else if (kind == "spawn") {
-    spawn_runner(rest);
+    if (warden_ > 0) spawn_runner(rest);  // a dead warden's could never release its runner
   } else if (kind == "release") {
     release_runner(rest);
   } else if (kind == "signal") {
@@ -369,7 +377,7 @@ void keeper::on_message(std::string_view message) {
     if (error == std::errc{} && end == rest.data() + rest.size()) gone_code_ = code;
   } else {
     log_.line("the warden sent a message the keeper does not know; killing it");
-    ::kill(warden_, SIGKILL);
+    kill_warden();
   }
 }
 
@@ -381,7 +389,7 @@ void keeper::send_control(std::string_view message) {
     return;
   if (!outbox_.push(message)) {
     log_.line("the warden (pid %d) reads nothing from the keeper; killing it", warden_);
-    ::kill(warden_, SIGKILL);
+    kill_warden();
   }
 }
 
