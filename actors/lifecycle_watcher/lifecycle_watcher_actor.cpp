@@ -64,9 +64,7 @@ void carry_out(watcher_pointer self, std::vector<poller_effect> effects) {
     } else if (auto* read = std::get_if<scheduled_events_read>(&effect)) {
       apply(self, state.scheduled_events->on_page(read->answer, state.wiring.wall_clock()));
     } else if (auto* identity = std::get_if<instance_identity>(&effect)) {
-      warden_logger()->info("lifecycle watcher: instance {} in {} (account {})",
-                            identity->instance_id, identity->region, identity->account_id);
-      self->send(state.wiring.listener, std::move(*identity));
+      self->send(state.wiring.listener, std::move(*identity));  // the warden logs it, once
     } else {
       log_report(std::get<watch_report>(effect));
     }
