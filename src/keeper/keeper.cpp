@@ -236,7 +236,7 @@ void keeper::on_timers(clock::time_point now) {
   if (warden_ > 0 && now >= ping_due_) {
     log_.line("the warden (pid %d) has not shown for %lld s that it can act; killing it",
               warden_, static_cast<long long>(timing_.warden_interval_s()));
-    ::kill(warden_, SIGKILL);
+    kill_warden();
     ping_due_ = clock::time_point::max();  // its end restarts it
   }
 }
