@@ -67,7 +67,7 @@ void tell(watcher_pointer self, azure_watch_outcome outcome) {
   for (std::size_t index = 0; index < outcome.triggers.size(); ++index) {
     auto& trigger = outcome.triggers[index];
     const auto& approval = outcome.approvals[index];
-    warden_logger()->warn("Azure watcher: drain called for by {}: {}; deadline {}",
+    warden_logger()->warn("Azure watcher: drain called for by {}: {}; asks for the deadline {}",
                           trigger_token(trigger.source), trigger.reason,
                           format_rfc3339_utc(trigger.deadline.value_or(wall_time{})));
     self->send(state.wiring.listener, std::move(trigger));

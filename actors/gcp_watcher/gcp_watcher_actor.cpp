@@ -50,7 +50,7 @@ void tell(watcher_pointer self, watch_outcome outcome) {
   for (const auto& report : outcome.reports) log_report(report);
   if (!outcome.trigger) return;
   const auto& trigger = *outcome.trigger;
-  warden_logger()->warn("Google Cloud watcher: drain called for by {}: {}; deadline {}",
+  warden_logger()->warn("Google Cloud watcher: drain called for by {}: {}; asks for the deadline {}",
                         trigger_token(trigger.source), trigger.reason,
                         format_rfc3339_utc(trigger.deadline.value_or(wall_time{})));
   self->send(self->state.wiring.listener, std::move(*outcome.trigger));

@@ -27,11 +27,14 @@ void log_report(const watch_report& report) {
   }
 }
 
+// The deadline logged is the one asked for; the drain says which one it applies (an earlier
+// one, from the journal or the drain timeout, stands).
 void send_trigger(watcher_pointer self, lifecycle_trigger trigger) {
   warden_logger()->warn("lifecycle watcher: drain called for by {}: {}{}",
                         trigger_token(trigger.source), trigger.reason,
-                        trigger.deadline ? "; deadline " + format_rfc3339_utc(*trigger.deadline)
-                                         : std::string{});
+                        trigger.deadline
+                            ? "; asks for the deadline " + format_rfc3339_utc(*trigger.deadline)
+                            : std::string{});
   self->send(self->state.wiring.listener, std::move(trigger));
 }
 

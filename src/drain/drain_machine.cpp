@@ -228,6 +228,15 @@ private:
       set_deadline(*event.deadline);
       arm_last_unregistration_attempt();  // a tighter deadline while unregistering
       unregister_alongside_short_deadline();
+    } else if (event.deadline) {
+      // Said, so that a watcher's log of the deadline it asked for is never taken for the
+      // one applied (after a recovery the journal's earlier deadline stands).
+      say(report_level::info, "the deadline " + std::string{to_string(event.source)} +
+                                  " asks for is not earlier than the drain's, which stands (" +
+                                  (*state_.drain_deadline > now_
+                                       ? "in " + describe_duration(*state_.drain_deadline - now_)
+                                       : std::string{"passed"}) +
+                                  ")");
     }
     if (repeated_operator_signal && state_.runner == runner_state::alive) {
       escalate_to_forceful("a second " + std::string{to_string(event.source)} + " arrived");

@@ -91,6 +91,17 @@ TEST_CASE("later triggers only tighten the deadline, the old timer is ignored") 
   CHECK(m.at(600s, timer_fired{timer_kind::drain_deadline, 1}).empty());
 }
 
+TEST_CASE("a later deadline asked during a drain is said not to apply, naming the one that does") {
+  machine_under_test m;
+  m.start_running();
+  m.at(0s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{600s}});
+  m.at(10s, shutdown_requested{.source = trigger_source::spot_interruption, .deadline = instant{900s}});
+  const auto& said = m.reports();
+  CHECK(std::find(said.begin(), said.end(),
+                  "the deadline spot interruption asks for is not earlier than the drain's, which "
+                  "stands (in 9m50s)") != said.end());
+}
+
 TEST_CASE("a deadline already past when the drain begins forces at once") {
   machine_under_test m;
   m.start_running();
