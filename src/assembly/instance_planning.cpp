@@ -58,7 +58,9 @@ void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
         .timeout = unregistration->timeout,
         .random_seed = seeds(),
         .attempt_observer =
-            [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); }};
+            [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); },
+        // gitlab-runner rotates tokens in its config.toml: read them again at every attempt.
+        .read_token = read_gitlab_token};
 }
 
 // The watcher of config.cloud.provider into `plan`, each answer of its metadata service

@@ -15,13 +15,26 @@ runner_awareness::~runner_awareness() = default;
 
 namespace {
 
-std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config) {
+// Each entry gitlab-runner runs, with where its token is read again (it may be rotated). An
+// entry without a usable token is skipped, as gitlab-runner 19.1+ skips it (HasToken()).
+std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config,
+                                      const std::string& config_path) {
   std::vector<gitlab_runner> runners;
-  for (const auto& entry : config.runners)
+  for (std::size_t index = 0; index < config.runners.size(); ++index) {
+    const auto& entry = config.runners[index];
+    if (!has_token(entry)) {
+      warden_logger()->warn("{}:{}: [[runners]] entry \"{}\" has no token; gitlab-runner skips "
+                            "it, and runwarden does not unregister it",
+                            config_path, entry.line, entry.name);
+      continue;
+    }
     runners.push_back(gitlab_runner{.name = entry.name,
                                     .url = entry.url,
                                     .token = std::string{entry.token.reveal()},
-                                    .system_id = config.system_id.value_or("")});
+                                    .system_id = config.system_id.value_or(""),
+                                    .token_source = gitlab_token_source{
+                                        config_path, key_of(config, index)}});
+  }
   return runners;
 }
 
@@ -67,7 +80,7 @@ runner_awareness::start_result runner_awareness::plan(const settings& config,
       warden_logger()->warn("gitlab-runner's system id: {}", loaded.config->system_id_problem);
     config_listen_address = loaded.config->listen_address;
     awareness->gitlab_shutdown_timeout_ = loaded.config->shutdown_timeout;
-    discovered = runners_of(*loaded.config);
+    discovered = runners_of(*loaded.config, config.runner.gitlab_config);
   }
   const bool gitlab = kind == runner_kind_name::gitlab || !config.runner.gitlab_config.empty();
   if (awareness->metrics_url_.empty() && gitlab)
