@@ -90,8 +90,10 @@ class Flood:
             s.close()
 
 
-class ConnectionFloodTest(unittest.TestCase):
-    def setUp(self):
+class RunwardenOnLoopback(unittest.TestCase):
+    """runwarden supervising `sleep`, its control API and HTTP port on loopback TCP."""
+
+    def start_runwarden(self, *flags):
         self.dir = tempfile.mkdtemp(prefix="runwarden-flood-")
         self.addCleanup(shutil.rmtree, self.dir, True)
         token_path = os.path.join(self.dir, "token")
@@ -105,7 +107,8 @@ class ConnectionFloodTest(unittest.TestCase):
                 [RUNWARDEN, "run", "--kind", "generic", "--grpc-listen",
                  "tcp://127.0.0.1:%d" % self.grpc_port, "--token-file", token_path,
                  "--http-listen", "127.0.0.1:%d" % self.http_port,
-                 "--state-dir", os.path.join(self.dir, "state"), "--", "/bin/sleep", "600"],
+                 "--state-dir", os.path.join(self.dir, "state"), *flags,
+                 "--", "/bin/sleep", "600"],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         self.addCleanup(self.stop)
         deadline = time.monotonic() + START_S
@@ -136,6 +139,11 @@ class ConnectionFloodTest(unittest.TestCase):
             return connection.getresponse().status
         finally:
             connection.close()
+
+
+class ConnectionFloodTest(RunwardenOnLoopback):
+    def setUp(self):
+        self.start_runwarden()
 
     def test_idle_grpc_connections_leave_room_for_a_token(self):
         flood = Flood(self.grpc_port, GRPC_CONNECTIONS_MAX + FLOOD_EXTRA)
@@ -198,6 +206,31 @@ class ConnectionFloodTest(unittest.TestCase):
         self.assertEqual(200, self.healthz())
         self.assertEqual(0, flood.wait_all_closed(CLOSE_S),
                          "half-sent HTTP requests were left open")
+
+
+@unittest.skipUnless(shutil.which("openssl"), "needs the openssl command")
+class TlsHandshakeTest(RunwardenOnLoopback):
+    """With TLS, gRPC's own listener accepts (src/control/grpc_host.cpp): a connection that
+    never starts its handshake is closed at the handshake timeout."""
+
+    def setUp(self):
+        directory = tempfile.mkdtemp(prefix="runwarden-flood-tls-")
+        self.addCleanup(shutil.rmtree, directory, True)
+        cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                        "1", "-subj", "/CN=127.0.0.1", "-addext",
+                        "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+                       check=True, capture_output=True, timeout=START_S)
+        config = os.path.join(directory, "runwarden.toml")
+        with open(config, "w") as f:
+            f.write('[control]\ntls_cert_file = "%s"\ntls_key_file = "%s"\n' % (cert, key))
+        self.start_runwarden("--config", config)
+
+    def test_idle_tls_connections_are_closed(self):
+        flood = Flood(self.grpc_port, 16)
+        self.addCleanup(flood.close)
+        self.assertEqual(0, flood.wait_all_closed(CLOSE_S),
+                         "connections that never began a TLS handshake were left open")
 
 
 if __name__ == "__main__":
