@@ -237,7 +237,8 @@ TEST_CASE("beyond the connection limit the longest-waiting connection gives way"
   const auto evicted = exchange_raw(oldest, "", 5s);
   CHECK(evicted.closed_by_server);
   // The younger one kept its slot: it is answered on the connection it holds.
-  const auto kept = exchange_raw(younger, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 5s);
+  const auto kept = exchange_raw(
+      younger, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 5s);
   CHECK_THAT(kept.received, Catch::StartsWith("HTTP/1.1 200"));
   ::close(oldest);
   ::close(younger);
