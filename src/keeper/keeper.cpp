@@ -8,7 +8,6 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +23,7 @@
 #include "src/keeper/keeper_timing.hpp"
 #include "src/keeper/line_splitter.hpp"
 #include "src/ports/os/gated_spawn.hpp"
+#include "src/ports/os/service_manager.hpp"
 #include "src/util/assert.hpp"
 #include "src/util/exit_codes.hpp"
 
@@ -228,7 +228,7 @@ int keeper::poll_timeout_ms(clock::time_point now) const {
 }
 
 void keeper::on_timers(clock::time_point now) {
-  if (timing_.systemd_ping_due(now)) (void)sd_notify(0, "WATCHDOG=1");
+  if (timing_.systemd_ping_due(now)) (void)service_manager_notify("WATCHDOG=1");
   if (restart_at_ && now >= *restart_at_) {
     restart_at_.reset();
     start_warden();
@@ -614,7 +614,7 @@ void keeper::relay_notify(std::string_view text) {
     std::memcpy(forwarded.data() + length, line.data(), line.size());
     length += line.size();
   }
-  if (length > 0) (void)sd_notify(0, forwarded.data());
+  if (length > 0) (void)service_manager_notify(forwarded.data());
 }
 
 void keeper::upgrade() {
