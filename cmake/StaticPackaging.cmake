@@ -1,6 +1,6 @@
 # What the static variant ships (issue 35): a tarball and an .rpm from the same install
 # rules, for every Linux but Debian (whose package stays dynamic, cmake/Packaging.cmake).
-# Both hold the stripped binary, the systemd unit, the man page, the documented config and
+# Both hold the stripped binary (and the demo runner), the systemd unit, the man page, the documented config and
 # the copyright file, in the places systemd-based distributions look for them (/usr/lib/
 # systemd/system serves RHEL, Amazon Linux, SUSE and merged-/usr Debian and Ubuntu alike).
 # The tarball has no top directory, so that `tar -xzf FILE -C /` installs it.
@@ -8,6 +8,8 @@
 
 set(runwarden_doc_dir usr/share/doc/runwarden)
 install(TARGETS runwarden RUNTIME DESTINATION usr/bin)
+# The demo runner, as in the Debian package, to see runwarden drain before a real runner.
+install(TARGETS runwarden-demo-runner RUNTIME DESTINATION usr/libexec/runwarden)
 install(FILES ${PROJECT_SOURCE_DIR}/config/runwarden.service DESTINATION usr/lib/systemd/system)
 install(FILES ${PROJECT_SOURCE_DIR}/config/runwarden.toml DESTINATION etc/runwarden)
 install(FILES ${PROJECT_SOURCE_DIR}/doc/runwarden.8 DESTINATION usr/share/man/man8)
