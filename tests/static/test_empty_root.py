@@ -120,7 +120,11 @@ class EmptyRootTest(unittest.TestCase):
                 warden.kill()
                 warden.wait()
         log = open(log_path).read()
-        for line in ("drain", "SIGQUIT", "gone"):
+        for line in ("drain requested by SIGTERM",
+                     "asking the runner to finish its jobs (SIGQUIT)",
+                     "demo-runner: drained, all jobs finished",
+                     "runner stopped (exit code 0)",
+                     "status shutting_down -> gone"):
             self.assertIn(line, log)
         self.assertTrue(os.path.exists(os.path.join(self.root, "state")), log)
 
