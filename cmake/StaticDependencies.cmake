@@ -146,6 +146,8 @@ function(runwarden_prefer_static)
     endforeach()
     get_target_property(links ${target} INTERFACE_LINK_LIBRARIES)
     if(links)
+      # Package files wrap private dependencies as $<LINK_ONLY:name>.
+      string(REGEX REPLACE "\\$<LINK_ONLY:([^>]+)>" "\\1" links "${links}")
       runwarden_prefer_static(${links})
     endif()
   endforeach()
