@@ -14,6 +14,8 @@
 # ~/.cache/runwarden-sources) so that a build from scratch needs the network only once.
 
 include(ExternalProject)
+# libcurl is C; the project itself is C++ only.
+enable_language(C)
 
 set(RUNWARDEN_SOURCE_CACHE "$ENV{HOME}/.cache/runwarden-sources" CACHE PATH
     "Where the static variant keeps the source tarballs it builds from")
