@@ -14,11 +14,11 @@ case "$variant" in
   release) directory=build; options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   sanitize) directory=build-sanitize
             options=(-DCMAKE_BUILD_TYPE=Debug -DRUNWARDEN_SANITIZE=ON -DRUNWARDEN_BUILD_BENCH=OFF) ;;
-  # The static binary is a release artefact, stripped when packed: optimised as the release
-  # build is, without its debug information, which would only slow the build and the link.
+  # The same compile flags as release, so that ccache serves release's objects (only the
+  # link differs: cmake/StaticDependencies.cmake).
   static) directory=build-static
-          options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG"
-                   -DRUNWARDEN_STATIC=ON -DRUNWARDEN_BUILD_BENCH=OFF) ;;
+          options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNWARDEN_STATIC=ON
+                   -DRUNWARDEN_BUILD_BENCH=OFF) ;;
   *) echo "usage: scripts/build.sh [release|sanitize|static] [TARGET...]" >&2; exit 64 ;;
 esac
 
