@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -51,11 +52,18 @@ sigset_t keeper_signals() {
 }
 
 // The binary's path, read once: after an upgrade it names the new binary, which both the
-// next warden and a re-executed keeper run.
+// next warden and a re-executed keeper run. Where no /proc is mounted (an empty root, a bare
+// container: issue 35) it is the path the kernel says this process was started by
+// (AT_EXECFN), made absolute.
 std::string own_path() {
   std::array<char, 4096> path{};
   const auto n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-  return n > 0 ? std::string{path.data(), static_cast<std::size_t>(n)} : std::string{};
+  if (n > 0) return std::string{path.data(), static_cast<std::size_t>(n)};
+  const auto* started_as = reinterpret_cast<const char*>(::getauxval(AT_EXECFN));
+  if (started_as == nullptr || *started_as == '\0') return {};
+  if (*started_as == '/') return started_as;
+  if (::getcwd(path.data(), path.size()) == nullptr) return {};
+  return std::string{path.data()} + "/" + started_as;
 }
 
 // A message sent to the warden that must not be lost while its link is momentarily full: a
