@@ -52,5 +52,5 @@ set(CPACK_RPM_PACKAGE_AUTOREQPROV OFF)
 set(CPACK_RPM_USER_FILELIST "%config(noreplace) /etc/runwarden/runwarden.toml")
 # Directories other packages (filesystem, systemd, man-db) own.
 set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
-    /usr/lib/systemd /usr/lib/systemd/system /usr/share/man /usr/share/man/man8)
+    /usr/libexec /usr/lib/systemd /usr/lib/systemd/system /usr/share/man /usr/share/man/man8)
 include(CPack)
