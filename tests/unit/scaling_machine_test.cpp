@@ -370,7 +370,7 @@ TEST_CASE("protection goes on at the first job and off once per busy period", "[
   CHECK(scaler.run_until(700s) == lines{"700s read"});  // idle since 100s
 }
 
-TEST_CASE("scaler = group: protection only; the group's own policies scale", "[scaling]") {
+TEST_CASE("scaler = group: protection only, the group's own policies scale", "[scaling]") {
   auto policy = quick_policy();
   policy.protect_while_busy = true;
   policy.decide_capacity = false;  // target tracking on the published job slots decides
