@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "src/assembly/publish_plan.hpp"
 #include "src/assembly/scaling_plan.hpp"
 #include "src/aws/credentials_chain.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
@@ -37,12 +38,15 @@ autoscaling_plan_result plan_autoscaling(const settings& config,
                                          const environment_map& environment,
                                          std::optional<scaling_policy> scaling,
                                          bool ready_needs_metrics, std::uint64_t seed,
-                                         std::shared_ptr<metrics_registry> metrics) {
+                                         std::shared_ptr<metrics_registry> metrics,
+                                         std::optional<std::uint32_t> publish_capacity) {
   const bool aws = config.cloud.provider == cloud_provider::aws;
   if (scaling && !aws)
     return {std::nullopt, "scaling.enabled needs cloud.provider = \"aws\": the scaler finds its "
                           "instance and group through the instance metadata service"};
-  if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling)) return {};
+  // Outside AWS nothing is opened for CloudWatch (the config check refuses it anyway).
+  if (!aws) publish_capacity.reset();
+  if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling && !publish_capacity)) return {};
   auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
   if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
   auto chain = start_credentials_chain(environment,
@@ -69,7 +73,11 @@ autoscaling_plan_result plan_autoscaling(const settings& config,
             [metrics](heartbeat_outcome outcome) { metrics->count_lifecycle_heartbeat(outcome); },
         .completion_observer =
             [metrics](completion_result result) { metrics->count_lifecycle_completion(result); }};
-  if (scaling) plan.scaler = wire_scaler(*scaling, seed + 2, std::move(metrics));
+  if (scaling) plan.scaler = wire_scaler(*scaling, seed + 2, metrics);
+  if (publish_capacity) {
+    plan.cloudwatch_client = cloudwatch_client_wiring(plan.client, config.scaling, seed + 3);
+    plan.publisher = wire_publisher(config.scaling, *publish_capacity, std::move(metrics));
+  }
   return {std::move(plan), {}};
 }
 

@@ -102,8 +102,13 @@ instance_planning plan_instance(const settings& config, const environment_map& e
   // runwarden before the runner starts.
   auto scaling = plan_scaling(config);
   if (!scaling.error.empty()) return refused(std::move(scaling.error));
+  std::optional<std::uint32_t> publish_capacity;
+  if (scaling.policy && config.scaling.publish != metrics_publish::none)
+    publish_capacity = scaling.policy->capacity;
+  if (!config.scaling.enabled) scaling.policy.reset();  // resolved for the publisher only
   auto autoscaling = plan_autoscaling(config, environment, std::move(scaling.policy),
-                                      awareness.awareness->reads_metrics(), seeds(), metrics);
+                                      awareness.awareness->reads_metrics(), seeds(), metrics,
+                                      publish_capacity);
   if (!autoscaling.error.empty()) return refused(std::move(autoscaling.error));
   auto notifier = plan_notifier(
       config.webhook, seeds(), [metrics](notification_kind kind, bool delivered, unsigned) {
@@ -123,6 +128,8 @@ instance_planning plan_instance(const settings& config, const environment_map& e
     plan.autoscaling_client = std::move(autoscaling.plan->client);
     plan.lifecycle_hooks = std::move(autoscaling.plan->lifecycle_hooks);
     plan.scaler = std::move(autoscaling.plan->scaler);
+    plan.cloudwatch_client = std::move(autoscaling.plan->cloudwatch_client);
+    plan.metrics_publisher = std::move(autoscaling.plan->publisher);
   }
   return {std::move(plan), awareness.awareness->unregister_url(), {}, 0};
 }

@@ -73,6 +73,14 @@ std::vector<supervised_child> declare_workers(const instance_plan& plan,
     wiring->warden = peers.warden;
     workers.push_back(worker(scaler_child_id, scaler_behavior, *wiring));
   }
+  // A restarted publisher finds its group again and publishes from the next snapshot on.
+  if (auto wiring = plan.metrics_publisher; wiring && peers.cloudwatch_client) {
+    wiring->autoscaling_client = peers.autoscaling_client;
+    wiring->cloudwatch_client = peers.cloudwatch_client;
+    wiring->warden = peers.warden;
+    wiring->wall_clock = ports.wall_clock;
+    workers.push_back(worker(metrics_publisher_child_id, metrics_publisher_behavior, *wiring));
+  }
   return workers;
 }
 

@@ -21,12 +21,13 @@ namespace runwarden {
 struct worker_peers {
   warden_actor warden;
   autoscaling_client_actor autoscaling_client;  // empty when the plan has none
+  autoscaling_client_actor cloudwatch_client = {};  // empty unless job slots are published
 };
 
 // The workers `plan` asks for, in start order: unregistration, notifier, metrics poller,
-// lifecycle watcher, lifecycle hooks, scaler. Each start function spawns one incarnation
-// from the plan's wiring with its peers filled in; HTTP ports are taken from `ports` now,
-// once per worker, so that every incarnation of a worker uses the same port.
+// lifecycle watcher, lifecycle hooks, scaler, metrics publisher. Each start function spawns
+// one incarnation from the plan's wiring with its peers filled in; HTTP ports are taken from
+// `ports` now, once per worker, so that every incarnation of a worker uses the same port.
 std::vector<supervised_child> declare_workers(const instance_plan& plan,
                                               const instance_ports& ports,
                                               const worker_peers& peers);

@@ -31,7 +31,8 @@ std::optional<std::uint32_t> capacity_from(const gitlab_runner_config& runner) {
 }  // namespace
 
 scaling_plan_result plan_scaling(const settings& config) {
-  if (!config.scaling.enabled) return {};
+  // The publisher counts total slots by the same capacity as the scaler.
+  if (!config.scaling.enabled && config.scaling.publish == metrics_publish::none) return {};
   scaling_policy policy = config.scaling.policy;
   if (config.scaling.capacity) {
     policy.capacity = *config.scaling.capacity;
