@@ -36,6 +36,9 @@ struct instance_plan {
   std::optional<autoscaling_client_wiring> autoscaling_client = {};
   std::optional<lifecycle_hooks_wiring> lifecycle_hooks = {};
   std::optional<scaler_wiring> scaler = {};
+  // A dry run: every HTTP port the workers get withholds the calls that change something
+  // (actors/http_port/dry_run_http_port.hpp); the runner is supervised as usual.
+  bool dry_run = false;
 };
 
 }  // namespace runwarden

@@ -282,6 +282,8 @@ constexpr key_spec schema[] = {
     {"scaling", "protection_interval_min", read_scaling_protection_interval_min},
     {"scaling", "retry_initial", read_scaling_retry_initial},
     {"scaling", "retry_max", read_scaling_retry_max},
+    {"run", "dry_run",
+     [](config_value& value) { return store(value.expect_bool(), value.config().run.dry_run); }},
 };
 
 // gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the

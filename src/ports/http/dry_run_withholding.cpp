@@ -22,7 +22,8 @@ constexpr std::array<std::string_view, 8> named_parameters = {
 
 struct url_parts {
   std::string_view scheme;
-  std::string_view host;  // without userinfo and port
+  std::string_view authority;  // host and port, without userinfo
+  std::string_view host;       // without userinfo and port
   std::string_view path;  // without query
 };
 
@@ -36,6 +37,7 @@ url_parts split_url(std::string_view url) {
   auto authority = rest.substr(0, authority_end);
   if (const auto at = authority.rfind('@'); at != std::string_view::npos)
     authority = authority.substr(at + 1);
+  parts.authority = authority;
   if (!authority.starts_with('[')) authority = authority.substr(0, authority.find(':'));
   parts.host = authority;
   if (authority_end == std::string_view::npos) return parts;
@@ -84,7 +86,7 @@ std::optional<withheld_call> dry_run_withholding(const http_request& request) {
     return withheld_action(request, *action);
   }
   std::string name = request.method + " ";
-  name += names_its_path(url.path) ? std::string{url.scheme} + "://" + std::string{url.host} +
+  name += names_its_path(url.path) ? std::string{url.scheme} + "://" + std::string{url.authority} +
                                          std::string{url.path}
                                    : "to " + std::string{url.host} + " (webhook or callback)";
   const bool deleting = equals_ignoring_case(request.method, "DELETE");
