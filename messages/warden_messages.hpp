@@ -121,6 +121,8 @@ using unregistration_listener_actor =
 //   (get_atom)                        -> warden_snapshot
 //   shutdown_requested                -> warden_snapshot (after the request took effect)
 //   forceful_shutdown_requested       -> warden_snapshot
+//   job_reported                      -> warden_snapshot (a job the runner started or ended:
+//                                     runwarden ctl job, Warden.ReportJob)
 //   (subscribe_atom, subscriber)      the subscriber receives a warden_snapshot now and on
 //                                     every change, until it goes down or unsubscribes; or,
 //                                     past status_subscribers_max, one (refused_atom)
@@ -148,6 +150,7 @@ using warden_actor = caf::typed_actor<
     caf::replies_to<caf::get_atom>::with<warden_snapshot>,
     caf::replies_to<shutdown_requested>::with<warden_snapshot>,
     caf::replies_to<forceful_shutdown_requested>::with<warden_snapshot>,
+    caf::replies_to<job_reported>::with<warden_snapshot>,
     caf::reacts_to<subscribe_atom, status_subscriber_actor>,
     caf::reacts_to<unsubscribe_atom, status_subscriber_actor>,
     caf::reacts_to<os_signal_received>, caf::reacts_to<runner_spawned>,
@@ -172,6 +175,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_spawn_failed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_exited)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::shutdown_requested)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::forceful_shutdown_requested)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::job_reported)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::timer_fired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::os_signal_received)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_exited)

@@ -324,6 +324,10 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self,
         handle_event(self, e);
         return current_snapshot(self);
       },
+      [=](const job_reported& e) {
+        handle_event(self, e);  // journaled before it counts
+        return current_snapshot(self);
+      },
       [=](caf::get_atom) { return current_snapshot(self); },
       [=](const notification_settled& settled) { on_settled(self, settled); },
       [=](const child_incarnation& child) { on_child_started(self, child); },

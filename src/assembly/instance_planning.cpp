@@ -118,7 +118,8 @@ instance_planning plan_instance(const settings& config, const environment_map& e
   if (!notifier.wiring) return refused("webhook: " + notifier.error);
   instance_plan plan{
       .drain = make_drain_config(config, seeds(), awareness.awareness->gitlab_shutdown_timeout()),
-      .notifier = std::move(*notifier.wiring)};
+      .notifier = std::move(*notifier.wiring),
+      .dry_run = config.run.dry_run};
   // Checked before the runner starts, so that a bad endpoint stops nothing midway.
   if (auto error = plan_cloud_watcher(plan, config, environment, seeds(), metrics);
       !error.empty())

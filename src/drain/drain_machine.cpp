@@ -53,6 +53,10 @@ public:
     // Until it shows it is ready, a signal may find the runner without its handlers.
     state_.runner_started_at = now_;
     state_.runner_answered = false;
+    // The jobs reported for the runner before it ended with it (runner_exited); a runner
+    // that reports them starts with none.
+    if (state_.jobs_reported.reporting())
+      state_.jobs_running = combined_jobs(state_.jobs_scraped, state_.jobs_reported);
     say(report_level::info, "runner started, pid " + std::to_string(event.pid));
     if (state_.status == warden_status::starting) move_to(warden_status::running);
     // A drain requested while the runner was being spawned starts now that it can.
@@ -77,6 +81,9 @@ public:
     state_.runner = runner_state::exited;
     state_.runner_pid.reset();
     state_.last_exit = event.status;
+    // Its reported jobs end with it: a missed `end` lasts no longer than the runner. The count
+    // itself stays as last seen, which is what an end nobody could read is judged by.
+    state_.jobs_reported.clear_jobs();
     if (state_.status == warden_status::shutting_down) {
       runner_stopped(event.status);
     } else {

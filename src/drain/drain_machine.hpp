@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "src/drain/drain_vocabulary.hpp"
+#include "src/drain/job_ledger.hpp"
 #include "src/supervision/restart_policy.hpp"
 
 namespace runwarden {
@@ -141,7 +142,10 @@ struct drain_state {
   // Restarts inside the budget window, oldest first; bounded by budget_restarts_max.
   std::vector<instant> recent_restarts;
   std::uint64_t restarts_total = 0;
-  // The runner's own account of its work (metrics); unknown until it first reports.
+  // The runner's jobs: its metrics' count and the jobs it reported (job_ledger.hpp), and
+  // the two combined, which everything else reads; unknown until either source speaks.
+  std::optional<std::uint32_t> jobs_scraped;
+  job_ledger jobs_reported;
   std::optional<std::uint32_t> jobs_running;
   std::string runner_reported_state;  // the runner's own view; empty: it says none
   // The wind-down.
@@ -259,7 +263,7 @@ using drain_event =
                  shutdown_requested, forceful_shutdown_requested, reload_requested, timer_fired,
                  runner_load_observed, unregistration_finished, lifecycle_action_pending,
                  lifecycle_action_completed, lifecycle_lookup_ended, runner_signal_delivered,
-                 lifecycle_client_unavailable>;
+                 lifecycle_client_unavailable, job_reported>;
 
 // Effects: what to do, in the imperative.
 struct spawn_runner {};

@@ -161,6 +161,11 @@ struct event_encoder {
   void operator()(const lifecycle_client_unavailable&) const {
     message.mutable_lifecycle_client_unavailable();
   }
+  void operator()(const job_reported& e) const {
+    auto* reported = message.mutable_job_reported();
+    reported->set_ended(e.kind == job_report_kind::ended);
+    reported->set_job_id(e.job_id);
+  }
 };
 
 shutdown_requested decode_shutdown(const pb::ShutdownRequested& message) {
@@ -231,6 +236,10 @@ drain_event decode_event(const pb::Event& message) {
       return runner_signal_delivered{message.runner_signal_delivered().pid(),
                                      message.runner_signal_delivered().signal_number()};
     case pb::Event::kLifecycleClientUnavailable: return lifecycle_client_unavailable{};
+    case pb::Event::kJobReported:
+      return job_reported{message.job_reported().ended() ? job_report_kind::ended
+                                                         : job_report_kind::started,
+                          message.job_reported().job_id()};
     case pb::Event::KIND_NOT_SET: break;
   }
   throw journal_format_error{"event of no known kind"};
