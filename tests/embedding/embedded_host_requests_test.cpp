@@ -5,8 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "caf/all.hpp"
 #include "runwarden/config.hpp"
@@ -102,6 +104,17 @@ TEST_CASE("a host's own log level lets runwarden's info lines through to its sin
   REQUIRE(started.error.empty());
   started.instance->subscribe(caf::actor_cast<caf::actor>(host));
   statuses_until(host, runner_runs);
+  // The runner's output arrives line by line under its own logger (the demo runner writes
+  // a progress line every 0.25 s), awaited, bounded.
+  const auto from_runner = [&log] {
+    const auto lines = log->copy();
+    return std::any_of(lines.begin(), lines.end(),
+                       [](const captured_log::line& line) { return line.logger == "runner"; });
+  };
+  const auto give_up = std::chrono::steady_clock::now() + status_wait_max;
+  while (!from_runner() && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+  CHECK(from_runner());
   started.instance->request_shutdown({.reason = "log", .forceful = true});
   statuses_until(host, gone);
   started.instance->stop();
@@ -109,7 +122,4 @@ TEST_CASE("a host's own log level lets runwarden's info lines through to its sin
   CHECK(std::any_of(lines.begin(), lines.end(), [](const captured_log::line& line) {
     return line.level == log_level::info && line.text.find("runner started, pid") == 0;
   }));
-  // The runner's output arrives line by line under its own logger.
-  CHECK(std::any_of(lines.begin(), lines.end(),
-                    [](const captured_log::line& line) { return line.logger == "runner"; }));
 }
