@@ -82,8 +82,9 @@ private:
   std::optional<boost::asio::signal_set> child_signals_;  // every_child only
   pidfd_watch child_ends_;  // runner_only
   pid_t runner_pid_ = -1;
-  pid_t adopted_pid_ = -1;
-  pid_t ended_runner_pid_ = -1;  // the last runner reaped here: a late signal for it is no news  // a runner from before, proved by its identity, while watched
+  pid_t adopted_pid_ = -1;  // a runner from before, proved by its identity, while watched
+  // The last runner reaped here: a late signal for it is no news.
+  pid_t ended_runner_pid_ = -1;
   std::vector<pid_t> children_;  // spawned here and not reaped yet: what runner_only reaps
   int gate_ = -1;  // runwarden's end of the runner's start gate, until released
   caf::actor notify_;
