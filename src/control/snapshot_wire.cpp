@@ -50,6 +50,7 @@ v1::Trigger trigger_of(trigger_source source) {
     case trigger_source::azure_redeploy: return v1::TRIGGER_AZURE_REDEPLOY;
     case trigger_source::gcp_preemption: return v1::TRIGGER_GCP_PREEMPTION;
     case trigger_source::gcp_host_maintenance: return v1::TRIGGER_GCP_HOST_MAINTENANCE;
+    case trigger_source::host: return v1::TRIGGER_HOST;
   }
   return v1::TRIGGER_UNSPECIFIED;
 }

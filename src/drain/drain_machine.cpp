@@ -50,6 +50,7 @@ public:
     }
     state_.runner = runner_state::alive;
     state_.runner_pid = event.pid;
+    state_.runner_identity = event.identity;
     // Until it shows it is ready, a signal may find the runner without its handlers.
     state_.runner_started_at = now_;
     state_.runner_answered = false;
@@ -270,7 +271,8 @@ private:
     const auto& policy = config_.restart;
     if (!exit_calls_for_restart(policy.type, status)) {
       finish(status.as_exit_code(), "runner ended (" + to_string(status) + "); restart policy " +
-                                        std::string{to_string(policy.type)} + " keeps it down");
+                                        std::string{to_string(policy.type)} + " keeps it down",
+             status.unknown);
       return;
     }
     forget_restarts_outside_window(state_.recent_restarts, policy.budget_window, now_);
@@ -280,7 +282,8 @@ private:
       emit(send_notification{notification_kind::restart_budget_spent, {}});
       finish(code, "runner ended (" + to_string(status) + ") and the restart budget is spent: " +
                        std::to_string(state_.recent_restarts.size()) + " restarts within " +
-                       describe_duration(policy.budget_window));
+                       describe_duration(policy.budget_window),
+             status.unknown);
       return;
     }
     const auto delay = backoff_delay(policy, state_.recent_restarts.size(),

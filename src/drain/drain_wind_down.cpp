@@ -236,10 +236,10 @@ void drain_wind_down::continue_wind_down() {
   // An end nobody could read stays unknown, unless the runner's own metrics last said it
   // ran no job: then no job can have been lost with it.
   if (status.unknown && state_.jobs_running == 0u) {
-    finish(0, how + "; its metrics last showed no job running");
+    finish(0, how + "; its metrics last showed no job running", true);
     return;
   }
-  finish(status.as_exit_code(), how);
+  finish(status.as_exit_code(), how, status.unknown);
 }
 
 // The operator's "now" once the runner is gone: what the wind-down still waits for (a CI

@@ -48,6 +48,7 @@ struct warden_snapshot {
   std::optional<instant> lifecycle_expires_at;  // the hook's global timeout, until completed
   std::string unregistration;  // per runner, once unregistration finished
   std::optional<int> exit_code;               // once gone
+  bool exit_unknown = false;  // once gone: the runner's end was seen, not how it ended
   std::string exit_reason;
   std::string spawn_failure;  // why the runner could not be started, when it could not
   // Where the runner runs, as the cloud names it; empty until the warden hears it (the

@@ -33,6 +33,7 @@ pb::TriggerSource to_wire(trigger_source source) {
     case trigger_source::azure_redeploy: return pb::TRIGGER_SOURCE_AZURE_REDEPLOY;
     case trigger_source::gcp_preemption: return pb::TRIGGER_SOURCE_GCP_PREEMPTION;
     case trigger_source::gcp_host_maintenance: return pb::TRIGGER_SOURCE_GCP_HOST_MAINTENANCE;
+    case trigger_source::host: return pb::TRIGGER_SOURCE_HOST;
   }
   return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
@@ -95,7 +96,10 @@ struct event_encoder {
 
   void operator()(const warden_started&) const { message.mutable_warden_started(); }
   void operator()(const runner_spawned& e) const {
-    message.mutable_runner_spawned()->set_pid(e.pid);
+    auto* spawned = message.mutable_runner_spawned();
+    spawned->set_pid(e.pid);
+    spawned->set_start_time_ticks(e.identity.start_time_ticks);
+    spawned->set_boot_id(e.identity.boot_id);
   }
   void operator()(const runner_spawn_failed& e) const {
     auto* failed = message.mutable_runner_spawn_failed();
@@ -187,7 +191,10 @@ pb::Event encode_event(const drain_event& event) {
 drain_event decode_event(const pb::Event& message) {
   switch (message.kind_case()) {
     case pb::Event::kWardenStarted: return warden_started{};
-    case pb::Event::kRunnerSpawned: return runner_spawned{message.runner_spawned().pid()};
+    case pb::Event::kRunnerSpawned: {
+      const auto& spawned = message.runner_spawned();
+      return runner_spawned{spawned.pid(), {spawned.start_time_ticks(), spawned.boot_id()}};
+    }
     case pb::Event::kRunnerSpawnFailed:
       return runner_spawn_failed{message.runner_spawn_failed().error_number(),
                                  message.runner_spawn_failed().message()};
