@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command: installs what is missing, then builds and runs every test
-# twice, once plainly and once under AddressSanitizer + UndefinedBehaviorSanitizer.
+# twice, once plainly and once under AddressSanitizer + UndefinedBehaviorSanitizer, and
+# between the two the static binary (built from release's objects, which ccache serves) with
+# the tests of what differs in it: an empty root, sd_notify spoken by runwarden itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,5 +20,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 
 run_tests release build
+run_tests static build-static
 run_tests sanitize build-sanitize
-echo "all tests passed in both builds" >&2
+echo "all tests passed in the three builds" >&2
