@@ -8,7 +8,6 @@
 #include "actors/scaler/scaler_actor.hpp"
 #include "src/logging/logging.hpp"
 #include "src/metrics/runner_capacity.hpp"
-#include "src/runner/gitlab_runner_config_loader.hpp"
 
 namespace runwarden {
 
@@ -29,24 +28,19 @@ std::optional<std::uint32_t> capacity_from(const gitlab_runner_config& runner) {
 
 }  // namespace
 
-scaling_plan_result plan_scaling(const settings& config) {
+scaling_plan_result plan_scaling(const settings& config,
+                                 const gitlab_runner_config* gitlab_runner) {
   if (!config.scaling.enabled) return {};
   scaling_policy policy = config.scaling.policy;
   if (config.scaling.capacity) {
     policy.capacity = *config.scaling.capacity;
     return {policy, {}};
   }
-  if (config.runner.gitlab_config.empty())
+  if (!gitlab_runner)
     return {std::nullopt,
             "scaling: the runner's capacity is unknown: set scaling.capacity, or "
             "runner.gitlab_config (--gitlab-config) for gitlab-runner's concurrent and limits"};
-  const auto loaded = load_gitlab_runner_config(config.runner.gitlab_config);
-  if (!loaded.config) {
-    std::string errors;
-    for (const auto& error : loaded.errors) errors += (errors.empty() ? "" : "\n") + error;
-    return {std::nullopt, errors};
-  }
-  const auto capacity = capacity_from(*loaded.config);
+  const auto capacity = capacity_from(*gitlab_runner);
   if (!capacity)
     return {std::nullopt, fmt::format("scaling: {} gives no usable concurrent setting; set "
                                       "scaling.capacity",
