@@ -10,6 +10,7 @@
 #include "src/assembly/instance_planning.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/logging/logging.hpp"
+#include "src/sim/fleet_checker.hpp"
 #include "src/sim/sim_inputs.hpp"
 #include "src/sim/sim_ports.hpp"
 #include "src/util/assert.hpp"
@@ -61,12 +62,9 @@ status_recorder_actor::behavior_type status_recorder(status_recorder_actor::poin
   return {
       [=](const warden_snapshot& snapshot) {
         auto& instance = run->instances[index];
-        if (snapshot.status < instance.last_status)
-          run->world->violate(sim_now(self->clock().now(), run->start), "status_backwards",
-                              fmt::format("{}: {} after {}", run->world->instances()[index].id,
-                                          to_string(snapshot.status),
-                                          to_string(instance.last_status)));
         const auto now = sim_now(self->clock().now(), run->start);
+        run->world->checker().status_published(now, run->world->instances()[index],
+                                               instance.last_status, snapshot.status);
         if (snapshot.status == warden_status::shutting_down &&
             instance.last_status != warden_status::shutting_down)
           run->world->mark(index, now, "drain_started");
