@@ -36,8 +36,8 @@ class instance {
   supervisor_actor supervisor_of(std::string_view id) const;
 
   // Sends the exit to every supervisor in reverse start order (each stops its worker), then
-  // to the Auto Scaling client, the warden and the escalation. With exit_reason::kill this is a crash, as
-  // kill -9 would end them. The ports stay: they are the host's. Safe to call twice.
+  // to the Auto Scaling client, the warden and the escalation. With exit_reason::kill this
+  // is a crash, as kill -9 would end them. The ports stay: they are the host's. Safe to call twice.
   void stop(caf::exit_reason reason = caf::exit_reason::user_shutdown);
 
  private:
