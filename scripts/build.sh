@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Configures and builds one variant of runwarden: `release` (default) or `sanitize`
-# (AddressSanitizer + UndefinedBehaviorSanitizer), in build/ or build-sanitize/. Targets
+# Configures and builds one variant of runwarden: `release` (default), `sanitize`
+# (AddressSanitizer + UndefinedBehaviorSanitizer) or `static` (one binary needing only the
+# kernel, cmake/StaticDependencies.cmake), in build/, build-sanitize/ or build-static/. Targets
 # after the variant build only those (the demo builds two); by default everything is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,12 @@ case "$variant" in
   release) directory=build; options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   sanitize) directory=build-sanitize
             options=(-DCMAKE_BUILD_TYPE=Debug -DRUNWARDEN_SANITIZE=ON -DRUNWARDEN_BUILD_BENCH=OFF) ;;
-  *) echo "usage: scripts/build.sh [release|sanitize] [TARGET...]" >&2; exit 64 ;;
+  # The same compile flags as release, so that ccache serves release's objects (only the
+  # link differs: cmake/StaticDependencies.cmake).
+  static) directory=build-static
+          options=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DRUNWARDEN_STATIC=ON
+                   -DRUNWARDEN_BUILD_BENCH=OFF) ;;
+  *) echo "usage: scripts/build.sh [release|sanitize|static] [TARGET...]" >&2; exit 64 ;;
 esac
 
 scripts/install-deps.sh

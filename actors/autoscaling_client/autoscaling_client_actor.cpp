@@ -129,7 +129,8 @@ void store_role_credentials(client_pointer self, const std::string& body) {
   if (!parsed.role) return release_waiters(state.credentials_waiters, parsed.error);
   const auto review =
       review_fetched_credentials(parsed.role->expiration, state.wiring.wall_clock());
-  if (!review.skew_error.empty()) warden_logger()->error("auto scaling: {}", review.skew_error);
+  if (!review.skew_error.empty())
+    warden_logger()->error("{}: {}", state.wiring.service.log_name, review.skew_error);
   state.role_credentials = std::move(parsed.role->credentials);
   state.role_refresh_at = review.next_refresh;
   release_waiters(state.credentials_waiters, {});
@@ -166,10 +167,11 @@ void prepare(client_pointer self, readiness_waiter next) {
     });
   if (!state.endpoint) {
     const auto region = state.wiring.region ? *state.wiring.region : state.identity->region;
-    auto resolved = resolve_autoscaling_endpoint(state.wiring.environment, region);
+    auto resolved = resolve_query_endpoint(state.wiring.environment, region,
+                                           state.wiring.service);
     if (!resolved.endpoint) return next(resolved.error);
-    warden_logger()->info("auto scaling: calls go to {} ({})", resolved.endpoint->url,
-                          resolved.endpoint->source);
+    warden_logger()->info("{}: calls go to {} ({})", state.wiring.service.log_name,
+                          resolved.endpoint->url, resolved.endpoint->source);
     state.endpoint = std::move(resolved.endpoint);
   }
   with_credentials(self, std::move(next));
@@ -209,12 +211,12 @@ void after_failure(client_pointer self, std::uint64_t id, autoscaling_failure fa
     const auto level = failure.kind == autoscaling_failure_kind::access_denied
                            ? spdlog::level::err : spdlog::level::warn;
     if (failure.kind != autoscaling_failure_kind::already_done)
-      warden_logger()->log(level, "auto scaling: {} (attempt {})", failure.description,
-                           call.attempts);
+      warden_logger()->log(level, "{}: {} (attempt {})", state.wiring.service.log_name,
+                           failure.description, call.attempts);
     return finish(self, id, outcome_of(call, std::move(failure)));
   }
-  warden_logger()->warn("auto scaling: {} (attempt {}); again in {} ms", failure.description,
-                        call.attempts,
+  warden_logger()->warn("{}: {} (attempt {}); again in {} ms", state.wiring.service.log_name,
+                        failure.description, call.attempts,
                         std::chrono::duration_cast<std::chrono::milliseconds>(wait).count());
   self->delayed_send(self, wait, call_retry_atom::value, id);
 }
@@ -231,7 +233,8 @@ void attempt(client_pointer self, std::uint64_t id) {
     const auto region = state.wiring.region ? *state.wiring.region : state.identity->region;
     auto signed_request = sign_autoscaling_call(call.call, *state.endpoint,
                                                 current_credentials(self), region,
-                                                state.wiring.wall_clock());
+                                                state.wiring.wall_clock(),
+                                                state.wiring.service.signing_name);
     http_request request{.method = std::move(signed_request.method),
                          .url = std::move(signed_request.url),
                          .headers = std::move(signed_request.headers),

@@ -11,6 +11,9 @@
 // Requests to the metadata service and to Auto Scaling go through its HTTP port; waits are
 // delayed_send to itself, so under the test coordinator everything runs in virtual time.
 // The wall clock it signs with comes in through the wiring (a signature carries the time).
+// The same client serves any Query service: the wiring names which (aws_query_service.hpp),
+// and an instance runs one client for Auto Scaling and, when it publishes metrics, one for
+// CloudWatch.
 
 #include <chrono>
 #include <cstdint>
@@ -37,6 +40,7 @@ struct autoscaling_client_wiring {
   std::optional<aws_credentials> fixed_credentials;  // nullopt: the instance role's
   std::optional<std::string> region;             // nullopt: the identity document's
   environment_map environment;                   // endpoint overrides (autoscaling_endpoint)
+  aws_query_service service = autoscaling_query_service;
   std::chrono::milliseconds attempt_timeout{std::chrono::seconds{10}};
   std::chrono::milliseconds retry_initial{std::chrono::milliseconds{500}};
   std::chrono::milliseconds retry_max{std::chrono::seconds{20}};

@@ -73,9 +73,14 @@ void launch_lookup_failed(hooks_pointer self, const autoscaling_failure& failure
 }  // namespace
 
 bool runner_ready(const warden_snapshot& snapshot, bool needs_metrics) {
-  // gitlab-runner 19.1+ says "running" only after its boot check passed, the one its
-  // /health/ready reports (commands/multi.go run()); a runner that says nothing is judged
-  // by its metrics answering.
+  // Checked against gitlab-runner 19.4.0 (commands/multi.go run(), serveHealthReady;
+  // commands/boot_verify.go; commands/internal/process_state/tracker.go). Its
+  // gitlab_runner_process_state_info (19.1.0+) says "starting" until run() calls
+  // SetRunning(); since 19.2.0 that comes only after the boot-verify canary passed, right
+  // where /health/ready turns from 503 "boot-verify pending" to 200. Its metrics answer
+  // before that (the server starts first), so they alone do not make it ready when it says
+  // a state. A runner that says none (before 19.1) has no boot-verify: its metrics answering
+  // is the sign.
   return snapshot.status == warden_status::running && snapshot.runner_pid &&
          (!needs_metrics || snapshot.jobs_running.has_value()) &&
          (snapshot.runner_state.empty() || snapshot.runner_state == "running");

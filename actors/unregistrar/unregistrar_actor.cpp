@@ -1,6 +1,7 @@
 // See unregistrar_actor.hpp.
 #include "actors/unregistrar/unregistrar_actor.hpp"
 
+#include "actors/unregistrar/gitlab_token_refresh.hpp"
 #include "src/logging/logging.hpp"
 #include "src/unregister/github_unregistration.hpp"
 #include "src/unregister/gitlab_unregistration.hpp"
@@ -29,6 +30,7 @@ void start_attempt(unregistrar_pointer self, runner_progress& runner) {
   RUNWARDEN_ASSERT(runner.waiting_for == 0);
   const auto& user_agent = self->state.wiring.user_agent;
   if (const auto* gitlab = std::get_if<gitlab_runner>(&runner.target)) {
+    refresh_before_attempt(self->state.wiring, runner);
     send_request(self, runner, gitlab_unregister_request(*gitlab));
     return;
   }
@@ -70,6 +72,7 @@ void conclude_attempt(unregistrar_pointer self, std::size_t index,
   auto& state = self->state;
   auto& runner = state.runners[index];
   runner.waiting_for = 0;
+  runner.rotations_in_a_row = 0;
   auto& status = runner.status;
   ++status.attempts;
   if (state.wiring.attempt_observer) state.wiring.attempt_observer(outcome.kind);
@@ -119,14 +122,28 @@ void on_github_answer(unregistrar_pointer self, std::size_t index, const http_re
   }
 }
 
+// A 403 is judged against config.toml read again: a rotated token is tried again at once.
+void on_gitlab_answer(unregistrar_pointer self, std::size_t index, const http_response& answer) {
+  auto& runner = self->state.runners[index];
+  if (gitlab_refused_token(answer)) {
+    if (auto step = step_after_refusal(self->state.wiring, runner, answer)) {
+      if (!step->try_again_now) return conclude_attempt(self, index, step->outcome);
+      runner.waiting_for = 0;
+      return start_attempt(self, runner);
+    }
+  }
+  conclude_attempt(self, index, classify_gitlab_answer(std::get<gitlab_runner>(runner.target),
+                                                       answer));
+}
+
 void on_response(unregistrar_pointer self, const http_response& answer) {
   auto& runners = self->state.runners;
   if (answer.id == 0) return;
   for (std::size_t index = 0; index < runners.size(); ++index) {
     auto& runner = runners[index];
     if (runner.waiting_for != answer.id) continue;
-    if (const auto* gitlab = std::get_if<gitlab_runner>(&runner.target))
-      conclude_attempt(self, index, classify_gitlab_answer(*gitlab, answer));
+    if (std::holds_alternative<gitlab_runner>(runner.target))
+      on_gitlab_answer(self, index, answer);
     else
       on_github_answer(self, index, answer);
     return;

@@ -3,7 +3,8 @@
 // CI server (a list of GitLab runners, or one GitHub runner) through the HTTP port. Per
 // runner:
 //
-//   gitlab:  DELETE ---------------------------------> done | wait, start over
+//   gitlab:  read config.toml, DELETE ----------------> done | wait, start over
+//                               --403, token rotated---> DELETE again at once
 //   github:  list page 1..n --found--> DELETE -------> done | wait, start over
 //                           --absent-------------------> done (already gone)
 //
@@ -24,6 +25,7 @@
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
 #include "messages/unregister_messages.hpp"
+#include "src/unregister/gitlab_token_source.hpp"
 #include "src/unregister/retry_schedule.hpp"
 #include "src/unregister/unregister_outcome.hpp"
 #include "src/unregister/unregister_target.hpp"
@@ -44,6 +46,10 @@ struct unregistrar_wiring {
   std::string user_agent = "runwarden";
   // Told the outcome of every attempt (for /metrics); may be empty.
   std::function<void(outcome_kind)> attempt_observer = {};
+  // Reads a GitLab runner's token again from gitlab-runner's config.toml, before each
+  // attempt and after a 403 (src/unregister/token_rotation.hpp); empty: tokens are never
+  // read again (tests, the simulation). Production: read_gitlab_token.
+  std::function<token_reading(const gitlab_token_source&)> read_token = {};
 };
 
 struct runner_progress {
@@ -52,6 +58,7 @@ struct runner_progress {
   std::uint64_t waiting_for = 0;  // id of the request in flight; 0 when none
   std::uint32_t page = 1;         // github: the list page asked for
   bool deleting = false;          // github: the request in flight is the DELETE
+  std::uint32_t rotations_in_a_row = 0;  // gitlab: at most rotated_retries_max
 };
 
 struct unregistrar_state {

@@ -1,6 +1,7 @@
 // See autoscaling_link.hpp.
 #include "src/assembly/autoscaling_link.hpp"
 
+#include "src/assembly/publish_plan.hpp"
 #include "src/assembly/scaling_plan.hpp"
 #include "src/aws/credentials_chain.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
@@ -24,14 +25,17 @@ autoscaling_plan_result plan_autoscaling(const instance_inputs& inputs,
                                          std::optional<scaling_policy> scaling,
                                          bool ready_needs_metrics,
                                          const std::function<std::uint64_t()>& seeds,
-                                         std::shared_ptr<metrics_registry> metrics) {
+                                         std::shared_ptr<metrics_registry> metrics,
+                                         std::optional<std::uint32_t> publish_capacity) {
   const auto& config = inputs.config;
   const auto& environment = inputs.environment;
   const bool aws = config.cloud.provider == cloud_provider::aws;
   if (scaling && !aws)
     return {std::nullopt, "scaling.enabled needs cloud.provider = \"aws\": the scaler finds its "
                           "instance and group through the instance metadata service"};
-  if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling)) return {};
+  // Outside AWS nothing is opened for CloudWatch (the config check refuses it anyway).
+  if (!aws) publish_capacity.reset();
+  if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling && !publish_capacity)) return {};
   auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
   if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
   auto chain = start_credentials_chain(environment, inputs.aws_shared_credentials);
@@ -57,7 +61,11 @@ autoscaling_plan_result plan_autoscaling(const instance_inputs& inputs,
             [metrics](heartbeat_outcome outcome) { metrics->count_lifecycle_heartbeat(outcome); },
         .completion_observer =
             [metrics](completion_result result) { metrics->count_lifecycle_completion(result); }};
-  if (scaling) plan.scaler = wire_scaler(*scaling, seeds(), std::move(metrics));
+  if (scaling) plan.scaler = wire_scaler(*scaling, seeds(), metrics);
+  if (publish_capacity) {
+    plan.cloudwatch_client = cloudwatch_client_wiring(plan.client, config.scaling, seeds());
+    plan.publisher = wire_publisher(config.scaling, *publish_capacity, std::move(metrics));
+  }
   return {std::move(plan), {}};
 }
 

@@ -30,15 +30,24 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
                                   .journal = ports.journal,
                                   .recovered = std::move(ports.recovered),
                                   .wall_clock = ports.wall_clock});
-  if (plan.autoscaling_client && (plan.lifecycle_hooks || plan.scaler)) {
+  const bool calls_autoscaling = plan.lifecycle_hooks || plan.scaler || plan.metrics_publisher;
+  if (plan.autoscaling_client && calls_autoscaling) {
     auto wiring = *plan.autoscaling_client;
     wiring.http_port = ports.http();
     wiring.wall_clock = ports.wall_clock;
     started.autoscaling_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
   }
+  // A port of its own: a CloudWatch that hangs holds none of the Auto Scaling calls up.
+  if (plan.cloudwatch_client && plan.metrics_publisher) {
+    auto wiring = *plan.cloudwatch_client;
+    wiring.http_port = ports.http();
+    wiring.wall_clock = ports.wall_clock;
+    started.cloudwatch_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
+  }
   escalation_watch escalation{.warden = started.warden_, .supervisors = {}};
-  for (auto& worker :
-       declare_workers(plan, ports, {started.warden_, started.autoscaling_client_})) {
+  for (auto& worker : declare_workers(plan, ports,
+                                      {started.warden_, started.autoscaling_client_,
+                                       started.cloudwatch_client_})) {
     started.ids_.push_back(worker.child.spec.id);
     started.supervisors_.push_back(spawn_worker_supervisor(system, std::move(worker.child)));
     caf::anon_send(started.supervisors_.back(), caf::subscribe_atom::value,
@@ -59,11 +68,13 @@ void instance::stop(caf::exit_reason reason) {
   for (auto supervisor = supervisors_.rbegin(); supervisor != supervisors_.rend(); ++supervisor)
     if (*supervisor) caf::anon_send_exit(*supervisor, reason);
   if (autoscaling_client_) caf::anon_send_exit(autoscaling_client_, reason);
+  if (cloudwatch_client_) caf::anon_send_exit(cloudwatch_client_, reason);
   if (warden_) caf::anon_send_exit(warden_, reason);
   if (escalation_) caf::anon_send_exit(escalation_, reason);
   supervisors_.clear();
   ids_.clear();
   autoscaling_client_ = autoscaling_client_actor{};
+  cloudwatch_client_ = autoscaling_client_actor{};
   warden_ = warden_actor{};
   escalation_ = give_up_escalation_actor{};
 }

@@ -2,7 +2,8 @@
 // One runwarden instance, built in this one place for every host: `runwarden run`, each
 // instance of `runwarden sim` and a program that embeds runwarden. From a plan and a set of
 // ports it starts the warden on those ports, the Auto Scaling client (a port-like cache of
-// identity and credentials that decides nothing, so it runs unsupervised), then every
+// identity and credentials that decides nothing, so it runs unsupervised) and, when job
+// slots are published, its twin for CloudWatch, then every
 // worker of the declared tree (instance_tree.hpp) under a supervisor of its own; the warden
 // listens to each supervisor and learns of every incarnation from it. A supervisor that
 // gives up (its worker kept crashing) is the instance's to answer, the same in every host:
@@ -44,6 +45,7 @@ class instance {
   warden_actor warden_;
   give_up_escalation_actor escalation_;  // the warden's exit listener, before the host's
   autoscaling_client_actor autoscaling_client_;
+  autoscaling_client_actor cloudwatch_client_;  // the same actor with CloudWatch's names
   std::vector<std::string> ids_;  // of supervisors_, one each
   std::vector<supervisor_actor> supervisors_;
 };

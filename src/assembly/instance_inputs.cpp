@@ -1,11 +1,14 @@
 // See instance_inputs.hpp. The refusals read as planning worded them before the split.
 #include "src/assembly/instance_inputs.hpp"
 
+#include <cstddef>
 #include <fstream>
 #include <sstream>
 #include <utility>
 
 #include "src/aws/shared_credentials_file.hpp"
+#include "src/logging/logging.hpp"
+#include "src/runner/gitlab_runner_entry_key.hpp"
 #include "src/runner/gitlab_runner_config_loader.hpp"
 #include "src/webhook/webhook_secret.hpp"
 
@@ -22,13 +25,27 @@ std::optional<std::string> file_content(const std::string& path) {
   return content.str();
 }
 
-std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config) {
+// Each entry gitlab-runner runs, with where its token is read again (it may be rotated): the
+// unregistrar reads it at each attempt (gitlab_token_source), so the plan holds only where.
+// An entry without a usable token is skipped, as gitlab-runner 19.1+ skips it (HasToken()).
+std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config,
+                                      const std::string& config_path) {
   std::vector<gitlab_runner> runners;
-  for (const auto& entry : config.runners)
+  for (std::size_t index = 0; index < config.runners.size(); ++index) {
+    const auto& entry = config.runners[index];
+    if (!has_token(entry)) {
+      warden_logger()->warn("{}:{}: [[runners]] entry \"{}\" has no token; gitlab-runner skips "
+                            "it, and runwarden does not unregister it",
+                            config_path, entry.line, entry.name);
+      continue;
+    }
     runners.push_back(gitlab_runner{.name = entry.name,
                                     .url = entry.url,
                                     .token = std::string{entry.token.reveal()},
-                                    .system_id = config.system_id.value_or("")});
+                                    .system_id = config.system_id.value_or(""),
+                                    .token_source = gitlab_token_source{
+                                        config_path, key_of(config, index)}});
+  }
   return runners;
 }
 
@@ -48,7 +65,8 @@ gathered_inputs gather_instance_inputs(const settings& config, environment_map e
   // The token files are read by the unregistration's own planning, so it runs here.
   auto unregistration = plan_unregistration(
       config.unregister,
-      inputs.gitlab_runner ? runners_of(*inputs.gitlab_runner) : std::vector<gitlab_runner>{});
+      inputs.gitlab_runner ? runners_of(*inputs.gitlab_runner, config.runner.gitlab_config)
+                           : std::vector<gitlab_runner>{});
   if (!unregistration.error.empty()) return {std::nullopt, std::move(unregistration.error)};
   inputs.unregistration = std::move(unregistration.plan);
   if (!config.webhook.secret_file.empty()) {

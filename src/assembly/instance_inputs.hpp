@@ -4,7 +4,9 @@
 // system id files read), the webhook's secret and the AWS shared credentials file. Planning
 // (instance_planning) is then pure: `runwarden run` and an embedding host gather from this
 // machine, the simulation holds the same inputs in memory (src/sim/sim_inputs), and all three
-// plan alike. Each file is read here and nowhere else, so config.toml is read once.
+// plan alike. Each file is read here and nowhere else, so config.toml is read once for the
+// plan; at run time only the unregistrar reads it again, for a rotated token
+// (gitlab_token_source: the plan holds where to read, not a reading).
 
 #include <optional>
 #include <string>

@@ -14,6 +14,7 @@
 #include "actors/gcp_watcher/gcp_watcher_actor.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+#include "actors/metrics_publisher/metrics_publisher_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
 #include "actors/scaler/scaler_actor.hpp"
@@ -37,6 +38,10 @@ struct instance_plan {
   std::optional<autoscaling_client_wiring> autoscaling_client = {};
   std::optional<lifecycle_hooks_wiring> lifecycle_hooks = {};
   std::optional<scaler_wiring> scaler = {};
+  // [scaling] publish: the publisher finds its group through the Auto Scaling client and
+  // sends its points through a client of its own for CloudWatch; not started without both.
+  std::optional<autoscaling_client_wiring> cloudwatch_client = {};
+  std::optional<metrics_publisher_wiring> metrics_publisher = {};
 };
 
 }  // namespace runwarden

@@ -58,7 +58,10 @@ void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
         .timeout = unregistration->timeout,
         .random_seed = seeds(),
         .attempt_observer =
-            [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); }};
+            [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); },
+        // gitlab-runner rotates tokens in its config.toml: the unregistrar reads them again at
+        // every attempt (its I/O at run time; planning reads nothing).
+        .read_token = read_gitlab_token};
 }
 
 // The watcher of config.cloud.provider into `plan`, each answer of its metadata service
@@ -101,8 +104,13 @@ instance_planning plan_instance(const instance_inputs& inputs,
   // runwarden before the runner starts.
   auto scaling = plan_scaling(config, inputs.gitlab_runner ? &*inputs.gitlab_runner : nullptr);
   if (!scaling.error.empty()) return refused(std::move(scaling.error));
+  std::optional<std::uint32_t> publish_capacity;
+  if (scaling.policy && config.scaling.publish != metrics_publish::none)
+    publish_capacity = scaling.policy->capacity;
+  if (!config.scaling.enabled) scaling.policy.reset();  // resolved for the publisher only
   auto autoscaling = plan_autoscaling(inputs, std::move(scaling.policy),
-                                      awareness.awareness->reads_metrics(), seeds, metrics);
+                                      awareness.awareness->reads_metrics(), seeds, metrics,
+                                      publish_capacity);
   if (!autoscaling.error.empty()) return refused(std::move(autoscaling.error));
   auto webhook = config.webhook;
   webhook.secret_file.clear();  // read by the gathering: inputs.webhook_secret
@@ -125,6 +133,8 @@ instance_planning plan_instance(const instance_inputs& inputs,
     plan.autoscaling_client = std::move(autoscaling.plan->client);
     plan.lifecycle_hooks = std::move(autoscaling.plan->lifecycle_hooks);
     plan.scaler = std::move(autoscaling.plan->scaler);
+    plan.cloudwatch_client = std::move(autoscaling.plan->cloudwatch_client);
+    plan.metrics_publisher = std::move(autoscaling.plan->publisher);
   }
   return {std::move(plan), awareness.awareness->unregister_url(), {}, 0};
 }

@@ -107,6 +107,20 @@ std::optional<child_factory> scaler(const instance_plan& plan, const instance_po
   return factory(scaler_behavior, std::move(*wiring));
 }
 
+// A restarted publisher finds its group again and publishes from the next snapshot on. It
+// finds its group through the Auto Scaling client and sends through its own for CloudWatch.
+std::optional<child_factory> metrics_publisher(const instance_plan& plan,
+                                               const instance_ports& ports,
+                                               const worker_peers& peers) {
+  auto wiring = plan.metrics_publisher;
+  if (!wiring || !peers.autoscaling_client || !peers.cloudwatch_client) return std::nullopt;
+  wiring->autoscaling_client = peers.autoscaling_client;
+  wiring->cloudwatch_client = peers.cloudwatch_client;
+  wiring->warden = peers.warden;
+  wiring->wall_clock = ports.wall_clock;
+  return factory(metrics_publisher_behavior, std::move(*wiring));
+}
+
 constexpr auto permanent = restart_type::permanent;
 constexpr auto drain_then_exit = give_up_action::drain_then_exit;
 
@@ -114,7 +128,7 @@ constexpr auto drain_then_exit = give_up_action::drain_then_exit;
 // with exit_software: a worker that keeps crashing is a bug, and a fresh start (from the
 // journal) is safer than an instance that lost its unregistration, webhook or watcher.
 //   id                          start              restart    shutdown  giving up
-const std::array<worker_row, 8> tree{{
+const std::array<worker_row, 9> tree{{
     {unregistration_child_id,    unregistration,    permanent, 5000ms,   drain_then_exit},
     {notifier_child_id,          notifier,          permanent, 1000ms,   drain_then_exit},
     {metrics_poller_child_id,    metrics_poller,    permanent, 5000ms,   drain_then_exit},
@@ -123,6 +137,7 @@ const std::array<worker_row, 8> tree{{
     {gcp_watcher_child_id,       gcp_watcher,       permanent, 5000ms,   drain_then_exit},
     {lifecycle_hooks_child_id,   lifecycle_hooks,   permanent, 5000ms,   drain_then_exit},
     {scaler_child_id,            scaler,            permanent, 5000ms,   drain_then_exit},
+    {metrics_publisher_child_id, metrics_publisher, permanent, 5000ms,   drain_then_exit},
 }};
 
 }  // namespace

@@ -28,6 +28,7 @@ namespace runwarden {
 struct worker_peers {
   warden_actor warden;
   autoscaling_client_actor autoscaling_client;  // empty when the plan has none
+  autoscaling_client_actor cloudwatch_client = {};  // empty unless job slots are published
 };
 
 // One row of the tree. `start` gives the factory of the worker's incarnations from the
@@ -44,7 +45,8 @@ struct worker_row {
 };
 
 // Every worker an instance may have, in start order: unregistration, notifier, metrics
-// poller, the cloud's watcher (AWS, Azure or Google Cloud), lifecycle hooks, scaler.
+// poller, the cloud's watcher (AWS, Azure or Google Cloud), lifecycle hooks, scaler,
+// metrics publisher.
 std::span<const worker_row> instance_tree();
 
 // A planned worker: its supervised child and what its supervisor giving up means.

@@ -17,8 +17,10 @@ namespace {
 // machine's 32-bit count does not exist.
 std::optional<std::uint32_t> capacity_from(const gitlab_runner_config& runner) {
   std::vector<std::uint64_t> limits;
+  // An entry without a token takes no jobs: gitlab-runner 19.1+ skips it (HasToken()).
   for (const auto& entry : runner.runners)
-    limits.push_back(entry.jobs_max > 0 ? static_cast<std::uint64_t>(entry.jobs_max) : 0);
+    if (has_token(entry))
+      limits.push_back(entry.jobs_max > 0 ? static_cast<std::uint64_t>(entry.jobs_max) : 0);
   const auto capacity = runner_capacity(
       runner.concurrent > 0 ? std::optional<std::uint64_t>(runner.concurrent) : std::nullopt,
       limits);
@@ -30,7 +32,8 @@ std::optional<std::uint32_t> capacity_from(const gitlab_runner_config& runner) {
 
 scaling_plan_result plan_scaling(const settings& config,
                                  const gitlab_runner_config* gitlab_runner) {
-  if (!config.scaling.enabled) return {};
+  // The publisher counts total slots by the same capacity as the scaler.
+  if (!config.scaling.enabled && config.scaling.publish == metrics_publish::none) return {};
   scaling_policy policy = config.scaling.policy;
   if (config.scaling.capacity) {
     policy.capacity = *config.scaling.capacity;

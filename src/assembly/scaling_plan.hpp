@@ -20,7 +20,8 @@
 namespace runwarden {
 
 struct scaling_plan_result {
-  std::optional<scaling_policy> policy;  // set when scaling is enabled and error is empty
+  // Set when scaling is enabled or its job slots are published, and error is empty.
+  std::optional<scaling_policy> policy;
   std::string error;                     // a config problem: exit_config
 };
 

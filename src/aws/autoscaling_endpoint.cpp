@@ -53,7 +53,14 @@ autoscaling_endpoint_resolution take_apart(const std::string& text, const std::s
 
 autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
     const environment_map& environment, const std::string& region) {
-  for (const char* variable : {"AWS_ENDPOINT_URL_AUTO_SCALING", "AWS_ENDPOINT_URL"}) {
+  return resolve_query_endpoint(environment, region, autoscaling_query_service);
+}
+
+autoscaling_endpoint_resolution resolve_query_endpoint(const environment_map& environment,
+                                                       const std::string& region,
+                                                       const aws_query_service& service) {
+  for (const std::string& variable : {std::string{service.endpoint_variable},
+                                     std::string{"AWS_ENDPOINT_URL"}}) {
     const auto found = environment.find(variable);
     if (found != environment.end() && !found->second.empty())
       return take_apart(found->second, variable);
@@ -61,7 +68,8 @@ autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
   if (!valid_region(region))
     return {std::nullopt, "the region \"" + region + "\" is not a region name like us-east-1"};
   const std::string suffix = region.starts_with("cn-") ? ".amazonaws.com.cn" : ".amazonaws.com";
-  return take_apart("https://autoscaling." + region + suffix + "/", "the region");
+  return take_apart("https://" + std::string{service.endpoint_prefix} + "." + region + suffix + "/",
+                    "the region");
 }
 
 }  // namespace runwarden

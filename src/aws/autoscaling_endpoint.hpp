@@ -3,9 +3,11 @@
 // SDKs' service-specific and global overrides, used by tests, LocalStack and VPC endpoints),
 // else https://autoscaling.{region}.amazonaws.com (".com.cn" in the China regions). The URL
 // is taken apart with libcurl's URL parser, since the Host header and the path are signed.
+// Any Query service resolves the same way with its own names (resolve_query_endpoint).
 
 #include <string>
 
+#include "src/aws/aws_query_service.hpp"
 #include "src/aws/credentials_lookup.hpp"
 
 namespace runwarden {
@@ -24,5 +26,10 @@ struct autoscaling_endpoint_resolution {
 
 autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
     const environment_map& environment, const std::string& region);
+
+// The service's own variable, else AWS_ENDPOINT_URL, else {endpoint_prefix}.{region}.
+autoscaling_endpoint_resolution resolve_query_endpoint(const environment_map& environment,
+                                                       const std::string& region,
+                                                       const aws_query_service& service);
 
 }  // namespace runwarden

@@ -10,7 +10,7 @@ namespace runwarden {
 namespace {
 
 autoscaling_call start_call(std::string action) {
-  autoscaling_call call{std::move(action), {}};
+  autoscaling_call call{std::move(action), {}, autoscaling_query_service.iam_prefix};
   call.parameters.emplace_back("Action", call.action);
   call.parameters.emplace_back("Version", autoscaling_api_version);
   return call;
@@ -110,7 +110,7 @@ autoscaling_call describe_auto_scaling_groups(const std::vector<std::string>& gr
 }
 
 std::string required_permission(const autoscaling_call& call) {
-  return "autoscaling:" + call.action;
+  return std::string{call.iam_prefix} + ":" + call.action;
 }
 
 }  // namespace runwarden

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/aws/aws_query_service.hpp"
 #include "src/util/form_encoding.hpp"
 
 namespace runwarden {
@@ -27,11 +28,13 @@ struct lifecycle_action_target {
 
 enum class lifecycle_action_result { proceed, abandon };  // CONTINUE, ABANDON
 
-// One call: its Action name (for errors: "autoscaling:" + action is the permission) and
-// every parameter, Action and Version included.
+// One call: its Action name (for errors: iam_prefix + ":" + action is the permission) and
+// every parameter, Action and Version included. Calls of other Query services (CloudWatch,
+// src/aws/cloudwatch_requests.hpp) use the same shape with their own IAM prefix.
 struct autoscaling_call {
   std::string action;
   form_parameter_list parameters;
+  std::string_view iam_prefix = autoscaling_query_service.iam_prefix;
 };
 
 autoscaling_call describe_auto_scaling_instances(const std::vector<std::string>& instance_ids,
@@ -62,7 +65,8 @@ autoscaling_call describe_auto_scaling_groups(const std::vector<std::string>& gr
                                                   std::nullopt,
                                               std::optional<int> max_records = std::nullopt);
 
-// "autoscaling:CompleteLifecycleAction": the IAM permission a call needs.
+// "autoscaling:CompleteLifecycleAction", "cloudwatch:PutMetricData": the IAM permission a
+// call needs.
 std::string required_permission(const autoscaling_call& call);
 
 }  // namespace runwarden

@@ -13,6 +13,7 @@
 
 #include "src/config/config_aws_values.hpp"
 #include "src/config/config_cloud_values.hpp"
+#include "src/config/config_publish_values.hpp"
 #include "src/config/config_scaling_values.hpp"
 #include "src/config/config_unregister_values.hpp"
 #include "src/config/config_values.hpp"
@@ -282,6 +283,10 @@ constexpr key_spec schema[] = {
     {"scaling", "protection_interval_min", read_scaling_protection_interval_min},
     {"scaling", "retry_initial", read_scaling_retry_initial},
     {"scaling", "retry_max", read_scaling_retry_max},
+    {"scaling", "scaler", read_scaling_scaler},
+    {"scaling", "publish", read_scaling_publish},
+    {"scaling", "publish_interval", read_scaling_publish_interval},
+    {"scaling", "publish_namespace", read_scaling_publish_namespace},
 };
 
 // gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the
@@ -370,6 +375,7 @@ void check_across_keys(config_reader& reader) {
   check_order(reader, {"scaling.retry_initial", scaling.retry_initial},
               {"scaling.retry_max", scaling.retry_max});
   check_scaling_keys(reader);
+  check_publish_keys(reader);
 }
 
 }  // namespace

@@ -138,6 +138,9 @@ struct gcp_settings {
   gcp_notice_policy notices;  // the deadlines of a preemption and a host maintenance
 };
 
+// Where the runner's job slots are published for the group's own scaling policies (issue 34).
+enum class metrics_publish : std::uint8_t { none, cloudwatch };
+
 // Scaling the Auto Scaling group from this runner's own load (issue 7). Off by default.
 struct scaling_settings {
   bool enabled = false;
@@ -145,6 +148,11 @@ struct scaling_settings {
   // runner.gitlab_config. policy.capacity is filled from whichever applies at start.
   std::optional<std::uint32_t> capacity;
   scaling_policy policy;
+  // Job slots busy and total as CloudWatch metrics, for a target-tracking policy; works with
+  // or without the scaler (enabled).
+  metrics_publish publish = metrics_publish::none;
+  std::chrono::milliseconds publish_interval{std::chrono::seconds{10}};
+  std::string publish_namespace = "Runwarden";
 };
 
 // The journal (issue 4): every input of the drain, recorded before it takes effect.

@@ -39,7 +39,8 @@ control_server::control_server(control_endpoint endpoint, caf::actor_system& sys
                endpoint_.warden_shutdown_open,
                endpoint_.allow_link_local_callbacks,
                std::make_shared<wall_clock_anchor>(),
-               std::make_shared<open_watches>()} {}
+               std::make_shared<open_watches>(),
+               std::make_shared<proven_connections>()} {}
 
 control_server::~control_server() { stop(abandon_grace); }
 

@@ -21,6 +21,10 @@ namespace runwarden {
 // Requests are small; anything larger is refused by gRPC before a handler sees it.
 inline constexpr int request_bytes_max = 64 * 1024;
 
+// How long a connection to a server that listens itself (TLS) may take to finish its
+// handshake; as long as an unproven handed connection lives (grpc_on_demand.hpp).
+inline constexpr std::chrono::milliseconds tls_handshake_timeout{std::chrono::seconds{5}};
+
 // Where a server that listens itself listens.
 struct grpc_listening_port {
   std::string target;  // gRPC's spelling: "unix:/run/x.sock", "127.0.0.1:7701"

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <boost/asio/basic_socket_acceptor.hpp>
@@ -18,6 +19,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <list>
@@ -41,15 +43,28 @@ using generic_acceptor = asio::basic_socket_acceptor<generic_stream>;
 constexpr std::chrono::milliseconds accept_retry_delay{100};
 
 // Each client connection holds two descriptors (gRPC's and the watched duplicate), and a
-// service's soft limit is often 1,024 (systemd's default). Past this, clients wait in the
-// kernel's listen backlog until a connection ends.
+// service's soft limit is often 1,024 (systemd's default). Past this an unproven connection
+// gives way to the newcomer (see grpc_on_demand.hpp); when every one is proven, clients
+// wait in the kernel's listen backlog until a connection ends.
 constexpr std::size_t connections_max = 256;
+
+using steady_clock = std::chrono::steady_clock;
 
 struct listener {
   explicit listener(asio::io_context& io) : acceptor(io), retry(io) {}
   generic_acceptor acceptor;
-  asio::steady_timer retry;
-  bool paused = false;  // at connections_max; the next connection to end resumes it
+  asio::steady_timer retry;  // after a failed accept, or until a connection may be evicted
+  bool paused = false;  // at connections_max, all proven; the next connection to end resumes it
+};
+
+// A connection handed to gRPC, watched through a duplicate of its descriptor.
+struct handed_connection {
+  handed_connection(asio::io_context& io, int duplicate, int fd)
+      : watched(io, duplicate), deadline(io), grpc_fd(fd), accepted_at(steady_clock::now()) {}
+  asio::posix::stream_descriptor watched;
+  asio::steady_timer deadline;  // unproven_connection_timeout after the accept
+  const int grpc_fd;            // the descriptor gRPC reads, named in its peer "fd:N"
+  const steady_clock::time_point accepted_at;
 };
 
 // Opens, binds and listens; returns the failing step and the system's reason, or empty.
@@ -78,6 +93,12 @@ std::uint16_t port_of(const generic_stream::endpoint& where) {
   return ntohs(reinterpret_cast<const sockaddr_in*>(address)->sin_port);
 }
 
+// Ends a connection gRPC serves: shut down both ways (through the duplicate, the same
+// socket), gRPC reads the end and closes its descriptor, and the client sees it closed.
+void shut_down(handed_connection& connection) {
+  ::shutdown(connection.watched.native_handle(), SHUT_RDWR);
+}
+
 // The descriptor as gRPC's own listener hands it on (non-blocking, close-on-exec), and a
 // close-on-exec duplicate to watch; -1 when either fails.
 int prepare_for_grpc(int fd) {
@@ -102,13 +123,18 @@ class grpc_on_demand::running {
   void stop(std::chrono::milliseconds grace);
 
  private:
-  using watched = std::list<asio::posix::stream_descriptor>;
+  using watched = std::list<handed_connection>;
 
   std::string listen_tcp(const tcp_address& address, std::uint16_t& port);
   void accept_next(listener& on);
+  void on_accepted(listener& on, generic_stream::socket connection);
   void serve(generic_stream::socket connection);
   bool start_grpc();
-  void watch(int duplicate);
+  void watch(int duplicate, int fd);
+  void on_ended(watched::iterator position);
+  void on_deadline(watched::iterator position);
+  watched::iterator oldest_unproven();
+  bool evictable(const handed_connection& connection) const;
   void on_quiet();
   void close(std::chrono::milliseconds grace);
 
@@ -119,7 +145,7 @@ class grpc_on_demand::running {
   asio::io_context io_{1};
   asio::executor_work_guard<asio::io_context::executor_type> work_{io_.get_executor()};
   std::list<listener> listeners_;  // lists: handlers in flight refer to their elements
-  watched connections_;  // a duplicate of each connection gRPC serves; connections_max
+  watched connections_;  // each connection gRPC serves, oldest first; connections_max
   asio::steady_timer quiet_timer_{io_};
   std::unique_ptr<grpc_host> host_;
   std::thread thread_;
@@ -176,22 +202,50 @@ void grpc_on_demand::running::start_thread() {
 }
 
 void grpc_on_demand::running::accept_next(listener& on) {
-  on.paused = connections_.size() >= connections_max;
-  if (on.paused) return;
+  on.paused = false;
+  if (connections_.size() >= connections_max) {
+    const auto oldest = oldest_unproven();
+    on.paused = oldest == connections_.end();
+    if (on.paused) return;
+    if (!evictable(*oldest)) {
+      on.retry.expires_at(oldest->accepted_at + unproven_connection_eviction_age);
+      on.retry.async_wait([this, &on](boost::system::error_code waited) {
+        if (waited != asio::error::operation_aborted) accept_next(on);
+      });
+      return;
+    }
+  }
   on.acceptor.async_accept([this, &on](boost::system::error_code error,
                                        generic_stream::socket connection) {
     if (error == asio::error::operation_aborted) return;
-    if (!error) {
-      serve(std::move(connection));
-      accept_next(on);
-      return;
-    }
+    if (!error) return on_accepted(on, std::move(connection));
     warden_logger()->warn("control API: accept failed: {}; retrying", error.message());
     on.retry.expires_after(accept_retry_delay);
     on.retry.async_wait([this, &on](boost::system::error_code waited) {
       if (waited != asio::error::operation_aborted) accept_next(on);
     });
   });
+}
+
+// At the limit the oldest unproven connection gives way; should it have been proven since
+// the accept started, the newcomer is closed instead and reconnects, as after a full
+// backlog. The slot count never passes connections_max.
+void grpc_on_demand::running::on_accepted(listener& on, generic_stream::socket connection) {
+  if (connections_.size() >= connections_max) {
+    const auto oldest = oldest_unproven();
+    if (oldest == connections_.end() || !evictable(*oldest)) {
+      boost::system::error_code ignored;
+      connection.close(ignored);
+      return accept_next(on);
+    }
+    warden_logger()->debug("control API: {} connections open; the oldest that authenticated "
+                           "nothing is closed for a new one", connections_max);
+    shut_down(*oldest);
+    connections_.erase(oldest);  // closes the duplicate and cancels its waits
+  }
+  serve(std::move(connection));
+  RUNWARDEN_ASSERT(connections_.size() <= connections_max);
+  accept_next(on);
 }
 
 void grpc_on_demand::running::serve(generic_stream::socket connection) {
@@ -215,8 +269,9 @@ void grpc_on_demand::running::serve(generic_stream::socket connection) {
     return;
   }
   quiet_timer_.cancel();
+  context_.connections->forget(fd);  // before any call on it can mark it
   host_->serve_connection(fd);
-  watch(duplicate);
+  watch(duplicate, fd);
 }
 
 bool grpc_on_demand::running::start_grpc() {
@@ -230,21 +285,48 @@ bool grpc_on_demand::running::start_grpc() {
   return true;
 }
 
-void grpc_on_demand::running::watch(int duplicate) {
-  auto& connection = connections_.emplace_back(io_, duplicate);
+void grpc_on_demand::running::watch(int duplicate, int fd) {
+  auto& connection = connections_.emplace_back(io_, duplicate, fd);
   auto position = std::prev(connections_.end());
-  connection.async_wait(asio::posix::stream_descriptor::wait_error,
-                        [this, position](boost::system::error_code error) {
-                          if (error == asio::error::operation_aborted) return;
-                          connections_.erase(position);  // closes the duplicate
-                          for (auto& on : listeners_)
-                            if (on.paused) accept_next(on);
-                          if (!connections_.empty()) return;
-                          quiet_timer_.expires_after(quiet_period_);
-                          quiet_timer_.async_wait([this](boost::system::error_code waited) {
-                            if (waited != asio::error::operation_aborted) on_quiet();
-                          });
-                        });
+  connection.watched.async_wait(asio::posix::stream_descriptor::wait_error,
+                                [this, position](boost::system::error_code error) {
+                                  if (error != asio::error::operation_aborted) on_ended(position);
+                                });
+  connection.deadline.expires_after(unproven_connection_timeout);
+  connection.deadline.async_wait([this, position](boost::system::error_code error) {
+    if (error != asio::error::operation_aborted) on_deadline(position);
+  });
+}
+
+void grpc_on_demand::running::on_ended(watched::iterator position) {
+  connections_.erase(position);  // closes the duplicate
+  for (auto& on : listeners_)
+    if (on.paused) accept_next(on);
+  if (!connections_.empty()) return;
+  quiet_timer_.expires_after(quiet_period_);
+  quiet_timer_.async_wait([this](boost::system::error_code waited) {
+    if (waited != asio::error::operation_aborted) on_quiet();
+  });
+}
+
+// A connection that carried no authorized call by now is closed; its hang-up ends it here.
+void grpc_on_demand::running::on_deadline(watched::iterator position) {
+  if (context_.connections->proven(position->grpc_fd)) return;
+  warden_logger()->debug("control API: a connection that authenticated nothing in {} s is closed",
+                         unproven_connection_timeout.count());
+  shut_down(*position);
+}
+
+grpc_on_demand::running::watched::iterator grpc_on_demand::running::oldest_unproven() {
+  // connections_ is in accept order, so the first unproven one is the oldest.
+  return std::find_if(connections_.begin(), connections_.end(), [this](const auto& connection) {
+    return !context_.connections->proven(connection.grpc_fd);
+  });
+}
+
+// Only after a moment: a connection just accepted may carry its first call already.
+bool grpc_on_demand::running::evictable(const handed_connection& connection) const {
+  return steady_clock::now() - connection.accepted_at >= unproven_connection_eviction_age;
 }
 
 void grpc_on_demand::running::on_quiet() {

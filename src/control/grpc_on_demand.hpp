@@ -16,6 +16,13 @@
 // that is the only hang-up; python_grpc_on_demand sees it), and a unix socket hangs up as
 // soon as its peer closes.
 //
+// A connection proves itself with a call that passes the token check (proven_connections
+// .hpp). One that has not within unproven_connection_timeout is closed, and at the
+// connection limit the oldest unproven one (accepted unproven_connection_eviction_age ago at
+// least) is closed for a newcomer, so idle connections that authenticate nothing cannot
+// lock a token holder out (issue 31). Proven connections are never closed here: holding a
+// slot with one takes the token.
+//
 // TLS cannot ride a handed connection in gRPC 1.51, so TLS endpoints stay on an always-on
 // server (control_server.hpp).
 
@@ -28,6 +35,11 @@
 #include "src/control/warden_bridge.hpp"
 
 namespace runwarden {
+
+// Long enough for a client to make its first call after connecting, even a slow one.
+inline constexpr std::chrono::seconds unproven_connection_timeout{5};
+// A younger unproven connection may have its first call on the way, so it is not evicted.
+inline constexpr std::chrono::seconds unproven_connection_eviction_age{1};
 
 struct grpc_on_demand_start;
 

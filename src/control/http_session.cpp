@@ -1,6 +1,7 @@
 // See http_session.hpp. A request that breaks the limits or the protocol gets one short
 // error answer and the connection closes; a client that goes quiet is cut off by the read
-// timeout, which is also how idle keep-alive connections end.
+// timeout, which is also how idle keep-alive connections end. An evicted session's read
+// completes with operation_aborted, which answers nothing.
 #include "src/control/http_session.hpp"
 
 #include <string_view>
@@ -44,27 +45,44 @@ std::string_view as_std(beast::string_view text) { return {text.data(), text.siz
 }  // namespace
 
 http_session::http_session(boost::asio::ip::tcp::socket socket, const http_limits& limits,
-                           metrics_registry& registry, std::function<void()> on_closed)
+                           metrics_registry& registry, http_session_hooks hooks)
     : stream_(std::move(socket)),
       buffer_(limits.request_header_bytes_max + limits.request_body_bytes_max),
       limits_(limits),
       registry_(registry),
-      on_closed_(std::move(on_closed)) {}
+      hooks_(std::move(hooks)) {}
 
-http_session::~http_session() { on_closed_(); }
+http_session::~http_session() {
+  if (hooks_.closed) hooks_.closed();
+}
 
 void http_session::start() { read_request(); }
+
+void http_session::evict() {
+  if (!waiting_since_) return;
+  waiting_since_.reset();
+  stream_.close();
+  // The slot is given back now, not when the cancelled read's handler runs: the listener
+  // admits the newcomer in its place without ever counting more than connections_max.
+  auto closed = std::exchange(hooks_.closed, nullptr);
+  if (closed) closed();
+}
 
 void http_session::read_request() {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(limits_.request_header_bytes_max));
   parser_->body_limit(limits_.request_body_bytes_max);
+  // One deadline for the whole request, however it trickles in (beast's timer is not reset
+  // by each partial read).
   stream_.expires_after(limits_.read_timeout);
   http::async_read(stream_, buffer_, *parser_,
                    beast::bind_front_handler(&http_session::on_read, shared_from_this()));
+  waiting_since_ = clock::now();
+  if (hooks_.waiting) hooks_.waiting();
 }
 
 void http_session::on_read(beast::error_code error, std::size_t) {
+  waiting_since_.reset();
   if (error == http::error::end_of_stream) return close();
   // A timeout has closed the socket already; other socket errors leave nothing to answer.
   if (error) {

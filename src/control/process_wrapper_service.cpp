@@ -2,6 +2,7 @@
 #include "src/control/process_wrapper_service.hpp"
 
 #include "src/control/bearer_token.hpp"
+#include "src/control/call_authorization.hpp"
 #include "src/control/shutdown_request_check.hpp"
 #include "src/control/wrapper_status_text.hpp"
 
@@ -26,7 +27,7 @@ void fill_wrapper_status(const warden_snapshot& snapshot, std::chrono::system_cl
 grpc::ServerUnaryReactor* process_wrapper_service::CheckStatus(
     grpc::CallbackServerContext* call, const runner_wrapper::CheckStatusRequest*,
     runner_wrapper::CheckStatusResponse* response) {
-  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   return answer_from_warden(context_, call, response, &fill_wrapper_status,
                             caf::get_atom::value);
 }
@@ -35,7 +36,7 @@ grpc::ServerUnaryReactor* process_wrapper_service::InitGracefulShutdown(
     grpc::CallbackServerContext* call,
     const runner_wrapper::InitGracefulShutdownRequest* request,
     runner_wrapper::InitGracefulShutdownResponse* response) {
-  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   shutdown_requested event{.source = trigger_source::control_api, .reason = graceful_reason};
   // gitlab-runner registers a callback only when it has a URL; a method or headers alone
   // are ignored, not refused (helpers/runner_wrapper/wrapper.go InitiateGracefulShutdown).
@@ -50,7 +51,7 @@ grpc::ServerUnaryReactor* process_wrapper_service::InitGracefulShutdown(
 grpc::ServerUnaryReactor* process_wrapper_service::InitForcefulShutdown(
     grpc::CallbackServerContext* call, const runner_wrapper::InitForcefulShutdownRequest*,
     runner_wrapper::InitForcefulShutdownResponse* response) {
-  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   return answer_from_warden(context_, call, response, &fill_wrapper_status,
                             forceful_shutdown_requested{trigger_source::control_api,
                                                         forceful_reason});

@@ -18,6 +18,7 @@
 #include "caf/all.hpp"
 #include "messages/warden_messages.hpp"
 #include "src/control/open_watches.hpp"
+#include "src/control/proven_connections.hpp"
 #include "src/control/wall_clock_anchor.hpp"
 #include "src/drain/warden_snapshot.hpp"
 
@@ -27,8 +28,9 @@ namespace runwarden {
 inline constexpr std::chrono::seconds warden_answer_timeout{5};
 
 // What every control service needs: the actors to talk to, the token calls must carry, the
-// one mapping from the warden's instants to wall-clock time that all answers share, and
-// the tally of open Watch streams that stopping the server waits for.
+// one mapping from the warden's instants to wall-clock time that all answers share, the
+// tally of open Watch streams that stopping the server waits for, and the connections that
+// proved themselves.
 struct control_context {
   caf::actor_system& system;
   warden_actor warden;
@@ -39,6 +41,8 @@ struct control_context {
   bool allow_link_local_callbacks;  // webhook.allow_link_local
   std::shared_ptr<wall_clock_anchor> wall_clock;
   std::shared_ptr<open_watches> watches;
+  // The connections whose calls passed the token check; null where no acceptor asks.
+  std::shared_ptr<proven_connections> connections;
 };
 
 // Writes a snapshot into a response; wall_now is the wall-clock time of snapshot.now.

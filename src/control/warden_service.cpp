@@ -2,6 +2,7 @@
 #include "src/control/warden_service.hpp"
 
 #include "src/control/bearer_token.hpp"
+#include "src/control/call_authorization.hpp"
 #include "src/control/shutdown_call_check.hpp"
 #include "src/control/shutdown_request_check.hpp"
 #include "src/control/snapshot_wire.hpp"
@@ -33,7 +34,7 @@ void fill_status(const warden_snapshot& snapshot, std::chrono::system_clock::tim
 grpc::ServerUnaryReactor* warden_service::Shutdown(grpc::CallbackServerContext* call,
                                                    const v1::ShutdownRequest* request,
                                                    v1::StatusResponse* response) {
-  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   if (!context_.warden_shutdown_open) return finish_now(call, shutdown_closed_status());
   auto checked = check_shutdown_request(*request, now_on_actor_clock(context_.system),
                                         context_.allow_link_local_callbacks);
@@ -45,7 +46,7 @@ grpc::ServerUnaryReactor* warden_service::Shutdown(grpc::CallbackServerContext* 
 grpc::ServerUnaryReactor* warden_service::ForceShutdown(grpc::CallbackServerContext* call,
                                                         const v1::ForceShutdownRequest* request,
                                                         v1::StatusResponse* response) {
-  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   if (!context_.warden_shutdown_open) return finish_now(call, shutdown_closed_status());
   if (auto problem = reason_problem(request->reason()))
     return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, *problem});
@@ -57,13 +58,13 @@ grpc::ServerUnaryReactor* warden_service::ForceShutdown(grpc::CallbackServerCont
 grpc::ServerUnaryReactor* warden_service::Status(grpc::CallbackServerContext* call,
                                                  const v1::StatusRequest*,
                                                  v1::StatusResponse* response) {
-  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   return answer_from_warden(context_, call, response, &fill_status, caf::get_atom::value);
 }
 
 grpc::ServerWriteReactor<v1::StatusResponse>* warden_service::Watch(
     grpc::CallbackServerContext* call, const v1::WatchRequest*) {
-  if (!call_authorized(*call, context_.token)) return refuse_watch(unauthenticated_status());
+  if (!authorize_call(context_, *call)) return refuse_watch(unauthenticated_status());
   return start_watch(context_);
 }
 

@@ -94,13 +94,20 @@ class watch_outbox {
 // when the call is done.
 using watch_subscriber_actor = status_subscriber_actor::extend<caf::reacts_to<unsubscribe_atom>>;
 
-// Subscribes on start; tells the warden it is leaving before it ends.
+// Subscribes on start; tells the warden it is leaving before it ends. CAF 0.17 does not
+// undo a monitor when the monitoring actor ends: the warden would keep the attachable, and
+// through its weak reference the whole dead actor's memory (about 1.3 KB a stream, issue
+// 31), until the warden itself ends. So every way out but the warden's own end demonitors.
 watch_subscriber_actor::behavior_type watch_subscriber(
     watch_subscriber_actor::pointer self, warden_actor warden,
     std::shared_ptr<wall_clock_anchor> wall_clock, std::shared_ptr<watch_outbox> outbox) {
+  const auto quit_alive = [=] {
+    self->demonitor(warden.address());
+    self->quit();
+  };
   const auto leave = [=] {
     self->send(warden, unsubscribe_atom::value, status_subscriber_actor{self});
-    self->quit();
+    quit_alive();
   };
   self->monitor(warden);
   self->set_down_handler([=](const caf::down_msg&) {
@@ -117,7 +124,7 @@ watch_subscriber_actor::behavior_type watch_subscriber(
       [=](refused_atom) {
         outbox->end(grpc::Status{grpc::StatusCode::RESOURCE_EXHAUSTED,
                                  "runwarden's warden has too many status subscribers"});
-        self->quit();
+        quit_alive();
       },
   };
 }

@@ -4,11 +4,11 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +24,7 @@
 #include "src/keeper/keeper_timing.hpp"
 #include "src/keeper/line_splitter.hpp"
 #include "src/ports/os/gated_spawn.hpp"
+#include "src/ports/os/service_manager.hpp"
 #include "src/util/assert.hpp"
 #include "src/util/exit_codes.hpp"
 
@@ -51,11 +52,18 @@ sigset_t keeper_signals() {
 }
 
 // The binary's path, read once: after an upgrade it names the new binary, which both the
-// next warden and a re-executed keeper run.
+// next warden and a re-executed keeper run. Where no /proc is mounted (an empty root, a bare
+// container: issue 35) it is the path the kernel says this process was started by
+// (AT_EXECFN), made absolute.
 std::string own_path() {
   std::array<char, 4096> path{};
   const auto n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-  return n > 0 ? std::string{path.data(), static_cast<std::size_t>(n)} : std::string{};
+  if (n > 0) return std::string{path.data(), static_cast<std::size_t>(n)};
+  const auto* started_as = reinterpret_cast<const char*>(::getauxval(AT_EXECFN));
+  if (started_as == nullptr || *started_as == '\0') return {};
+  if (*started_as == '/') return started_as;
+  if (::getcwd(path.data(), path.size()) == nullptr) return {};
+  return std::string{path.data()} + "/" + started_as;
 }
 
 // A message sent to the warden that must not be lost while its link is momentarily full: a
@@ -228,7 +236,7 @@ int keeper::poll_timeout_ms(clock::time_point now) const {
 }
 
 void keeper::on_timers(clock::time_point now) {
-  if (timing_.systemd_ping_due(now)) (void)sd_notify(0, "WATCHDOG=1");
+  if (timing_.systemd_ping_due(now)) (void)service_manager_notify("WATCHDOG=1");
   if (restart_at_ && now >= *restart_at_) {
     restart_at_.reset();
     start_warden();
@@ -614,7 +622,7 @@ void keeper::relay_notify(std::string_view text) {
     std::memcpy(forwarded.data() + length, line.data(), line.size());
     length += line.size();
   }
-  if (length > 0) (void)sd_notify(0, forwarded.data());
+  if (length > 0) (void)service_manager_notify(forwarded.data());
 }
 
 void keeper::upgrade() {

@@ -1,7 +1,7 @@
 // See keeper_timing.hpp.
 #include "src/keeper/keeper_timing.hpp"
 
-#include <systemd/sd-daemon.h>
+#include "src/ports/os/service_manager.hpp"
 
 #include <algorithm>
 
@@ -10,7 +10,7 @@ namespace runwarden {
 keeper_timing::keeper_timing() {
   std::uint64_t usec = 0;
   // WatchdogSec= of the unit, for this process (libsystemd checks WATCHDOG_PID).
-  if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) {
+  if (service_manager_watchdog_enabled(&usec) > 0 && usec > 0) {
     systemd_interval_ = std::chrono::microseconds(usec);
     warden_interval_ = std::max<std::chrono::microseconds>(systemd_interval_, warden_interval_min);
     next_systemd_ping_ = clock::now();

@@ -98,10 +98,13 @@ class runner_config_reader {
       report(entry, key, "has no url");
     else
       runner.url = text(*url, key + ".url").value_or("");
-    if (token == nullptr)
-      report(entry, key, "has no token");
-    else if (auto value = text(*token, key + ".token"))
-      runner.token = secret_text{std::move(*value)};
+    // A missing or empty token is gitlab-runner's "skip this entry" (HasToken()), not a
+    // mistake that stops it; the caller skips it too.
+    if (token != nullptr && !token->is_string())
+      report(*token, key + ".token", "expected a string");
+    else if (token != nullptr)
+      runner.token = secret_text{token->value<std::string>().value_or("")};
+    if (const toml::node* id = entry.get("id")) runner.id = count(*id, key + ".id").value_or(0);
     if (const toml::node* limit = entry.get("limit"))
       runner.jobs_max = count(*limit, key + ".limit").value_or(0);
   }
@@ -128,6 +131,10 @@ bool all_digits(std::string_view text) {
 }
 
 }  // namespace
+
+bool has_token(const gitlab_runner_entry& entry) {
+  return !trim_space(entry.token.reveal()).empty();
+}
 
 gitlab_runner_config_result parse_gitlab_runner_config(std::string_view text,
                                                        std::string_view source_name) {

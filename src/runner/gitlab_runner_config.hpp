@@ -23,10 +23,18 @@ namespace runwarden {
 struct gitlab_runner_entry {
   std::string name;
   std::string url;            // the GitLab instance, e.g. "https://gitlab.com"
-  secret_text token;          // "glrt-..." for runners created in GitLab 16+, else legacy
+  std::int64_t id = 0;        // the runner's id in GitLab (`id`); 0 when the entry has none
+  // "glrt-..." for runners created in GitLab 16+, else legacy. Empty (or blank) when the
+  // entry has none: gitlab-runner 19.1+ then skips the entry with a warning (HasToken(),
+  // commands/multi.go feedRunner), so it is no error here either; see has_token().
+  secret_text token;
   std::int64_t jobs_max = 0;  // the entry's `limit`; 0: no limit
   std::size_t line = 0;       // where the entry starts in the file
 };
+
+// gitlab-runner's RunnerCredentials.HasToken() (common/config.go, 19.1+): a token that is not
+// empty or whitespace only. An entry without one takes no jobs and has nothing to unregister.
+bool has_token(const gitlab_runner_entry& entry);
 
 // gitlab-runner's DefaultShutdownTimeout (common/consts.go): how long it gives aborted jobs
 // to clean up after the forceful signal when config.toml sets no shutdown_timeout.

@@ -92,6 +92,7 @@ void drive_protection(scaling_state& state, instant now, scaling_step& out) {
 }
 
 scaling_intent intent_now(const scaling_state& state, instant now) {
+  if (!state.policy.decide_capacity) return scaling_intent::none;  // the group's policies decide
   if (saturated_long_enough(state, now)) return scaling_intent::scale_up;
   if (idle_long_enough(state, now)) return scaling_intent::scale_in_self;
   return scaling_intent::none;

@@ -29,6 +29,10 @@ struct scaling_policy {
   // A decision that becomes due waits a random part of this first, so that a fleet
   // saturated at the same moment does not act in the same second.
   std::chrono::milliseconds jitter{std::chrono::seconds{30}};
+  // [scaling] scaler: true ("builtin") raises desired capacity when saturated and gives an
+  // idle instance up; false ("group") leaves both to the group's own policies (target
+  // tracking on the published job slots) and keeps only the protection below.
+  bool decide_capacity = true;
   // Scale-in protection on while jobs run, off once idle for protection_release.
   bool protect_while_busy = true;
   std::chrono::milliseconds protection_release{std::chrono::minutes{1}};

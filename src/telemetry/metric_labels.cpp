@@ -45,6 +45,17 @@ std::string_view label_of(completion_result result) {
   return "unknown";
 }
 
+std::string_view label_of(publish_outcome outcome) {
+  switch (outcome) {
+    case publish_outcome::sent: return "sent";
+    case publish_outcome::throttled: return "throttled";
+    case publish_outcome::rejected: return "rejected";
+    case publish_outcome::failed: return "failed";
+    case publish_outcome::overlapped: return "overlapped";
+  }
+  return "unknown";
+}
+
 std::string_view label_of(error_kind kind) {
   switch (kind) {
     case error_kind::runner_spawn: return "runner_spawn";

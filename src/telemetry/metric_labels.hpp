@@ -27,6 +27,14 @@ enum class heartbeat_outcome : std::uint8_t { recorded, failed };
 // How a lifecycle action's completion ended: accepted, found already done ("no active
 // lifecycle action"), or refused for good (a missing permission).
 enum class completion_result : std::uint8_t { completed, already_done, refused };
+// What became of a point (one datum) runwarden meant to publish to CloudWatch:
+//   sent        CloudWatch accepted it
+//   throttled   still throttled when its interval ran out: dropped
+//   rejected    refused for a reason retrying cannot fix (InvalidParameterValue, a missing
+//               permission, rejected credentials): dropped
+//   failed      no answer, 5xx or no group known within its interval: dropped
+//   overlapped  the previous point's call was still under way: dropped unsent
+enum class publish_outcome : std::uint8_t { sent, throttled, rejected, failed, overlapped };
 
 inline constexpr std::size_t warden_status_count = 4;
 inline constexpr std::size_t drain_phase_count = 8;
@@ -37,6 +45,7 @@ inline constexpr std::size_t error_kind_count = 3;
 inline constexpr std::size_t heartbeat_outcome_count = 2;
 inline constexpr std::size_t completion_result_count = 3;
 inline constexpr std::size_t unregister_outcome_count = 6;
+inline constexpr std::size_t publish_outcome_count = 5;
 
 static_assert(static_cast<std::size_t>(warden_status::gone) + 1 == warden_status_count);
 static_assert(static_cast<std::size_t>(drain_phase::done) + 1 == drain_phase_count);
@@ -50,12 +59,14 @@ static_assert(static_cast<std::size_t>(heartbeat_outcome::failed) + 1 == heartbe
 static_assert(static_cast<std::size_t>(completion_result::refused) + 1 ==
               completion_result_count);
 static_assert(static_cast<std::size_t>(outcome_kind::refused) + 1 == unregister_outcome_count);
+static_assert(static_cast<std::size_t>(publish_outcome::overlapped) + 1 == publish_outcome_count);
 
 // Lower-case words fit for a label: "sigterm", "control_api", "cloud_lifecycle".
 std::string_view label_of(trigger_source source);
 std::string_view label_of(error_kind kind);
 std::string_view label_of(heartbeat_outcome outcome);
 std::string_view label_of(completion_result result);
+std::string_view label_of(publish_outcome outcome);
 
 // How runner exits are counted: exit code 0, 1 or other; or a signal from a short list of
 // the ones that end runners in practice, or other.

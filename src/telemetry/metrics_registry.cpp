@@ -208,6 +208,11 @@ void add_drain_watch_families(std::vector<metric_family>& result, const counts& 
                             "When the instance metadata service last answered a poll, since "
                             "the Unix epoch, in seconds; 0 before its first answer.",
                             copy.metadata_last_answer_seconds));
+  result.push_back(counter_per_value<publish_outcome>(
+      "runwarden_cloudwatch_points_total",
+      "Job slot points meant for CloudWatch ([scaling] publish), by outcome (sent, or dropped: "
+      "throttled, rejected, failed, overlapped).",
+      "outcome", [](publish_outcome o) { return label_of(o); }, copy.published_points));
 }
 
 }  // namespace
@@ -285,6 +290,11 @@ void metrics_registry::count_unregistration_attempt(outcome_kind outcome) {
 void metrics_registry::mark_metadata_answered(std::chrono::system_clock::time_point at) {
   const std::lock_guard lock{mutex_};
   counts_.metadata_last_answer_seconds = epoch_seconds(at);
+}
+
+void metrics_registry::count_published_points(publish_outcome outcome, std::uint64_t points) {
+  const std::lock_guard lock{mutex_};
+  counts_.published_points[index_of(outcome)] += points;
 }
 
 readiness metrics_registry::current_readiness() const {

@@ -69,6 +69,8 @@ public:
   void count_lifecycle_completion(completion_result result);
   void count_unregistration_attempt(outcome_kind outcome);
   void mark_metadata_answered(std::chrono::system_clock::time_point at);
+  // Points (datums) meant for CloudWatch, by what became of them (metric_labels.hpp).
+  void count_published_points(publish_outcome outcome, std::uint64_t points);
 
   readiness current_readiness() const;
 
@@ -101,6 +103,7 @@ private:
     std::array<std::uint64_t, completion_result_count> completions{};
     std::array<std::uint64_t, unregister_outcome_count> unregistration_attempts{};
     double metadata_last_answer_seconds = 0;
+    std::array<std::uint64_t, publish_outcome_count> published_points{};
   };
 
   void absorb_snapshot(const warden_snapshot& snapshot);

@@ -69,4 +69,8 @@ unregister_outcome classify_gitlab_answer(const gitlab_runner& runner,
   return outcome;
 }
 
+bool gitlab_refused_token(const http_response& answer) {
+  return answer.status_code == 403;
+}
+
 }  // namespace runwarden

@@ -23,4 +23,8 @@ http_request gitlab_unregister_request(const gitlab_runner& runner);
 
 unregister_outcome classify_gitlab_answer(const gitlab_runner& runner, const http_response& answer);
 
+// GitLab's 403: it did not accept the token (a removed runner, or a rotated token); what
+// it means is token_rotation.hpp's to judge when the token has a source.
+bool gitlab_refused_token(const http_response& answer);
+
 }  // namespace runwarden

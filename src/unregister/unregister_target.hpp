@@ -4,9 +4,12 @@
 // reports name a runner by its label, which never contains the token.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
+
+#include "src/unregister/gitlab_token_source.hpp"
 
 namespace runwarden {
 
@@ -18,6 +21,9 @@ struct gitlab_runner {
   std::string url;        // the GitLab instance, "https://gitlab.example.com"
   std::string token;      // the runner's authentication token
   std::string system_id;  // gitlab-runner's .runner_system_id; required for glrt- tokens
+  // Found in gitlab-runner's config.toml: where the token is read again before each attempt
+  // and after a 403, since gitlab-runner rotates it there (token_rotation.hpp).
+  std::optional<gitlab_token_source> token_source = std::nullopt;
 };
 
 enum class github_scope : std::uint8_t { repo, org, enterprise };

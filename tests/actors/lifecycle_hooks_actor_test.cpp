@@ -395,8 +395,9 @@ TEST_CASE_METHOD(hooks_fixture, "an instance launched already answers no launch 
 
 TEST_CASE("a runner that says its own state is ready only once it says running",
           "[lifecycle_hooks][launch]") {
-  // gitlab-runner 19.1+ sets process_state running only after the boot check that its
-  // /health/ready reports (commands/multi.go run()).
+  // gitlab-runner (19.1.0+) says process_state "starting" while its boot-verify canary runs
+  // (19.2.0+), with /metrics already answering, and "running" once /health/ready says ready
+  // (commands/multi.go run(), checked at 19.4.0).
   warden_snapshot snapshot;
   snapshot.status = warden_status::running;
   snapshot.runner_pid = 100;

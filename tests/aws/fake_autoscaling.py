@@ -68,7 +68,6 @@ import http.server
 import json
 import math
 import os
-import re
 import sys
 import threading
 import time
@@ -78,8 +77,9 @@ from xml.sax.saxutils import escape
 
 import botocore.session
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sigv4"))
-import sigv4_oracle  # noqa: E402 - found through the path above
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from query_wire import ApiError  # noqa: E402 - found through the path above
+import query_wire  # noqa: E402
 
 NAMESPACE = "http://autoscaling.amazonaws.com/doc/2011-01-01/"
 MODEL = botocore.session.get_session().get_service_model("autoscaling")
@@ -91,21 +91,8 @@ AFTER_ACTIONS = {("terminating", "CONTINUE"): "Terminating:Proceed",
                  ("terminating", "ABANDON"): "Terminating:Proceed",
                  ("launching", "CONTINUE"): "InService",
                  ("launching", "ABANDON"): "Terminating"}
-AUTHORIZATION = re.compile(r"AWS4-HMAC-SHA256 Credential=([^/,]*)/[^,]*, "
-                           r"SignedHeaders=([^,]*), Signature=")
-BAD_TOKEN = "The security token included in the request is invalid."
-BAD_SIGNATURE = ("The request signature we calculated does not match the signature you "
-                 "provided. Check your AWS Secret Access Key and signing method. Consult "
-                 "the service documentation for details.")
 FAULT_KINDS = ("delay", "drop", "html")
-SIGN_LOCK = threading.Lock()  # the oracle freezes botocore's clock module-wide
 OUTPUT_LOCK = threading.Lock()  # request threads, the timer and the command loop share stdout
-
-
-class ApiError(Exception):
-    def __init__(self, status, code, message):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
 
 def validation_error(message):
@@ -426,10 +413,7 @@ def success_body(action, result, request_id):
 
 
 def error_body(error, request_id):
-    return ('<?xml version="1.0"?>\n<ErrorResponse xmlns="%s"><Error><Type>%s</Type>'
-            '<Code>%s</Code><Message>%s</Message></Error><RequestId>%s</RequestId>'
-            '</ErrorResponse>' % (NAMESPACE, "Sender" if error.status < 500 else "Receiver",
-                                  escape(error.code), escape(error.message), request_id))
+    return query_wire.error_body(NAMESPACE, error, request_id)
 
 
 def html_page(status):
@@ -440,30 +424,7 @@ def html_page(status):
 
 def authenticate(headers, path, body):
     """("valid" | "bad" | "missing", the ApiError to answer or None)."""
-    authorization = headers.get("Authorization")
-    if authorization is None:
-        return "missing", ApiError(403, "MissingAuthenticationToken",
-                                   "Request is missing Authentication Token")
-    scenario = World.scenario
-    match = AUTHORIZATION.match(authorization)
-    if (match is None or match[1] != scenario["access_key"]
-            or headers.get("X-Amz-Security-Token") != scenario.get("session_token")):
-        return "bad", ApiError(403, "InvalidClientTokenId", BAD_TOKEN)
-    signed = [(name, headers.get(name)) for name in match[2].split(";")]
-    expected = None
-    if all(value is not None for _, value in signed):
-        try:
-            with SIGN_LOCK:
-                expected = sigv4_oracle.sign(
-                    "POST", "http://%s%s" % (headers.get("Host"), path), body, signed,
-                    headers.get("X-Amz-Date", ""), scenario["access_key"],
-                    scenario["secret_key"], scenario.get("session_token"),
-                    scenario["region"], "autoscaling")["authorization"]
-        except ValueError:  # no or malformed X-Amz-Date
-            pass
-    if expected != authorization:
-        return "bad", ApiError(403, "SignatureDoesNotMatch", BAD_SIGNATURE)
-    return "valid", None
+    return query_wire.authenticate(World.scenario, headers, path, body, "autoscaling")
 
 
 def next_fault(action):

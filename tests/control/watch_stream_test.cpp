@@ -87,7 +87,8 @@ class watch_fixture {
         // Untyped, to be told what a warden never is (publish, count): the Watch service
         // sees only the warden's interface.
         context_{system_,  caf::actor_cast<warden_actor>(warden_), std::nullopt, true, false,
-                 std::make_shared<wall_clock_anchor>(), std::make_shared<open_watches>()},
+                 std::make_shared<wall_clock_anchor>(), std::make_shared<open_watches>(),
+                 nullptr},
         service_(context_) {
     grpc::ServerBuilder builder;
     builder.RegisterService(&service_);

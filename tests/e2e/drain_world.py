@@ -26,15 +26,19 @@ def free_port():
 
 
 class DrainWorld:
-    def __init__(self, delete_faults, jobs=2, job_seconds=1.0, extra_config=""):
+    def __init__(self, delete_faults, jobs=2, job_seconds=1.0, extra_config="",
+                 api_scenario=None):
         self.dir = tempfile.mkdtemp(prefix="runwarden-e2e-")
         scenario = {"gitlab_token": TOKEN, "system_id": SYSTEM_ID,
                     "faults": {"gitlab_delete": delete_faults}}
+        scenario.update(api_scenario or {})
         self.api = subprocess.Popen(["/usr/bin/python3", FAKE_API, json.dumps(scenario)],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         api_port = int(self.api.stdout.readline())
+        self.api_url = "http://127.0.0.1:%d" % api_port
         self.metrics_port = free_port()
         gitlab_config = os.path.join(self.dir, "config.toml")
+        self.gitlab_config = gitlab_config
         with open(gitlab_config, "w") as f:
             f.write('concurrent = 4\nlisten_address = "127.0.0.1:%d"\n\n[[runners]]\n'
                     'name = "e2e"\nurl = "http://127.0.0.1:%d"\ntoken = "%s"\n'

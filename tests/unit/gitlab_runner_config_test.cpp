@@ -58,12 +58,40 @@ TEST_CASE("wrong types are reported with file, line and key, never with a token"
   CHECK(result.errors == std::vector<std::string>{
                              path + ":1: concurrent: expected an integer",
                              path + ":2: listen_address: expected a string",
-                             path + ":4: runners[0]: has no token",
                              path + ":10: runners[1].url: expected a string",
                              path + ":11: runners[1].token: expected a string",
                              path + ":12: runners[1].limit: must not be negative",
                          });
   for (const std::string& error : result.errors) CHECK_THAT(error, !Catch::Contains("12345"));
+}
+
+// gitlab-runner 19.1+ skips an entry whose token is missing, empty or blank (HasToken(),
+// commands/multi.go feedRunner) and runs the others; refusing the file would stop a runner
+// that gitlab-runner itself runs.
+TEST_CASE("an entry without a usable token loads, and has_token says to skip it",
+          "[gitlab_runner][runner_config]") {
+  const auto result = parse_gitlab_runner_config(
+      "[[runners]]\nurl = \"https://a\"\n"
+      "[[runners]]\nurl = \"https://b\"\ntoken = \"\"\n"
+      "[[runners]]\nurl = \"https://c\"\ntoken = \" \\t \"\n"
+      "[[runners]]\nurl = \"https://d\"\ntoken = \"glrt-x\"\nid = 42\n",
+      "config.toml");
+  REQUIRE(result.config);
+  const auto& runners = result.config->runners;
+  REQUIRE(runners.size() == 4);
+  CHECK_FALSE(has_token(runners[0]));
+  CHECK_FALSE(has_token(runners[1]));
+  CHECK_FALSE(has_token(runners[2]));
+  CHECK(has_token(runners[3]));
+  CHECK(runners[0].id == 0);
+  CHECK(runners[3].id == 42);
+}
+
+TEST_CASE("a runner id that is no count is reported with its line",
+          "[gitlab_runner][runner_config]") {
+  const auto result = parse_gitlab_runner_config(
+      "[[runners]]\nurl = \"https://a\"\ntoken = \"t\"\nid = \"7\"\n", "config.toml");
+  CHECK(result.errors == std::vector<std::string>{"config.toml:4: runners[0].id: expected an integer"});
 }
 
 TEST_CASE("TOML that does not parse names file, line and column, not the token",

@@ -370,6 +370,19 @@ TEST_CASE("protection goes on at the first job and off once per busy period", "[
   CHECK(scaler.run_until(700s) == lines{"700s read"});  // idle since 100s
 }
 
+TEST_CASE("scaler = group: protection only, the group's own policies scale", "[scaling]") {
+  auto policy = quick_policy();
+  policy.protect_while_busy = true;
+  policy.decide_capacity = false;  // target tracking on the published job slots decides
+  scaler_under_test scaler{policy};
+  CHECK(scaler.load(0s, 2) == lines{"0s protect on"});  // saturated: no scale-up read
+  CHECK(scaler.at(1s, call_succeeded{scaling_call::protect}) == lines{});
+  CHECK(scaler.load(100s, 0) == lines{});
+  CHECK(scaler.run_until(160s) == lines{"160s protect off"});
+  CHECK(scaler.at(161s, call_succeeded{scaling_call::protect}) == lines{});
+  CHECK(scaler.run_until(3600s) == lines{});  // idle for an hour: no scale-in of self
+}
+
 TEST_CASE("protection calls are rate limited and coalesced", "[scaling]") {
   auto policy = quick_policy();
   policy.protect_while_busy = true;

@@ -53,6 +53,16 @@ TEST_CASE("without a configured capacity, gitlab-runner's concurrent and limits 
   CHECK(plan.policy->step == 3);
 }
 
+TEST_CASE("an entry without a token adds no slots, as gitlab-runner skips it", "[scaling]") {
+  auto config = enabled();
+  config.runner.gitlab_config =
+      RUNWARDEN_TEST_DATA_DIR "/gitlab-runner/config_token_skipped/config.toml";
+  const auto plan = plan_gathered(config);
+  INFO(plan.error);
+  REQUIRE(plan.policy);
+  CHECK(plan.policy->capacity == 2u);  // the one entry that runs has limit 2, not concurrent 8
+}
+
 TEST_CASE("no capacity and no gitlab-runner config is refused by name", "[scaling]") {
   const auto plan = plan_scaling(enabled());
   CHECK_FALSE(plan.policy);

@@ -16,6 +16,16 @@ answers 404 once it is gone and 403 for a token it does not know; GitHub's list 
 right bearer token (401 otherwise), and DELETE answers 422 "still running a job" for
 busy_calls calls, then 204, then 404.
 
+GitLab's token routes behave as its API documentation (doc/api/runners.md: "Reset runner's
+authentication token by using the current token", "Verify authentication for a registered
+runner") and its source (lib/api/ci/runner.rb: authenticate_runner! answers 403 for a token
+it does not accept; DELETE /runners/managers answers 404 for an unknown system id) say, and
+as gitlab-runner calls them (network/gitlab.go resetToken expects 201):
+POST /api/v4/runners/reset_authentication_token with the current token answers 201 with a
+new token (`rotated_token` from the scenario, else a made-up one) and its expiry, and from
+then on the old token is refused with 403 everywhere; POST /api/v4/runners/verify answers
+200 for the current token, 403 otherwise. Both take a form body or JSON, as GitLab does.
+
 The port goes to stdout first, then one JSON line per request (method, path, headers, body,
 the status answered, whether it was a fault, a monotonic time). It stops when stdin closes.
 """
@@ -34,12 +44,16 @@ class FakeApi(http.server.BaseHTTPRequestHandler):
     scenario = {}
     lock = threading.Lock()
     manager_registered = True
+    rotations = 0
     github_registered = True
 
     def do_GET(self):
         self.handle_any()
 
     def do_DELETE(self):
+        self.handle_any()
+
+    def do_POST(self):
         self.handle_any()
 
     def handle_any(self):
@@ -78,6 +92,10 @@ class FakeApi(http.server.BaseHTTPRequestHandler):
         path = urllib.parse.urlparse(self.path).path
         if path == "/api/v4/runners/managers" and self.command == "DELETE":
             return "gitlab_delete"
+        if path == "/api/v4/runners/reset_authentication_token" and self.command == "POST":
+            return "gitlab_reset_token"
+        if path == "/api/v4/runners/verify" and self.command == "POST":
+            return "gitlab_verify"
         if path.endswith("/actions/runners") and self.command == "GET":
             return "github_list"
         if "/actions/runners/" in path and self.command == "DELETE":
@@ -88,10 +106,34 @@ class FakeApi(http.server.BaseHTTPRequestHandler):
         faults = FakeApi.scenario.get("faults", {}).get(route, [])
         return faults.pop(0) if faults else None
 
+    def form(self, body):
+        """The request's parameters, from a JSON body or a form body, as Grape reads both."""
+        if self.headers.get("Content-Type", "").startswith("application/json"):
+            try:
+                return {k: [str(v)] for k, v in json.loads(body or "{}").items()}
+            except ValueError:
+                return {}
+        return urllib.parse.parse_qs(body)
+
+    def behave_token_route(self, route, form):
+        scenario = FakeApi.scenario
+        if form.get("token") != [scenario.get("gitlab_token")]:
+            return 403, {}, json.dumps({"message": "403 Forbidden"})
+        if route == "gitlab_verify":
+            return 200, {}, json.dumps({"id": 12345, "token": scenario["gitlab_token"],
+                                        "token_expires_at": None})
+        FakeApi.rotations += 1
+        scenario["gitlab_token"] = scenario.get("rotated_token") or (
+            "glrt-fake-rotated-%d" % FakeApi.rotations)
+        return 201, {}, json.dumps({"token": scenario["gitlab_token"],
+                                    "token_expires_at": "2027-01-01T00:00:00.000Z"})
+
     def behave(self, route, body):
         scenario = FakeApi.scenario
+        if route in ("gitlab_reset_token", "gitlab_verify"):
+            return self.behave_token_route(route, self.form(body))
         if route == "gitlab_delete":
-            form = urllib.parse.parse_qs(body)
+            form = self.form(body)
             if form.get("token") != [scenario.get("gitlab_token")]:
                 return 403, {}, json.dumps({"message": "403 Forbidden"})
             known = form.get("system_id") == [scenario.get("system_id")]

@@ -10,6 +10,8 @@
 
 #include <spdlog/sinks/ostream_sink.h>
 
+#include <atomic>
+#include <memory>
 #include <mutex>
 #include <sstream>
 
@@ -72,6 +74,10 @@ public:
     api_.emplace(FAKE_CI_API_SCRIPT, std::vector<std::string>{scenario.dump()});
   }
   testing::python_server& api() { return *api_; }
+  // What gitlab-runner's config.toml says each time the unregistrar reads it again.
+  void read_token_with(std::function<token_reading(const gitlab_token_source&)> read) {
+    read_token_ = std::move(read);
+  }
 
   gitlab_runner gitlab(std::string token = gitlab_token) const {
     return {"build-1", api_->url("127.0.0.1", ""), std::move(token), system_id};
@@ -99,7 +105,8 @@ public:
                            .limits = {.retry_initial = 50ms, .retry_max = 200ms, .attempts_max = 0},
                            .timeout = 700ms,
                            .random_seed = 5,
-                           .user_agent = "runwarden/test"});
+                           .user_agent = "runwarden/test",
+                           .read_token = read_token_});
     finished_run run;
     const auto deadline = std::chrono::steady_clock::now() + wait;
     // A fresh timeout each round: `after` restarts with every message, and statuses keep
@@ -122,6 +129,7 @@ private:
   std::shared_ptr<http_worker> worker_ = std::make_shared<http_worker>();
   http_port_actor port_ = system_.spawn(http_port, worker_, nullptr);
   std::optional<testing::python_server> api_;
+  std::function<token_reading(const gitlab_token_source&)> read_token_;
 };
 
 }  // namespace
@@ -261,4 +269,78 @@ TEST_CASE_METHOD(unregistration_fixture,
   CHECK_THAT(log.text(), Catch::Contains("counts as unregistered"));
   check_no_token(first, log);
   check_no_token(second, log);
+}
+
+// gitlab-runner rotated the token after the attempt read config.toml and before GitLab
+// answered: the 403 is followed at once by the new token, in the same attempt (issue 31).
+TEST_CASE_METHOD(unregistration_fixture,
+                 "gitlab: a 403 for a token rotated meanwhile is followed by the new token at once",
+                 "[unregister][integration][token_rotation]") {
+  captured_log log;
+  const std::string rotated = "glrt-IntegrationSecretRotated";
+  auto api_scenario = scenario(json::object());
+  api_scenario["gitlab_token"] = rotated;
+  serve(api_scenario);
+  // Called on the unregistrar's thread: no Catch assertion in it.
+  auto readings = std::make_shared<std::atomic<int>>(0);
+  read_token_with([readings, rotated](const gitlab_token_source& source) {
+    const bool first = ++*readings == 1 && source.config_path == "/etc/gitlab-runner/config.toml";
+    return token_reading{token_reading_kind::found, secret_text{first ? gitlab_token : rotated},
+                         {}};
+  });
+  auto runner = gitlab();
+  runner.token_source = gitlab_token_source{"/etc/gitlab-runner/config.toml", {}};
+  const auto run = unregister({runner});
+  REQUIRE(run.finished);
+  const auto& result = run.finished->runners.at(0);
+  CHECK(result.how == unregister_how::unregistered);
+  CHECK(result.attempts == 1);  // no wait, no second attempt: the same one, followed
+  CHECK(*readings == 3);         // before the attempt, after the 403, before the DELETE again
+  const auto deletes = of_route(api().requests(100, 300ms), "gitlab_delete");
+  REQUIRE(deletes.size() == 2);
+  CHECK(deletes[0]["status"] == 403);
+  CHECK(deletes[1]["status"] == 204);
+  CHECK(deletes[1]["body"] == "token=" + rotated + "&system_id=" + system_id);
+  CHECK_THAT(log.text(), Catch::Contains("(a token rotation): trying again at once"));
+  CHECK(log.text().find(rotated) == std::string::npos);
+  check_no_token(run, log);
+}
+
+// The refused token is still the one in config.toml: the runner was removed, one DELETE.
+TEST_CASE_METHOD(unregistration_fixture,
+                 "gitlab: a 403 for the token config.toml still holds means removed",
+                 "[unregister][integration][token_rotation]") {
+  captured_log log;
+  serve(scenario(json::object()));
+  read_token_with([](const gitlab_token_source&) {
+    return token_reading{token_reading_kind::found, secret_text{"glrt-IntegrationSecretOld"}, {}};
+  });
+  auto runner = gitlab("glrt-IntegrationSecretOld");
+  runner.token_source = gitlab_token_source{"config.toml", {}};
+  const auto run = unregister({runner});
+  REQUIRE(run.finished);
+  CHECK(run.finished->runners.at(0).how == unregister_how::already_gone);
+  CHECK(of_route(api().requests(100, 300ms), "gitlab_delete").size() == 1);
+  CHECK_THAT(log.text(), Catch::Contains("still holds: the runner was removed from GitLab"));
+  check_no_token(run, log);
+}
+
+// config.toml cannot be read: a 403 proves nothing, so it is retried and reported.
+TEST_CASE_METHOD(unregistration_fixture,
+                 "gitlab: a 403 with config.toml unreadable is retried as an error",
+                 "[unregister][integration][token_rotation]") {
+  captured_log log;
+  serve(scenario(json::object()));
+  read_token_with([](const gitlab_token_source&) {
+    return token_reading{token_reading_kind::unreadable, {}, "config.toml: cannot be opened"};
+  });
+  auto runner = gitlab("glrt-IntegrationSecretOld");
+  runner.token_source = gitlab_token_source{"config.toml", {}};
+  const auto run = unregister({runner}, 1s);
+  CHECK_FALSE(run.finished);
+  REQUIRE_FALSE(run.statuses.empty());
+  CHECK(run.statuses.back().state == unregister_state::retrying);
+  CHECK_THAT(run.statuses.back().detail, Catch::Contains("could not be read again"));
+  CHECK(of_route(api().requests(100, 300ms), "gitlab_delete").size() >= 2);
+  check_no_token(run, log);
 }

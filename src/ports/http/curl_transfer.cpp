@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string_view>
 
+#include "src/ports/http/ca_bundle.hpp"
 #include "src/ports/http/http_request_rules.hpp"
 #include "src/util/assert.hpp"
 
@@ -99,6 +100,8 @@ CURLcode set_fixed_options(CURL* handle, const http_request& request, char* erro
   set(CURLOPT_FOLLOWLOCATION, 0L);
   set(CURLOPT_PROTOCOLS_STR, "http,https");
   set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  // The static binary's libcurl knows no CA bundle of its own (ca_bundle.hpp).
+  if (const auto& bundle = system_ca_bundle()) set(CURLOPT_CAINFO, bundle->c_str());
   // An environment proxy would connect where the checks never looked, unless the request
   // asks for it (a webhook behind a corporate proxy; its host was checked before).
   if (!request.environment_proxy) set(CURLOPT_PROXY, "");

@@ -1,10 +1,10 @@
-// See systemd_notify.hpp. libsystemd reads NOTIFY_SOCKET and WATCHDOG_USEC itself (and
+// See systemd_notify.hpp. service_manager.hpp (libsystemd, or its protocol spoken by
+// notify_datagram in the static binary) reads NOTIFY_SOCKET and WATCHDOG_USEC itself (and
 // checks WATCHDOG_PID against this process), so a child that inherited them is not fooled.
 #include "src/ports/os/systemd_notify.hpp"
 
 #include "src/ports/os/keeper_link.hpp"
-
-#include <systemd/sd-daemon.h>
+#include "src/ports/os/service_manager.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -17,7 +17,9 @@ std::optional<systemd_notify> systemd_notify::from_environment() {
   if (socket == nullptr || *socket == '\0') return std::nullopt;
   std::uint64_t usec = 0;
   std::optional<std::chrono::microseconds> watchdog;
-  if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) watchdog = std::chrono::microseconds(usec);
+  if (service_manager_watchdog_enabled(&usec) > 0 && usec > 0) {
+    watchdog = std::chrono::microseconds(usec);
+  }
   return systemd_notify{watchdog, nullptr};
 }
 
@@ -38,7 +40,7 @@ std::optional<std::string> systemd_notify::send(const std::vector<std::string>& 
     keeper_->notify(std::move(datagram));
     return std::nullopt;
   }
-  const int result = sd_notify(0, datagram.c_str());
+  const int result = service_manager_notify(datagram.c_str());
   if (result < 0) return std::string{"sd_notify failed: "} + std::strerror(-result);
   return std::nullopt;
 }
