@@ -1,7 +1,7 @@
 # Install rules and the Debian package (`cpack -G DEB` in a build directory, or
 # `cmake --build build --target package`). The package follows Debian policy as lintian
 # checks it (tests/packaging/package_lifecycle.sh): the binary stripped in /usr/bin, the
-# systemd unit, the documented config as a conffile, the man page and the copyright and
+# systemd unit, the documented config and the needrestart override as conffiles, the man page and the copyright and
 # changelog files compressed in their places, dependencies computed by dpkg-shlibdeps.
 
 include(GNUInstallDirs)
@@ -17,6 +17,11 @@ install(TARGETS runwarden-demo-runner RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXE
 # Absolute: the unit and the config live outside the /usr prefix.
 install(FILES ${PROJECT_SOURCE_DIR}/config/runwarden.service DESTINATION /lib/systemd/system)
 install(FILES ${PROJECT_SOURCE_DIR}/config/runwarden.toml DESTINATION /etc/runwarden)
+# needrestart (run by unattended-upgrades) must never restart the service: a restart drains the
+# runner and kills jobs that outlast TimeoutStopSec. A conffile, read only if needrestart is
+# installed.
+install(FILES ${runwarden_package_dir}/needrestart.conf DESTINATION /etc/needrestart/conf.d
+        RENAME runwarden.conf)
 
 # Debian wants the man page and the changelog gzip'ed with -9n (no name, no time stamp), so
 # that the package builds reproducibly.

@@ -18,6 +18,7 @@
 #include "messages/notifier_messages.hpp"
 #include "messages/supervisor_messages.hpp"
 #include "src/drain/drain_machine.hpp"
+#include "src/runner/process_identity.hpp"
 #include "src/drain/warden_snapshot.hpp"
 
 namespace runwarden {
@@ -89,11 +90,12 @@ using status_subscriber_actor =
 // sends once its journal holds the pid; (pid, false) ends it without running the command.
 // `signal` sends a signal to the process group of the given runner pid and, once kill()
 // returned, answers the sender with runner_signal_delivered. `adopt` watches a
-// runner an earlier runwarden started (recovery) and answers runner_exited when it ends.
+// runner an earlier runwarden started (recovery; its pid and identity as the journal has
+// them) and answers runner_exited when it ends, or at once when the pid is not provably it.
 using process_port_actor =
     caf::typed_actor<caf::reacts_to<spawn_atom>,
                      caf::reacts_to<signal_atom, std::int64_t, std::int32_t>,
-                     caf::reacts_to<adopt_atom, std::int64_t>,
+                     caf::reacts_to<adopt_atom, std::int64_t, process_identity>,
                      caf::reacts_to<release_atom, std::int64_t, bool>>;
 
 // Whoever takes runwarden's own signals from the signal port: the warden.
@@ -121,6 +123,8 @@ using unregistration_listener_actor =
 //   (get_atom)                        -> warden_snapshot
 //   shutdown_requested                -> warden_snapshot (after the request took effect)
 //   forceful_shutdown_requested       -> warden_snapshot
+//   job_reported                      -> warden_snapshot (a job the runner started or ended:
+//                                     runwarden ctl job, Warden.ReportJob)
 //   (subscribe_atom, subscriber)      the subscriber receives a warden_snapshot now and on
 //                                     every change, until it goes down or unsubscribes; or,
 //                                     past status_subscribers_max, one (refused_atom)
@@ -148,6 +152,7 @@ using warden_actor = caf::typed_actor<
     caf::replies_to<caf::get_atom>::with<warden_snapshot>,
     caf::replies_to<shutdown_requested>::with<warden_snapshot>,
     caf::replies_to<forceful_shutdown_requested>::with<warden_snapshot>,
+    caf::replies_to<job_reported>::with<warden_snapshot>,
     caf::reacts_to<subscribe_atom, status_subscriber_actor>,
     caf::reacts_to<unsubscribe_atom, status_subscriber_actor>,
     caf::reacts_to<os_signal_received>, caf::reacts_to<runner_spawned>,
@@ -172,6 +177,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_spawn_failed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_exited)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::shutdown_requested)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::forceful_shutdown_requested)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::job_reported)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::timer_fired)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::os_signal_received)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::warden_exited)
@@ -182,5 +188,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_pending)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_action_completed)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_lookup_ended)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::runner_signal_delivered)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::process_identity)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_client_unavailable)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(runwarden::lifecycle_result)

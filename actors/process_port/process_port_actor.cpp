@@ -14,9 +14,9 @@ process_port_actor::behavior_type process_port(process_port_actor::pointer self,
         if (auto live = host.lock())
           live->signal_group(pid, signal_number, caf::actor_cast<caf::actor>(self->current_sender()));
       },
-      [=](adopt_atom, std::int64_t pid) {
+      [=](adopt_atom, std::int64_t pid, const process_identity& identity) {
         if (auto live = host.lock())
-          live->adopt(pid, caf::actor_cast<caf::actor>(self->current_sender()));
+          live->adopt(pid, identity, caf::actor_cast<caf::actor>(self->current_sender()));
       },
       [=](release_atom, std::int64_t pid, bool go) {
         if (auto live = host.lock()) live->release(pid, go);

@@ -166,7 +166,7 @@ void reconcile(warden_pointer self) {
   if (machine.runner == runner_state::spawning) self->send(state.process_port, spawn_atom::value);
   if (machine.runner == runner_state::alive && machine.runner_pid) {
     const auto pid = *machine.runner_pid;
-    self->send(state.process_port, adopt_atom::value, pid);
+    self->send(state.process_port, adopt_atom::value, pid, machine.runner_identity);
     // A signal is sent once: only one whose delivery the journal does not record goes again,
     // and not to a runner that already says it is in that shutdown (gitlab-runner 19.1+).
     const auto& says = machine.runner_reported_state;
@@ -322,6 +322,10 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self,
       },
       [=](const forceful_shutdown_requested& e) {
         handle_event(self, e);
+        return current_snapshot(self);
+      },
+      [=](const job_reported& e) {
+        handle_event(self, e);  // journaled before it counts
         return current_snapshot(self);
       },
       [=](caf::get_atom) { return current_snapshot(self); },

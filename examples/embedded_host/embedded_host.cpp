@@ -35,18 +35,23 @@ caf::behavior status_watcher(caf::stateful_actor<watcher_state>* self,
                              const runwarden::embedded::instance* runwarden, caf::actor main) {
   return {
       [=](const runwarden::embedded::status& status) {
-        std::cout << "embedded_host: runwarden " << status.state << " (" << status.phase << ")"
+        using runwarden::embedded::instance_state;
+        std::cout << "embedded_host: runwarden " << to_string(status.state) << " ("
+                  << to_string(status.phase) << ")"
                   << (status.runner_pid ? ", runner pid " + std::to_string(*status.runner_pid)
                                         : std::string{})
                   << std::endl;
-        if (status.state == "running" && status.runner_pid && !self->state.drain_asked) {
+        if (status.state == instance_state::running && status.runner_pid &&
+            !self->state.drain_asked) {
           self->state.drain_asked = true;
           const auto refused =
               runwarden->request_shutdown({.reason = "the embedded host is done with its runner",
                                            .deadline = std::chrono::seconds{30}});
           if (!refused.empty()) std::cerr << "embedded_host: drain refused: " << refused << std::endl;
         }
-        if (status.state == "gone") self->send(main, status.exit_code.value_or(EXIT_FAILURE));
+        // Heard once. An end runwarden could not read (exit_unknown) has no exit code.
+        if (status.state == instance_state::gone)
+          self->send(main, status.exit_code.value_or(EXIT_FAILURE));
       },
   };
 }

@@ -12,12 +12,16 @@
 //   blocking work (the runner's process, signals, HTTP) runs on threads of its own. The
 //   "testing" policy is not supported: those threads would escape it.
 // - The system outlives the instance: call stop() before the system goes away.
-// runwarden leaves the host's own signals alone: a host that wants SIGTERM to drain the
-// runner calls request_shutdown from its handler's thread, not from the handler itself.
-// The one exception is SIGCHLD, which runwarden hears (through Boost.Asio) to learn of its
-// runner's end: a SIGCHLD handler of the host's own is replaced while an instance runs.
-// runwarden reaps its own runner only, by pid, so a host waits for its children by pid
-// (waitpid(pid, ...)) or pidfd, as before, and several instances may run side by side.
+// runwarden leaves the host's signals alone, SIGCHLD included: a host that wants SIGTERM to
+// drain the runner calls request_shutdown from its handler's thread, not from the handler
+// itself. runwarden learns of its runner's end through a pidfd (Linux 5.3 or later) and
+// reaps its own runner only, by pid, so a host keeps any SIGCHLD handler it likes and
+// waits for its children by pid (waitpid(pid, ...)) or pidfd, and several instances may
+// run side by side. A host that reaps any child (waitpid(-1, ...)) or ignores SIGCHLD takes
+// the runner's exit status away: its end is then reported with exit_unknown.
+//
+// Log lines go to stderr as the config's [log] table says, or to the host's sink
+// (config::set_log_sink).
 //
 // Threads: every member may be called from any thread that is not a CAF worker, except
 // subscribe and request_shutdown, which never block and may be called from actors too.
@@ -52,12 +56,15 @@ class instance {
   std::optional<status> current_status(
       std::chrono::milliseconds wait_max = std::chrono::seconds{5}) const;
 
-  // `listener` receives a status now and one at every change, until it goes down.
+  // `listener` receives a status now and one at every change, until it goes down. The first
+  // status with state gone is the last it receives: a listener hears gone once.
   void subscribe(const caf::actor& listener) const;
 
   // Empty when the request went to runwarden; otherwise what is wrong with it (a reason
   // longer than 1024 bytes or not one line, a deadline below zero or past 30 days, as the
-  // control API refuses them; or a stopped instance), and nothing changed.
+  // control API refuses them; a runner gone already, "the runner is gone already: nothing
+  // to shut down"; or a stopped instance), and nothing changed. The drain's trigger is
+  // shutdown_trigger::host.
   std::string request_shutdown(shutdown_request request) const;
 
   // Ends runwarden's actors and threads. The runner is left running: to let it go, request

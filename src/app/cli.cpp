@@ -77,6 +77,7 @@ constexpr std::string_view flags_not_for_wrapper[] = {"--kind", "--restart", "--
 struct flag_values {
   std::string config_path;
   std::string webhook_file;
+  bool dry_run = false;  // --dry-run: run.dry_run = true
   std::vector<const flag_spec*> specs;
   std::deque<std::optional<std::string>> values;  // a deque: CLI11 keeps their addresses
 };
@@ -95,6 +96,8 @@ void add_config_flag(CLI::App& command, flag_values& flags) {
       ->check(CLI::ExistingFile);
   command.add_option("--webhook-file", flags.webhook_file,
                      "file holding the webhook URL, kept out of the command line");
+  command.add_flag("--dry-run", flags.dry_run,
+                   "send no call that changes the fleet or the CI server; log each instead");
 }
 
 // A webhook URL often is a secret (Slack's and Teams' are): in argv every local user reads
@@ -117,6 +120,7 @@ std::optional<std::string> add_webhook_file(const flag_values& flags,
 
 std::vector<config_override> overrides_from(const flag_values& flags) {
   std::vector<config_override> overrides;
+  if (flags.dry_run) overrides.push_back({"run.dry_run", "true", "--dry-run"});
   for (std::size_t index = 0; index < flags.specs.size(); ++index) {
     if (flags.values[index])
       overrides.push_back(

@@ -36,7 +36,10 @@ struct ctl_options {
   std::string deadline;
   bool wait = false;
   bool force = false;
+  std::string job_id;  // ctl job start|end ID
 };
+
+enum class ctl_action { status, shutdown, job_start, job_end };
 
 int report(const client_failure& failure) {
   std::cerr << "runwarden ctl: " << failure.message << '\n';
@@ -143,7 +146,19 @@ int run_shutdown(control_client& client, const ctl_options& options) {
   return follow(*stream, options, true, true);
 }
 
-int run_ctl(const ctl_options& given, bool shutdown) {
+// A hook runs it before and after each job; quiet on success, so the job's log stays clean.
+int run_job(control_client& client, const ctl_options& options, bool started) {
+  v1::ReportJobRequest request;
+  request.set_event(started ? v1::ReportJobRequest::EVENT_STARTED
+                            : v1::ReportJobRequest::EVENT_ENDED);
+  request.set_job_id(options.job_id);
+  const auto answer = client.report_job(request);
+  if (!answer.status) return report(answer.failure);
+  if (options.json) print(*answer.status, options, false);
+  return 0;
+}
+
+int run_ctl(const ctl_options& given, ctl_action action) {
   ctl_options options = given;
   if (!options.socket_path.empty()) {
     options.client.address_text =
@@ -163,8 +178,13 @@ int run_ctl(const ctl_options& given, bool shutdown) {
   }
   auto connected = control_client::connect(options.client);
   if (!connected.client) return report(connected.failure);
-  return shutdown ? run_shutdown(*connected.client, options)
-                  : run_status(*connected.client, options);
+  switch (action) {
+    case ctl_action::shutdown: return run_shutdown(*connected.client, options);
+    case ctl_action::job_start: return run_job(*connected.client, options, true);
+    case ctl_action::job_end: return run_job(*connected.client, options, false);
+    case ctl_action::status: break;
+  }
+  return run_status(*connected.client, options);
 }
 
 void add_shutdown_flags(CLI::App& shutdown, ctl_options& options) {
@@ -189,7 +209,7 @@ void add_shutdown_flags(CLI::App& shutdown, ctl_options& options) {
 
 ctl_command add_ctl_command(CLI::App& app) {
   auto options = std::make_shared<ctl_options>();
-  auto* ctl = app.add_subcommand("ctl", "talk to a running runwarden (status, shutdown)");
+  auto* ctl = app.add_subcommand("ctl", "talk to a running runwarden (status, shutdown, job)");
   ctl->require_subcommand(1);
   auto* socket = ctl->add_option("--socket", options->socket_path, "control socket PATH");
   ctl->add_option("--addr", options->address, "unix:///PATH or tcp://HOST:PORT")
@@ -203,8 +223,24 @@ ctl_command add_ctl_command(CLI::App& app) {
   auto* shutdown = ctl->add_subcommand("shutdown", "drain the runner (or stop it: --force)");
   shutdown->fallthrough();
   add_shutdown_flags(*shutdown, *options);
+  auto* job = ctl->add_subcommand("job", "report a job the runner started or ended");
+  job->require_subcommand(1);
+  auto* job_start = job->add_subcommand("start", "the runner started job ID");
+  auto* job_end = job->add_subcommand("end", "the runner ended job ID");
+  for (auto* sub : {job_start, job_end}) {
+    sub->fallthrough();
+    sub->add_option("id", options->job_id, "the job's id (the same for its start and end)")
+        ->required();
+    sub->add_flag("--json", options->json, "print the status after the report as JSON");
+  }
   return {[ctl] { return ctl->parsed(); },
-          [options, shutdown] { return run_ctl(*options, shutdown->parsed()); }};
+          [options, shutdown, job_start, job_end] {
+            const auto action = shutdown->parsed()    ? ctl_action::shutdown
+                                : job_start->parsed() ? ctl_action::job_start
+                                : job_end->parsed()   ? ctl_action::job_end
+                                                      : ctl_action::status;
+            return run_ctl(*options, action);
+          }};
 }
 
 }  // namespace runwarden

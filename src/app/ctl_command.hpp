@@ -5,6 +5,8 @@
 //       status [--json] [--watch]
 //       shutdown [--reason TEXT] [--webhook URL] [--deadline DURATION] [--wait] [--force]
 //                [--json]
+//       job start|end ID [--json]
+// `job start|end` reports a job of the runner's (its hooks call it), quiet unless --json.
 // `shutdown --wait` returns once the runner is gone, with runwarden's exit code (the
 // runner's, normally). Failures have exit codes of their own (control_client.hpp).
 

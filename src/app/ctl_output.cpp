@@ -63,6 +63,13 @@ std::string jobs_text(const v1::StatusResponse& status) {
   return status.has_jobs_running() ? std::to_string(status.jobs_running().value()) : "unknown";
 }
 
+// The jobs the runner reported, after the count: "2 (reported: build-1, build-2)".
+std::string reported_text(const v1::StatusResponse& status) {
+  std::string text;
+  for (const auto& job : status.reported_jobs()) text += (text.empty() ? "" : ", ") + job;
+  return text.empty() ? "" : " (reported: " + text + ")";
+}
+
 std::string drain_text(const v1::StatusResponse& status) {
   if (!status.has_drain_started_at()) return "not started";
   std::string text = "by " + trigger_word(status);
@@ -92,6 +99,7 @@ std::string status_text(const v1::StatusResponse& status) {
       (status.has_last_exit() ? status.last_exit().text() : "none") +
       (status.runner_state().empty() ? "" : ", says " + status.runner_state());
   return "runwarden: " + state + "\nrunner:    " + runner + "\njobs:      " + jobs_text(status) +
+         reported_text(status) +
          "\ndrain:     " + drain_text(status) + "\n" +
          (status.unregistration().empty() ? ""
                                           : "unregistered: " + status.unregistration() + "\n");
@@ -124,6 +132,8 @@ nlohmann::json status_json(const v1::StatusResponse& status) {
       {"runner_pid", status.runner_pid() != 0 ? nlohmann::json(status.runner_pid()) : nullptr},
       {"jobs_running", status.has_jobs_running() ? nlohmann::json(status.jobs_running().value())
                                                  : nullptr},
+      {"reported_jobs", nlohmann::json(std::vector<std::string>(
+                            status.reported_jobs().begin(), status.reported_jobs().end()))},
       {"restarts", status.restarts()},
       {"runner_state", status.runner_state().empty() ? nlohmann::json(nullptr)
                                                      : nlohmann::json(status.runner_state())},

@@ -5,16 +5,28 @@
 #include <string>
 #include <utility>
 
+#include "actors/http_port/dry_run_http_port.hpp"
 #include "actors/supervisor/give_up_escalation.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
 #include "actors/warden/warden_actor.hpp"
 #include "src/assembly/instance_tree.hpp"
+#include "src/logging/logging.hpp"
 #include "src/util/assert.hpp"
 
 namespace runwarden {
 
 instance instance::start(caf::actor_system& system, instance_plan plan, instance_ports ports) {
   RUNWARDEN_ASSERT(ports.process && ports.http && ports.exit_listener);
+  // A dry run puts its port in front of every worker's: whatever a worker calls, only reads
+  // go out. The runner's process port is untouched: the runner is supervised as usual.
+  if (plan.dry_run) {
+    warden_logger()->warn("dry run: no call that changes the fleet or the CI server is sent "
+                          "(each is logged \"dry run: ...\"); the runner is supervised and "
+                          "signalled as usual");
+    ports.http = [&system, real = ports.http] {
+      return system.spawn(dry_run_http_port, real());
+    };
+  }
   instance started;
   // The warden's exit and signals reach the host through the escalation, which sets the
   // exit code when a worker's supervisor gave up (give_up_escalation.hpp).

@@ -42,6 +42,9 @@ struct instance_plan {
   // sends its points through a client of its own for CloudWatch; not started without both.
   std::optional<autoscaling_client_wiring> cloudwatch_client = {};
   std::optional<metrics_publisher_wiring> metrics_publisher = {};
+  // A dry run: every HTTP port the workers get withholds the calls that change something
+  // (actors/http_port/dry_run_http_port.hpp); the runner is supervised as usual.
+  bool dry_run = false;
 };
 
 }  // namespace runwarden

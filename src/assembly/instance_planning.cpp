@@ -123,7 +123,8 @@ instance_planning plan_instance(const instance_inputs& inputs,
   notifier.wiring->secret = inputs.webhook_secret;
   instance_plan plan{
       .drain = make_drain_config(config, seeds(), awareness.awareness->gitlab_shutdown_timeout()),
-      .notifier = std::move(*notifier.wiring)};
+      .notifier = std::move(*notifier.wiring),
+      .dry_run = config.run.dry_run};
   // Checked before the runner starts, so that a bad endpoint stops nothing midway.
   if (auto error = plan_cloud_watcher(plan, config, inputs.environment, seeds(), metrics);
       !error.empty())

@@ -287,6 +287,8 @@ constexpr key_spec schema[] = {
     {"scaling", "publish", read_scaling_publish},
     {"scaling", "publish_interval", read_scaling_publish_interval},
     {"scaling", "publish_namespace", read_scaling_publish_namespace},
+    {"run", "dry_run",
+     [](config_value& value) { return store(value.expect_bool(), value.config().run.dry_run); }},
 };
 
 // gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the

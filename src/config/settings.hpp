@@ -165,7 +165,16 @@ struct journal_settings {
   std::uint64_t compact_bytes = 1024 * 1024;
 };
 
+// How the whole run goes. A dry run (NTH's DRY_RUN) supervises and drains the runner as
+// usual but sends no call that changes anything outside the machine: every such HTTP call
+// (hook completion, unregistration, scaling, webhooks) is logged "dry run: ..." and answered
+// as done without being sent (actors/http_port/dry_run_http_port.hpp).
+struct run_settings {
+  bool dry_run = false;
+};
+
 struct settings {
+  run_settings run;
   runner_settings runner;
   restart_settings restart;
   drain_settings drain;

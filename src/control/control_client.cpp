@@ -134,6 +134,13 @@ status_result control_client::force_shutdown(const v1::ForceShutdownRequest& req
   return finish(status, std::move(response));
 }
 
+status_result control_client::report_job(const v1::ReportJobRequest& request) {
+  v1::StatusResponse response;
+  const auto context = new_context(true);
+  const auto status = stub_->ReportJob(context.get(), request, &response);
+  return finish(status, std::move(response));
+}
+
 std::unique_ptr<status_stream> control_client::watch() {
   return std::make_unique<status_stream>(new_context(false), address_text_, token_.has_value(),
                                          *stub_);

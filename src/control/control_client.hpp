@@ -74,6 +74,7 @@ class control_client {
   status_result status();
   status_result shutdown(const v1::ShutdownRequest& request);
   status_result force_shutdown(const v1::ForceShutdownRequest& request);
+  status_result report_job(const v1::ReportJobRequest& request);
   std::unique_ptr<status_stream> watch();
 
  private:

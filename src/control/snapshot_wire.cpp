@@ -50,6 +50,7 @@ v1::Trigger trigger_of(trigger_source source) {
     case trigger_source::azure_redeploy: return v1::TRIGGER_AZURE_REDEPLOY;
     case trigger_source::gcp_preemption: return v1::TRIGGER_GCP_PREEMPTION;
     case trigger_source::gcp_host_maintenance: return v1::TRIGGER_GCP_HOST_MAINTENANCE;
+    case trigger_source::host: return v1::TRIGGER_HOST;
   }
   return v1::TRIGGER_UNSPECIFIED;
 }
@@ -98,6 +99,7 @@ v1::StatusResponse status_response_of(const warden_snapshot& snapshot,
   response.set_runner_pid(snapshot.runner_pid.value_or(0));
   if (snapshot.jobs_running) response.mutable_jobs_running()->set_value(*snapshot.jobs_running);
   response.set_runner_state(snapshot.runner_state);
+  for (const auto& job : snapshot.reported_jobs) response.add_reported_jobs(job);
   response.set_restarts(snapshot.restarts_total);
   *response.mutable_state_since() = clock.timestamp_of(snapshot.status_since);
   if (snapshot.drain_started_at)

@@ -7,6 +7,7 @@
 #include "src/control/shutdown_request_check.hpp"
 #include "src/control/snapshot_wire.hpp"
 #include "src/control/watch_stream.hpp"
+#include "src/drain/job_ledger.hpp"
 
 namespace runwarden {
 
@@ -60,6 +61,25 @@ grpc::ServerUnaryReactor* warden_service::Status(grpc::CallbackServerContext* ca
                                                  v1::StatusResponse* response) {
   if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   return answer_from_warden(context_, call, response, &fill_status, caf::get_atom::value);
+}
+
+// A report changes what scale-in may do, so it is closed where the shutdown calls are.
+grpc::ServerUnaryReactor* warden_service::ReportJob(grpc::CallbackServerContext* call,
+                                                    const v1::ReportJobRequest* request,
+                                                    v1::StatusResponse* response) {
+  if (!call_authorized(*call, context_.token)) return finish_now(call, unauthenticated_status());
+  if (!context_.warden_shutdown_open) return finish_now(call, shutdown_closed_status());
+  if (auto problem = job_id_problem(request->job_id()))
+    return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, *problem});
+  if (request->event() != v1::ReportJobRequest::EVENT_STARTED &&
+      request->event() != v1::ReportJobRequest::EVENT_ENDED)
+    return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT,
+                             "the event must be EVENT_STARTED or EVENT_ENDED"});
+  const auto kind = request->event() == v1::ReportJobRequest::EVENT_STARTED
+                        ? job_report_kind::started
+                        : job_report_kind::ended;
+  return answer_from_warden(context_, call, response, &fill_status,
+                            job_reported{kind, request->job_id()});
 }
 
 grpc::ServerWriteReactor<v1::StatusResponse>* warden_service::Watch(

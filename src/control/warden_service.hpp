@@ -1,5 +1,5 @@
 #pragma once
-// runwarden.v1.Warden: Shutdown, ForceShutdown, Status and Watch, each answered from the
+// runwarden.v1.Warden: Shutdown, ForceShutdown, Status, Watch and ReportJob, each answered from the
 // warden by the callback API (no gRPC thread waits). Every call first shows its token when
 // one is configured, and shutdown calls are checked in full before the warden hears of them.
 
@@ -22,6 +22,9 @@ class warden_service final : public v1::Warden::CallbackService {
   grpc::ServerUnaryReactor* Status(grpc::CallbackServerContext* call,
                                    const v1::StatusRequest* request,
                                    v1::StatusResponse* response) override;
+  grpc::ServerUnaryReactor* ReportJob(grpc::CallbackServerContext* call,
+                                      const v1::ReportJobRequest* request,
+                                      v1::StatusResponse* response) override;
   grpc::ServerWriteReactor<v1::StatusResponse>* Watch(grpc::CallbackServerContext* call,
                                                       const v1::WatchRequest* request) override;
 

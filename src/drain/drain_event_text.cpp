@@ -64,6 +64,9 @@ struct event_text {
   std::string operator()(const lifecycle_client_unavailable&) const {
     return "lifecycle_client_unavailable";
   }
+  std::string operator()(const job_reported& e) const {
+    return fmt::format("job_reported {} id={}", to_string(e.kind), e.job_id);
+  }
 };
 
 }  // namespace

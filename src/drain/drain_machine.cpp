@@ -50,9 +50,14 @@ public:
     }
     state_.runner = runner_state::alive;
     state_.runner_pid = event.pid;
+    state_.runner_identity = event.identity;
     // Until it shows it is ready, a signal may find the runner without its handlers.
     state_.runner_started_at = now_;
     state_.runner_answered = false;
+    // The jobs reported for the runner before it ended with it (runner_exited); a runner
+    // that reports them starts with none.
+    if (state_.jobs_reported.reporting())
+      state_.jobs_running = combined_jobs(state_.jobs_scraped, state_.jobs_reported);
     say(report_level::info, "runner started, pid " + std::to_string(event.pid));
     if (state_.status == warden_status::starting) move_to(warden_status::running);
     // A drain requested while the runner was being spawned starts now that it can.
@@ -77,6 +82,9 @@ public:
     state_.runner = runner_state::exited;
     state_.runner_pid.reset();
     state_.last_exit = event.status;
+    // Its reported jobs end with it: a missed `end` lasts no longer than the runner. The count
+    // itself stays as last seen, which is what an end nobody could read is judged by.
+    state_.jobs_reported.clear_jobs();
     if (state_.status == warden_status::shutting_down) {
       runner_stopped(event.status);
     } else {
@@ -263,7 +271,8 @@ private:
     const auto& policy = config_.restart;
     if (!exit_calls_for_restart(policy.type, status)) {
       finish(status.as_exit_code(), "runner ended (" + to_string(status) + "); restart policy " +
-                                        std::string{to_string(policy.type)} + " keeps it down");
+                                        std::string{to_string(policy.type)} + " keeps it down",
+             status.unknown);
       return;
     }
     forget_restarts_outside_window(state_.recent_restarts, policy.budget_window, now_);
@@ -273,7 +282,8 @@ private:
       emit(send_notification{notification_kind::restart_budget_spent, {}});
       finish(code, "runner ended (" + to_string(status) + ") and the restart budget is spent: " +
                        std::to_string(state_.recent_restarts.size()) + " restarts within " +
-                       describe_duration(policy.budget_window));
+                       describe_duration(policy.budget_window),
+             status.unknown);
       return;
     }
     const auto delay = backoff_delay(policy, state_.recent_restarts.size(),

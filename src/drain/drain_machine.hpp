@@ -35,6 +35,8 @@
 #include <vector>
 
 #include "src/drain/drain_vocabulary.hpp"
+#include "src/drain/job_ledger.hpp"
+#include "src/runner/process_identity.hpp"
 #include "src/supervision/restart_policy.hpp"
 
 namespace runwarden {
@@ -117,6 +119,9 @@ struct drain_state {
   warden_status status = warden_status::starting;
   runner_state runner = runner_state::spawning;
   std::optional<std::int64_t> runner_pid;
+  // Who the runner is beyond its pid, as its spawn told it: a recovered runwarden adopts and
+  // signals runner_pid only once the process behind it is proved to be this one.
+  process_identity runner_identity;
   // When the runner last started, and whether its metrics have answered since: a runner
   // that answers, or has run for the start grace, has its signal handlers in place.
   std::optional<instant> runner_started_at;
@@ -141,7 +146,10 @@ struct drain_state {
   // Restarts inside the budget window, oldest first; bounded by budget_restarts_max.
   std::vector<instant> recent_restarts;
   std::uint64_t restarts_total = 0;
-  // The runner's own account of its work (metrics); unknown until it first reports.
+  // The runner's jobs: its metrics' count and the jobs it reported (job_ledger.hpp), and
+  // the two combined, which everything else reads; unknown until either source speaks.
+  std::optional<std::uint32_t> jobs_scraped;
+  job_ledger jobs_reported;
   std::optional<std::uint32_t> jobs_running;
   std::string runner_reported_state;  // the runner's own view; empty: it says none
   // The wind-down.
@@ -158,6 +166,9 @@ struct drain_state {
   // When the status last changed, and how runwarden ends once gone.
   instant status_since{0};
   std::optional<int> exit_code;
+  // The runner's end was seen but not how it ended (exit_status::unknown), and exit_code
+  // was decided without it.
+  bool exit_unknown = false;
   std::string exit_reason;
   armed_timers timers;
   timer_id next_timer_id = 1;
@@ -171,6 +182,7 @@ struct warden_started {
 };
 struct runner_spawned {
   std::int64_t pid;
+  process_identity identity = {};  // empty when the spawner could not tell (a keeper's)
   friend bool operator==(const runner_spawned&, const runner_spawned&) = default;
 };
 struct runner_spawn_failed {
@@ -259,7 +271,7 @@ using drain_event =
                  shutdown_requested, forceful_shutdown_requested, reload_requested, timer_fired,
                  runner_load_observed, unregistration_finished, lifecycle_action_pending,
                  lifecycle_action_completed, lifecycle_lookup_ended, runner_signal_delivered,
-                 lifecycle_client_unavailable>;
+                 lifecycle_client_unavailable, job_reported>;
 
 // Effects: what to do, in the imperative.
 struct spawn_runner {};

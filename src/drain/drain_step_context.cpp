@@ -87,10 +87,11 @@ void drain_step_context::set_deadline(instant deadline) {
   say(report_level::info, "drain deadline in " + describe_duration(deadline - now_));
 }
 
-void drain_step_context::finish(int exit_code, std::string reason) {
+void drain_step_context::finish(int exit_code, std::string reason, bool end_unknown) {
   state_.timers = {};
   state_.runner = runner_state::exited;
   state_.exit_code = exit_code;
+  state_.exit_unknown = end_unknown;
   state_.exit_reason = reason;
   say(exit_code == 0 ? report_level::info : report_level::warning, reason);
   move_to(warden_status::gone);

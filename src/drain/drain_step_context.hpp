@@ -33,7 +33,8 @@ protected:
   void escalate_to_forceful(const std::string& why);
   void set_deadline(instant deadline);
   // Ends runwarden: status gone, the notification with the callbacks, the exit.
-  void finish(int exit_code, std::string reason);
+  // `end_unknown`: the runner's end was seen, not how it ended (exit_status::unknown).
+  void finish(int exit_code, std::string reason, bool end_unknown = false);
   void move_to(warden_status next);
   void arm(std::optional<armed_timer>& slot, timer_kind kind, instant at);
   // True when `id` is the timer currently armed in `slot`; disarms it.

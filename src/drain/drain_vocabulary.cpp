@@ -32,6 +32,7 @@ std::string_view to_string(trigger_source source) {
     case trigger_source::azure_redeploy: return "Azure Redeploy";
     case trigger_source::gcp_preemption: return "Google Cloud preemption";
     case trigger_source::gcp_host_maintenance: return "Google Cloud host maintenance";
+    case trigger_source::host: return "the host program";
   }
   return "unknown";
 }
@@ -53,6 +54,7 @@ std::string_view trigger_token(trigger_source source) {
     case trigger_source::azure_redeploy: return "azure_redeploy";
     case trigger_source::gcp_preemption: return "gcp_preemption";
     case trigger_source::gcp_host_maintenance: return "gcp_host_maintenance";
+    case trigger_source::host: return "host";
   }
   return "unknown";
 }

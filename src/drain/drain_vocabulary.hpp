@@ -36,6 +36,8 @@ enum class trigger_source : std::uint8_t {
   azure_redeploy,             // Azure Redeploy, when configured to drain
   gcp_preemption,             // Google Cloud instance/preempted TRUE: about 30 s
   gcp_host_maintenance,       // Google Cloud TERMINATE_ON_HOST_MAINTENANCE
+  host,  // the program that embeds runwarden (include/runwarden/instance.hpp), which has no
+        // control API
 };
 
 enum class timer_kind : std::uint8_t {

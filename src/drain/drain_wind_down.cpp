@@ -18,18 +18,15 @@ constexpr duration last_unregistration_attempt_lead = std::chrono::seconds{30};
 }  // namespace
 
 void drain_wind_down::operator()(const runner_load_observed& event) {
-  const auto before = state_.jobs_running;
+  const auto combined = combined_jobs(event.jobs_running, state_.jobs_reported);
   // A runner told to drain takes no new job: once it said it ran none, a scrape that fails
   // as it shuts down (its metrics server goes first) does not make that unknown again. It
   // is what proves an end nobody could read lost no job (continue_wind_down).
-  const bool drained_idle = before == 0u && state_.stage != escalation::none;
-  if (!event.jobs_running && drained_idle) return;
-  state_.jobs_running = event.jobs_running;
+  const bool drained_idle = state_.jobs_running == 0u && state_.stage != escalation::none;
+  if (!combined && drained_idle) return;
+  state_.jobs_scraped = event.jobs_running;
   state_.runner_reported_state = event.runner_state;
-  const bool last_job_finished = event.jobs_running == 0u && before != 0u;
-  if (last_job_finished && state_.status == warden_status::shutting_down &&
-      state_.runner == runner_state::alive)
-    say(report_level::info, "the runner's last job finished; waiting for the runner to exit");
+  jobs_changed(combined);
   // Metrics that answer come from a runner past its start, its signal handlers in place.
   if (event.jobs_running && state_.runner == runner_state::alive) {
     state_.runner_answered = true;
@@ -38,6 +35,45 @@ void drain_wind_down::operator()(const runner_load_observed& event) {
       on_runner_ready();
     }
   }
+}
+
+// A report is the runner's own (its hook ran): one that arrives after it exited, or before
+// the next one started, belongs to no runner and is dropped.
+void drain_wind_down::operator()(const job_reported& event) {
+  if (state_.runner != runner_state::alive || state_.status == warden_status::gone) {
+    say(report_level::debug, std::string{"ignored a job report ("} + to_string(event.kind) +
+                                 ") while no runner runs");
+    return;
+  }
+  const auto outcome = state_.jobs_reported.apply(event);
+  switch (outcome) {
+    case job_report_outcome::started:
+    case job_report_outcome::ended:
+      say(report_level::info, "job " + event.job_id + " " + to_string(event.kind));
+      break;
+    case job_report_outcome::already_started:
+      say(report_level::debug, "job " + event.job_id + " was reported started already");
+      break;
+    case job_report_outcome::unknown_job:
+      if (!event.job_id.empty())
+        say(report_level::debug, "job " + event.job_id + " ended, but was not running");
+      break;
+    case job_report_outcome::full:
+      say(report_level::warning, "job " + event.job_id + " not counted: " +
+                                     std::to_string(reported_jobs_max) +
+                                     " reported jobs have not ended (missed ends?)");
+      break;
+  }
+  jobs_changed(combined_jobs(state_.jobs_scraped, state_.jobs_reported));
+}
+
+void drain_wind_down::jobs_changed(std::optional<std::uint32_t> jobs_running) {
+  const auto before = state_.jobs_running;
+  state_.jobs_running = jobs_running;
+  const bool last_job_finished = jobs_running == 0u && before != 0u;
+  if (last_job_finished && state_.status == warden_status::shutting_down &&
+      state_.runner == runner_state::alive)
+    say(report_level::info, "the runner's last job finished; waiting for the runner to exit");
 }
 
 void drain_wind_down::on_runner_ready() {
@@ -200,10 +236,10 @@ void drain_wind_down::continue_wind_down() {
   // An end nobody could read stays unknown, unless the runner's own metrics last said it
   // ran no job: then no job can have been lost with it.
   if (status.unknown && state_.jobs_running == 0u) {
-    finish(0, how + "; its metrics last showed no job running");
+    finish(0, how + "; its metrics last showed no job running", true);
     return;
   }
-  finish(status.as_exit_code(), how);
+  finish(status.as_exit_code(), how, status.unknown);
 }
 
 // The operator's "now" once the runner is gone: what the wind-down still waits for (a CI

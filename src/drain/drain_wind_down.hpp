@@ -12,12 +12,16 @@ public:
   using drain_step_context::drain_step_context;
 
   void operator()(const runner_load_observed& event);
+  void operator()(const job_reported& event);
   void operator()(const unregistration_finished& event);
   void operator()(const lifecycle_action_completed& event);
   void operator()(const lifecycle_lookup_ended& event);
   void operator()(const lifecycle_client_unavailable& event);
 
 protected:
+  // The runner's combined job count changed (metrics or reports): kept, and said when its
+  // last job finished during a drain.
+  void jobs_changed(std::optional<std::uint32_t> jobs_running);
   // Keeps `action` for completion and heartbeats; returns the drain deadline it implies,
   // or nothing when the same action was already known.
   std::optional<instant> adopt_lifecycle_action(const lifecycle_action& action);

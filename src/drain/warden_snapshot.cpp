@@ -26,7 +26,8 @@ drain_phase phase_of(const drain_state& state) {
 auto comparable(const warden_snapshot& s) {
   return std::tie(s.status, s.status_since, s.phase, s.runner_pid, s.restarts_total,
                   s.last_exit, s.drain_started_at, s.drain_deadline, s.trigger, s.reason,
-                  s.jobs_running, s.lifecycle_hook, s.unregistration, s.exit_code,
+                  s.jobs_running, s.reported_jobs, s.lifecycle_hook, s.unregistration, s.exit_code,
+                  s.exit_unknown,
                   s.exit_reason, s.spawn_failure, s.runner_state, s.next_heartbeat_at, s.lifecycle_expires_at,
                   s.instance_id, s.auto_scaling_group, s.unregistration_attempts,
                   s.next_unregistration_at);
@@ -64,6 +65,7 @@ warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t
       .reason = state.drain_reason,
       // A count is the running runner's own; once it has ended, the last count is stale.
       .jobs_running = state.runner == runner_state::alive ? state.jobs_running : std::nullopt,
+      .reported_jobs = state.jobs_reported.jobs(),
       .runner_state = state.runner_reported_state,
       .lifecycle_hook = state.lifecycle ? std::optional{state.lifecycle->hook_name} : std::nullopt,
       .next_heartbeat_at =
@@ -73,6 +75,7 @@ warden_snapshot snapshot_of(const drain_state& state, instant now, std::uint64_t
                                   : std::nullopt,
       .unregistration = state.unregistration_result,
       .exit_code = state.exit_code,
+      .exit_unknown = state.exit_unknown,
       .exit_reason = state.exit_reason,
       .spawn_failure = state.spawn_failure,
   };

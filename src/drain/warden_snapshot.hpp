@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "src/drain/drain_machine.hpp"
 
@@ -38,13 +39,16 @@ struct warden_snapshot {
   std::optional<instant> drain_deadline;
   std::optional<trigger_source> trigger;
   std::string reason;
-  std::optional<std::uint32_t> jobs_running;  // known once the metrics poller reports
+  // Known once the metrics answer or the runner reports its jobs (job_ledger.hpp).
+  std::optional<std::uint32_t> jobs_running;
+  std::vector<std::string> reported_jobs;  // the jobs the runner reported and not ended
   std::string runner_state;  // the runner's own view of its state, when it reports one
   std::optional<std::string> lifecycle_hook;  // the hook this drain completes, if any
   std::optional<instant> next_heartbeat_at;   // the hook's next heartbeat, while one is due
   std::optional<instant> lifecycle_expires_at;  // the hook's global timeout, until completed
   std::string unregistration;  // per runner, once unregistration finished
   std::optional<int> exit_code;               // once gone
+  bool exit_unknown = false;  // once gone: the runner's end was seen, not how it ended
   std::string exit_reason;
   std::string spawn_failure;  // why the runner could not be started, when it could not
   // Where the runner runs, as the cloud names it; empty until the warden hears it (the

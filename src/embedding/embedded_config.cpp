@@ -34,6 +34,8 @@ config::loaded config::from_toml(std::string_view text, std::vector<std::string>
           std::move(read.warnings)};
 }
 
+void config::set_log_sink(log_sink sink) { value_->sink = std::move(sink); }
+
 config::config(std::unique_ptr<settings_value> value) : value_(std::move(value)) {}
 config::config(const config& other)
     : value_(std::make_unique<settings_value>(*other.value_)) {}

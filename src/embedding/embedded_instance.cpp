@@ -4,13 +4,16 @@
 #include "runwarden/instance.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 #include "messages/warden_messages.hpp"
 #include "runwarden_version.hpp"
 #include "src/drain/shutdown_request_limits.hpp"
 #include "src/assembly/local_instance.hpp"
+#include "src/embedding/embedded_log.hpp"
 #include "src/embedding/host_relay.hpp"
+#include "src/embedding/public_status.hpp"
 #include "src/embedding/settings_value.hpp"
 #include "src/logging/logging.hpp"
 #include "src/util/time_bounds.hpp"
@@ -18,13 +21,17 @@
 namespace runwarden::embedded {
 
 struct instance::running {
+  // First in, last out: the lines of the whole stop() reach the host's sink.
+  std::unique_ptr<embedded_log_route> log;
   caf::actor_system& system;
   std::unique_ptr<local_instance> local;
   host_relay_actor relay;
+  std::shared_ptr<std::atomic<bool>> gone;  // the relay's word that the status is gone
 };
 
 instance::started instance::start(caf::actor_system& system, const config& settings) {
   const auto& checked = settings.value_->checked;
+  auto log = embedded_log_route::install(checked.log, settings.value_->sink);
   auto metrics =
       std::make_shared<metrics_registry>(version_text, std::chrono::system_clock::now());
   auto prepared = local_instance::prepare(checked, metrics);
@@ -32,9 +39,10 @@ instance::started instance::start(caf::actor_system& system, const config& setti
   // The relay exists before the warden, whose exit listener it is. It may use the journal:
   // stop() waits for the relay's end before the journal goes.
   auto& journal = prepared.instance->journal();
+  auto gone = std::make_shared<std::atomic<bool>>(false);
   auto state = std::make_unique<running>(
-      running{system, std::move(prepared.instance),
-              system.spawn(host_relay, [&journal] { journal.retire(); })});
+      running{std::move(log), system, std::move(prepared.instance),
+              system.spawn(host_relay, [&journal] { journal.retire(); }, gone), gone});
   state->local->start(system, state->relay,
                       [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
                         metrics->observe(effect, snapshot);
@@ -76,6 +84,8 @@ void instance::subscribe(const caf::actor& listener) const {
 
 std::string instance::request_shutdown(shutdown_request request) const {
   if (!running_) return "the instance is stopped";
+  // The warden would take the request and do nothing: there is no runner left to drain.
+  if (running_->gone->load()) return "the runner is gone already: nothing to shut down";
   if (auto problem = reason_problem(request.reason)) return *problem;
   if (request.deadline) {
     if (auto problem = relative_deadline_problem(*request.deadline)) return *problem;
@@ -83,7 +93,7 @@ std::string instance::request_shutdown(shutdown_request request) const {
   if (request.on_gone) caf::anon_send(running_->relay, gone_callback{std::move(request.on_gone)});
   const auto& warden = running_->local->actors().warden();
   if (request.forceful) {
-    caf::anon_send(warden, forceful_shutdown_requested{.source = trigger_source::control_api,
+    caf::anon_send(warden, forceful_shutdown_requested{.source = trigger_source::host,
                                                        .reason = std::move(request.reason)});
     return {};
   }
@@ -92,7 +102,7 @@ std::string instance::request_shutdown(shutdown_request request) const {
     deadline = std::chrono::duration_cast<instant>(
                    running_->system.clock().now().time_since_epoch()) +
                *request.deadline;
-  caf::anon_send(warden, shutdown_requested{.source = trigger_source::control_api,
+  caf::anon_send(warden, shutdown_requested{.source = trigger_source::host,
                                             .deadline = deadline,
                                             .reason = std::move(request.reason)});
   return {};

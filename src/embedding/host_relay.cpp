@@ -5,6 +5,7 @@
 #include <string>
 
 #include "messages/warden_messages.hpp"
+#include "src/embedding/public_status.hpp"
 #include "src/logging/logging.hpp"
 
 namespace runwarden {
@@ -14,12 +15,17 @@ namespace {
 using relay_pointer = host_relay_actor::stateful_pointer<host_relay_state>;
 
 bool is_gone(const embedded::status& status) {
-  return status.state == to_string(warden_status::gone);
+  return status.state == embedded::instance_state::gone;
 }
 
+// The first status at gone is the last one a host hears: the warden may publish again after
+// it (a late answer changes a field), and a host that hands the exit code to main at gone
+// must hear it once.
 void on_snapshot(relay_pointer self, const warden_snapshot& snapshot) {
   auto& state = self->state;
+  if (state.last && is_gone(*state.last)) return;
   state.last = public_status(snapshot);
+  if (is_gone(*state.last)) state.gone->store(true);
   // The host's actors are its own, untyped: a typed actor reaches them with anon_send only.
   for (const auto& listener : state.listeners) caf::anon_send(listener, *state.last);
   if (!is_gone(*state.last)) return;
@@ -55,19 +61,9 @@ void on_gone_callback(relay_pointer self, const gone_callback& gone) {
 
 }  // namespace
 
-embedded::status public_status(const warden_snapshot& snapshot) {
-  return {.version = snapshot.version,
-          .state = std::string{to_string(snapshot.status)},
-          .phase = std::string{to_string(snapshot.phase)},
-          .runner_pid = snapshot.runner_pid,
-          .jobs_running = snapshot.jobs_running,
-          .restarts_total = snapshot.restarts_total,
-          .trigger = snapshot.trigger ? std::string{trigger_token(*snapshot.trigger)} : "",
-          .reason = snapshot.reason,
-          .exit_code = snapshot.exit_code};
-}
-
-host_relay_actor::behavior_type host_relay(relay_pointer self, std::function<void()> on_exit) {
+host_relay_actor::behavior_type host_relay(relay_pointer self, std::function<void()> on_exit,
+                                           std::shared_ptr<std::atomic<bool>> gone) {
+  self->state.gone = std::move(gone);
   self->set_down_handler([=](const caf::down_msg& down) {
     std::erase_if(self->state.listeners,
                   [&](const caf::actor& listener) { return listener.address() == down.source; });

@@ -1,10 +1,13 @@
 #pragma once
 // Between an embedded instance's warden and its host: subscribed to the warden, it turns each
 // snapshot into the public embedded::status, hands it to the host's subscribed actors, and
-// calls the shutdown requests' on_gone callbacks once the status is gone. It is also the
+// calls the shutdown requests' on_gone callbacks once the status is gone. The first status
+// at gone is the last it hands on: a host hears gone once. It is also the
 // warden's exit listener, so the warden's own protocol never reaches the host.
 
+#include <atomic>
 #include <cstddef>
+#include <memory>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -29,21 +32,20 @@ struct host_relay_state {
   static inline const char* name = "host_relay";
   std::vector<caf::actor> listeners;     // at most host_listeners_max
   std::vector<gone_callback> callbacks;  // at most host_listeners_max
-  std::optional<embedded::status> last;
+  std::optional<embedded::status> last;  // stays at the first status at gone
+  std::shared_ptr<std::atomic<bool>> gone;  // set at gone, for the handle to read
 };
 
 // What the relay receives: from the warden, its status (subscribed to) and, as its exit
 // listener, warden_exited; from the public handle, (caf::subscribe_atom, caf::actor) for a
 // host's actor and gone_callback. `on_exit` runs at warden_exited, as runwarden run retires
-// its journal then.
+// its journal then. `gone` turns true once the status is gone.
 using host_relay_actor = status_subscriber_actor::extend_with<warden_exit_listener_actor>::extend<
     caf::reacts_to<caf::subscribe_atom, caf::actor>, caf::reacts_to<gone_callback>>;
 
 host_relay_actor::behavior_type host_relay(
-    host_relay_actor::stateful_pointer<host_relay_state> self, std::function<void()> on_exit);
-
-// The public view of a snapshot.
-embedded::status public_status(const warden_snapshot& snapshot);
+    host_relay_actor::stateful_pointer<host_relay_state> self, std::function<void()> on_exit,
+    std::shared_ptr<std::atomic<bool>> gone);
 
 }  // namespace runwarden
 

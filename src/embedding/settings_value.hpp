@@ -8,6 +8,7 @@ namespace runwarden::embedded {
 
 struct config::settings_value {
   settings checked;
+  log_sink sink = {};  // empty: runwarden's lines go to stderr, as [log] says
 };
 
 }  // namespace runwarden::embedded

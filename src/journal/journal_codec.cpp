@@ -33,6 +33,7 @@ pb::TriggerSource to_wire(trigger_source source) {
     case trigger_source::azure_redeploy: return pb::TRIGGER_SOURCE_AZURE_REDEPLOY;
     case trigger_source::gcp_preemption: return pb::TRIGGER_SOURCE_GCP_PREEMPTION;
     case trigger_source::gcp_host_maintenance: return pb::TRIGGER_SOURCE_GCP_HOST_MAINTENANCE;
+    case trigger_source::host: return pb::TRIGGER_SOURCE_HOST;
   }
   return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
@@ -95,7 +96,10 @@ struct event_encoder {
 
   void operator()(const warden_started&) const { message.mutable_warden_started(); }
   void operator()(const runner_spawned& e) const {
-    message.mutable_runner_spawned()->set_pid(e.pid);
+    auto* spawned = message.mutable_runner_spawned();
+    spawned->set_pid(e.pid);
+    spawned->set_start_time_ticks(e.identity.start_time_ticks);
+    spawned->set_boot_id(e.identity.boot_id);
   }
   void operator()(const runner_spawn_failed& e) const {
     auto* failed = message.mutable_runner_spawn_failed();
@@ -161,6 +165,11 @@ struct event_encoder {
   void operator()(const lifecycle_client_unavailable&) const {
     message.mutable_lifecycle_client_unavailable();
   }
+  void operator()(const job_reported& e) const {
+    auto* reported = message.mutable_job_reported();
+    reported->set_ended(e.kind == job_report_kind::ended);
+    reported->set_job_id(e.job_id);
+  }
 };
 
 shutdown_requested decode_shutdown(const pb::ShutdownRequested& message) {
@@ -182,7 +191,10 @@ pb::Event encode_event(const drain_event& event) {
 drain_event decode_event(const pb::Event& message) {
   switch (message.kind_case()) {
     case pb::Event::kWardenStarted: return warden_started{};
-    case pb::Event::kRunnerSpawned: return runner_spawned{message.runner_spawned().pid()};
+    case pb::Event::kRunnerSpawned: {
+      const auto& spawned = message.runner_spawned();
+      return runner_spawned{spawned.pid(), {spawned.start_time_ticks(), spawned.boot_id()}};
+    }
     case pb::Event::kRunnerSpawnFailed:
       return runner_spawn_failed{message.runner_spawn_failed().error_number(),
                                  message.runner_spawn_failed().message()};
@@ -231,6 +243,10 @@ drain_event decode_event(const pb::Event& message) {
       return runner_signal_delivered{message.runner_signal_delivered().pid(),
                                      message.runner_signal_delivered().signal_number()};
     case pb::Event::kLifecycleClientUnavailable: return lifecycle_client_unavailable{};
+    case pb::Event::kJobReported:
+      return job_reported{message.job_reported().ended() ? job_report_kind::ended
+                                                         : job_report_kind::started,
+                          message.job_reported().job_id()};
     case pb::Event::KIND_NOT_SET: break;
   }
   throw journal_format_error{"event of no known kind"};

@@ -67,6 +67,11 @@ std::shared_ptr<spdlog::logger> logger_named(const std::string& name) {
 
 }  // namespace
 
+std::unique_ptr<spdlog::formatter> log_line_formatter(log_format format) {
+  if (format == log_format::json) return std::make_unique<json_line_formatter>();
+  return std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%e %^%-5l%$ %n: %v");
+}
+
 std::optional<spdlog::level::level_enum> parse_log_level(std::string_view text) {
   for (int level = spdlog::level::trace; level < spdlog::level::n_levels; ++level) {
     const auto name = spdlog::level::to_string_view(spdlog::level::level_enum(level));
@@ -87,11 +92,7 @@ std::optional<std::string> setup_logging(const log_settings& settings) {
   const auto level = parse_log_level(settings.level);
   if (!level) return "unknown log level \"" + settings.level + "\"";
   auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
-  if (settings.format == log_format::json) {
-    sink->set_formatter(std::make_unique<json_line_formatter>());
-  } else {
-    sink->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%-5l%$ %n: %v");
-  }
+  sink->set_formatter(log_line_formatter(settings.format));
   spdlog::drop_all();
   spdlog::init_thread_pool(queued_lines_max, 1);
   for (const char* name : {"warden", "runner"}) {

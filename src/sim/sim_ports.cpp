@@ -64,7 +64,7 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
         wiring.world->release_runner(wiring.instance, pid, go,
                                      sim_now(self->clock().now(), wiring.start));
       },
-      [=](adopt_atom, std::int64_t pid) {
+      [=](adopt_atom, std::int64_t pid, const process_identity&) {
         if (!wiring.world->runner_alive(wiring.instance, pid))
           caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
                          runner_exited{pid, wiring.world->runner_end(wiring.instance, pid)});

@@ -38,7 +38,7 @@ process_port_actor::behavior_type recording_process_port(process_port_actor::poi
                        runner_spawned{runner_pid});
       },
       [=](signal_atom, std::int64_t, std::int32_t signal) { seen->signals.push_back(signal); },
-      [](adopt_atom, std::int64_t) {},
+      [](adopt_atom, std::int64_t, const process_identity&) {},
       [](release_atom, std::int64_t, bool) {},
   };
 }

@@ -50,7 +50,7 @@ process_port_actor::behavior_type answering_process_port(process_port_actor::poi
                        runner_spawned{pid});
       },
       [](signal_atom, std::int64_t, std::int32_t) {},
-      [](adopt_atom, std::int64_t) {},
+      [](adopt_atom, std::int64_t, const process_identity&) {},
       [](release_atom, std::int64_t, bool) {},
   };
 }

@@ -54,7 +54,9 @@ process_port_actor::behavior_type scripted_port(
             {self->clock().now() - self->state.start, pid, signal_number});
         self->state.order->push_back(fmt::format("signal {} {}", pid, signal_number));
       },
-      [=](adopt_atom, std::int64_t pid) { self->state.adopted.push_back(pid); },
+      [=](adopt_atom, std::int64_t pid, const process_identity&) {
+        self->state.adopted.push_back(pid);
+      },
       [=](release_atom, std::int64_t pid, bool go) {
         self->state.order->push_back(fmt::format("release {} {}", pid, go ? "go" : "stop"));
       },

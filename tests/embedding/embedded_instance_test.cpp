@@ -20,50 +20,18 @@
 #include "caf/all.hpp"
 #include "runwarden/config.hpp"
 #include "runwarden/instance.hpp"
+#include "tests/embedding/host_side.hpp"
 
 namespace {
 
 using runwarden::embedded::config;
 using runwarden::embedded::instance;
+using runwarden::embedded::instance_state;
+using runwarden::embedded::shutdown_trigger;
 using runwarden::embedded::shutdown_request;
 using runwarden::embedded::status;
 
-constexpr std::chrono::seconds status_wait_max{60};
-
-// A state directory of the test's own, removed at the end.
-struct scratch_directory {
-  std::filesystem::path path;
-  scratch_directory() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "runwarden-embedded-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
-  ~scratch_directory() { std::filesystem::remove_all(path); }
-};
-
-config demo_config(const scratch_directory& state) {
-  auto loaded = config::from_toml("[runner]\nkind = \"gitlab\"\n[journal]\nstate_directory = \"" +
-                                      state.path.string() + "\"\n",
-                                  {DEMO_RUNNER_BINARY, "--concurrency", "1", "--job-seconds", "1"});
-  REQUIRE(loaded.errors.empty());
-  return *loaded.config;
-}
-
-// The statuses a host actor receives, until one matches `until`.
-std::vector<status> statuses_until(caf::scoped_actor& host, bool (*until)(const status&)) {
-  std::vector<status> seen;
-  bool waiting = true;
-  host->receive_while(waiting)(
-      [&](const status& next) {
-        seen.push_back(next);
-        waiting = !until(next);
-      },
-      caf::after(status_wait_max) >> [&] {
-        FAIL("no status for " << status_wait_max.count() << "s after " << seen.size());
-      });
-  return seen;
-}
+using namespace runwarden::embedded::testing;
 
 // What runwarden spawned is gone once an instance is stopped: the count of the system's
 // running actors comes back to the host's own. Workers end on their own after their
@@ -76,9 +44,6 @@ bool running_actors_settle_at(caf::actor_system& system, std::size_t count) {
   }
   return true;
 }
-
-bool runner_runs(const status& s) { return s.state == "running" && s.runner_pid.has_value(); }
-bool gone(const status& s) { return s.state == "gone"; }
 
 // An instance started on the demo runner, followed by `host`, once its runner runs.
 instance running_instance(caf::actor_system& system, const scratch_directory& state,
@@ -104,9 +69,9 @@ struct one_running_instance {
 TEST_CASE_METHOD(one_running_instance,
                  "an embedded instance drains its runner on request and ends with its exit code",
                  "[embedding][process]") {
-  REQUIRE(warden.current_status()->state == "running");
+  REQUIRE(warden.current_status()->state == instance_state::running);
   // Any wait a host passes is taken, bounded: none too long to add to a clock.
-  CHECK(warden.current_status(std::chrono::milliseconds::max())->state == "running");
+  CHECK(warden.current_status(std::chrono::milliseconds::max())->state == instance_state::running);
 
   std::promise<status> at_gone;
   warden.request_shutdown(
@@ -115,9 +80,9 @@ TEST_CASE_METHOD(one_running_instance,
                        .on_gone = [&at_gone](const status& s) { at_gone.set_value(s); }});
   const auto drain = statuses_until(host, gone);
   CHECK(std::any_of(drain.begin(), drain.end(),
-                    [](const status& s) { return s.state == "shutting_down"; }));
+                    [](const status& s) { return s.state == instance_state::shutting_down; }));
   CHECK(drain.back().exit_code == 0);  // the demo runner finished its jobs and exited 0
-  CHECK(drain.back().trigger == "control_api");
+  CHECK(drain.back().trigger == shutdown_trigger::host);
   CHECK(drain.back().reason == "the host is done");
   auto gone_future = at_gone.get_future();
   REQUIRE(gone_future.wait_for(status_wait_max) == std::future_status::ready);
@@ -141,7 +106,7 @@ TEST_CASE("a second instance on one state directory is refused, naming the lock"
   first.instance->subscribe(caf::actor_cast<caf::actor>(host));
   statuses_until(host, runner_runs);
   first.instance->request_shutdown(shutdown_request{.reason = "test over", .forceful = true});
-  CHECK(statuses_until(host, gone).back().state == "gone");
+  CHECK(statuses_until(host, gone).back().state == instance_state::gone);
   first.instance->stop();
 }
 
@@ -186,7 +151,7 @@ TEST_CASE("instance after instance, stop() ends every actor before what it uses 
     caf::scoped_actor host{system};
     auto warden = running_instance(system, state, host);
     warden.request_shutdown(shutdown_request{.reason = "next cycle", .forceful = true});
-    CHECK(statuses_until(host, gone).back().state == "gone");
+    CHECK(statuses_until(host, gone).back().state == instance_state::gone);
     warden.stop();
   }
 }

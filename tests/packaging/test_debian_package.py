@@ -41,6 +41,7 @@ PACKAGE = "runwarden"
 WAIT_S = 60
 KEPT_WARNINGS = os.path.join(SOURCE_DIR, "packaging", "debian", "lintian-kept-warnings")
 DEMO_RUNNER = "/usr/libexec/runwarden/runwarden-demo-runner"
+NEEDRESTART_CONF = "/etc/needrestart/conf.d/runwarden.conf"
 
 
 def run(*command, **options):
@@ -96,14 +97,31 @@ class DebianPackageTest(unittest.TestCase):
         self.assertEqual(set(), warnings - kept_warnings(),
                          "lintian warnings not listed in " + KEPT_WARNINGS)
 
+    def check_needrestart_override(self, path):
+        """The override read as needrestart reads conf.d (its needrestart.conf: `eval` of the
+        file's text after its own override_rc hash): runwarden.service is deselected, and
+        needrestart's own entries stay."""
+        perl = ("our %nrconf = (override_rc => {qr(^dbus) => 0});"
+                "eval do { local(@ARGV, $/) = $ARGV[0]; <> }; die $@ if $@;"
+                "for my $unit (qw(runwarden.service dbus.service cron.service)) {"
+                "  my @hits = grep { $unit =~ $_ } keys %{$nrconf{override_rc}};"
+                "  my $choice = @hits ? $nrconf{override_rc}{$hits[0]} : 'default';"
+                "  print $unit, ' ', $choice, \"\\n\";"
+                "}")
+        done = run("perl", "-e", perl, path)
+        self.assertEqual(0, done.returncode, done.stderr)
+        self.assertEqual("runwarden.service 0\ndbus.service 0\ncron.service default\n",
+                         done.stdout)
+
     def check_contents(self):
         depends = run("dpkg-deb", "-f", self.deb, "Depends").stdout
         self.assertIn("libc6 (>=", depends, "dependencies not computed by dpkg-shlibdeps")
         self.assertIn("libsystemd0", depends)
         conffiles = run("dpkg-deb", "--info", self.deb, "conffiles").stdout.split()
-        self.assertEqual(["/etc/runwarden/runwarden.toml"], conffiles)
+        self.assertEqual(["/etc/runwarden/runwarden.toml", NEEDRESTART_CONF], conffiles)
         root = os.path.join(self.dir, "root")
         subprocess.run(["dpkg-deb", "-x", self.deb, root], check=True)
+        self.check_needrestart_override(os.path.join(root, NEEDRESTART_CONF.lstrip("/")))
         for program in ["usr/bin/runwarden", DEMO_RUNNER.lstrip("/")]:
             sections = run("readelf", "-S", "-W", os.path.join(root, program)).stdout
             self.assertNotIn(".debug_info", sections, program + " is not stripped")

@@ -50,3 +50,18 @@ TEST_CASE("a deadline that has passed reads as passed, with how long ago", "[ctl
   CHECK_THAT(runwarden::change_line(status), Catch::Contains("deadline passed 9m ago"));
   CHECK_THAT(runwarden::status_text(status), Catch::Contains("deadline passed 9m ago"));
 }
+
+// Issue 33: the jobs a runner reported show by id, after the count, in text and JSON.
+TEST_CASE("ctl status shows the reported jobs", "[ctl]") {
+  runwarden::warden_snapshot snapshot;
+  snapshot.jobs_running = 2u;
+  snapshot.reported_jobs = {"4711-1-build", "4711-1-test"};
+  const auto response = runwarden::status_response_of(snapshot, {});
+  CHECK(runwarden::status_text(response).find(
+            "jobs:      2 (reported: 4711-1-build, 4711-1-test)\n") != std::string::npos);
+  CHECK(runwarden::status_json(response).at("reported_jobs") ==
+        nlohmann::json::array({"4711-1-build", "4711-1-test"}));
+  runwarden::v1::StatusResponse none;
+  CHECK(runwarden::status_text(none).find("jobs:      unknown\n") != std::string::npos);
+  CHECK(runwarden::status_json(none).at("reported_jobs") == nlohmann::json::array());
+}

@@ -88,7 +88,9 @@ inline std::vector<drain_event> every_event_kind() {
           lifecycle_action_completed{true, "no active lifecycle action"},
           lifecycle_lookup_ended{"the group has no terminate hook"},
           runner_signal_delivered{4711, SIGTERM},
-          lifecycle_client_unavailable{}};
+          lifecycle_client_unavailable{},
+          job_reported{job_report_kind::started, "12345-1-build"},
+          job_reported{job_report_kind::ended, ""}};
 }
 
 // A drain with a restart, a reload and an escalation, with the times they happened.

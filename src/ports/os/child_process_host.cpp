@@ -14,6 +14,7 @@
 #include "messages/warden_messages.hpp"
 #include "src/logging/logging.hpp"
 #include "src/ports/os/gated_spawn.hpp"
+#include "src/ports/os/process_identity_probe.hpp"
 #include "src/ports/os/runner_custody.hpp"
 
 namespace runwarden {
@@ -96,9 +97,13 @@ child_process_host::child_process_host(boost::asio::io_context& context, runner_
     : context_(context),
       command_(std::move(command)),
       reaping_(reaping),
-      child_signals_(context, SIGCHLD) {}
+      // Its handler never runs once the watch is gone, so `this` is safe there.
+      child_ends_(context, [this](pid_t pid) { reap_child(pid); }) {
+  if (reaping_ == child_reaping::every_child) child_signals_.emplace(context, SIGCHLD);
+}
 
 void child_process_host::start() {
+  if (reaping_ == child_reaping::runner_only) return;  // each child is watched by its pidfd
   boost::asio::post(context_, [self = shared_from_this()] {
     self->wait_for_children();
     // A child may have died before the handler was in place.
@@ -113,7 +118,15 @@ void child_process_host::spawn(caf::actor notify) {
 }
 
 void child_process_host::signal_group(std::int64_t pid, int signal_number, caf::actor notify) {
-  boost::asio::post(context_, [pid, signal_number, notify = std::move(notify)] {
+  boost::asio::post(context_, [self = shared_from_this(), pid, signal_number,
+                               notify = std::move(notify)] {
+    // Adoption runs first (both are posted in order): a pid it refused is never signalled.
+    if (pid <= 0 || (pid != self->runner_pid_ && pid != self->adopted_pid_)) {
+      if (pid == self->ended_runner_pid_) return;  // it ended; its end is on its way
+      warden_logger()->error("not signalling pid {}: it is no runner this runwarden started or "
+                             "proved to be the one it started", pid);
+      return;
+    }
     // The whole group, so the runner's helpers hear it too; the runner alone if the group
     // is already gone.
     const bool delivered = ::kill(-static_cast<pid_t>(pid), signal_number) == 0 ||
@@ -122,23 +135,40 @@ void child_process_host::signal_group(std::int64_t pid, int signal_number, caf::
   });
 }
 
-void child_process_host::adopt(std::int64_t pid, caf::actor notify) {
-  boost::asio::post(context_, [self = shared_from_this(), pid, notify = std::move(notify)] {
+void child_process_host::adopt(std::int64_t pid, const process_identity& identity,
+                               caf::actor notify) {
+  boost::asio::post(context_, [self = shared_from_this(), pid, identity,
+                               notify = std::move(notify)] {
     if (auto taken = runner_custody::take(static_cast<pid_t>(pid))) {
-      self->take_back(static_cast<pid_t>(pid), *taken, notify);
+      self->take_back(static_cast<pid_t>(pid), *taken, notify);  // our own child: proved
       return;
     }
-    const auto gone = [pid, notify] {
+    const auto gone = [self, pid, notify] {
+      if (self->adopted_pid_ == pid) {
+        self->adopted_pid_ = -1;
+        self->ended_runner_pid_ = static_cast<pid_t>(pid);
+      }
       warden_logger()->warn("the runner from before (pid {}) ended; its exit status is unknown",
                             pid);
       caf::anon_send(notify, runner_exited{pid, exit_status{.unknown = true}});
     };
+    // Opened first: from here on the pidfd names this process even if the pid is reused.
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(pid), 0));
     if (pidfd < 0) {
       gone();  // ESRCH: it ended while runwarden was away
       return;
     }
+    if (const auto problem = identity_problem(static_cast<pid_t>(pid), identity);
+        !problem.empty()) {
+      ::close(pidfd);
+      warden_logger()->error("the journal names pid {} as the runner, but {}: not adopting it "
+                             "and never signalling it; the runner from before is taken as "
+                             "ended, its exit status unknown", pid, problem);
+      caf::anon_send(notify, runner_exited{pid, exit_status{.unknown = true}});
+      return;
+    }
     warden_logger()->info("watching the runner from before, pid {}", pid);
+    self->adopted_pid_ = static_cast<pid_t>(pid);
     self->adopted_ = std::make_unique<boost::asio::posix::stream_descriptor>(self->context_, pidfd);
     self->adopted_->async_wait(boost::asio::posix::stream_descriptor::wait_read,
                                [gone](const boost::system::error_code& error) {
@@ -170,7 +200,9 @@ void child_process_host::take_back(pid_t pid, const runner_custody::taken_runner
   if (taken.stderr_fd >= 0)
     pumps_.push_back(std::make_shared<output_pump>(context_, taken.stderr_fd, "stderr", pid));
   for (auto& pump : pumps_) pump->start();
-  reap_children();  // it may have ended between custody's last look and now
+  // It may have ended between custody's last look and now: a pidfd is readable at once then.
+  if (reaping_ == child_reaping::runner_only) watch_child(pid);
+  else reap_children();
 }
 
 void child_process_host::stop() {
@@ -178,7 +210,8 @@ void child_process_host::stop() {
     if (self->adopted_) self->adopted_->close();
     self->close_gate();  // a runner not yet released never runs
     boost::system::error_code ignored;
-    self->child_signals_.cancel(ignored);
+    if (self->child_signals_) self->child_signals_->cancel(ignored);
+    self->child_ends_.forget_all();
     // The runner is left running (instance.hpp): its pipes go into custody, which reads
     // them and reaps it until a later instance takes it back. Only a host that reaps its
     // runner by pid keeps it; runwarden run's own (every_child) has no later instance.
@@ -223,6 +256,7 @@ void child_process_host::do_spawn(const caf::actor& notify) {
   }
   runner_pid_ = child.pid;
   children_.push_back(child.pid);
+  if (reaping_ == child_reaping::runner_only) watch_child(child.pid);
   gate_ = child.gate;
   if (capture) {
     pumps_.clear();
@@ -230,7 +264,9 @@ void child_process_host::do_spawn(const caf::actor& notify) {
     pumps_.push_back(std::make_shared<output_pump>(context_, err_pipe[0], "stderr", child.pid));
     for (auto& pump : pumps_) pump->start();
   }
-  caf::anon_send(notify, runner_spawned{child.pid});
+  // Read now, while the child waits at its gate: unreaped, its pid cannot name another.
+  caf::anon_send(notify, runner_spawned{child.pid, read_process_identity(child.pid).value_or(
+                                                       process_identity{})});
 }
 
 void child_process_host::release(std::int64_t pid, bool go) {
@@ -255,7 +291,7 @@ void child_process_host::close_gate() {
 }
 
 void child_process_host::wait_for_children() {
-  child_signals_.async_wait([self = shared_from_this()](boost::system::error_code error, int) {
+  child_signals_->async_wait([self = shared_from_this()](boost::system::error_code error, int) {
     if (error) return;
     self->reap_children();
     self->wait_for_children();
@@ -278,10 +314,39 @@ void child_process_host::reap_children() {
   }
 }
 
+void child_process_host::watch_child(pid_t pid) {
+  if (!child_ends_.watch(pid)) reap_child(pid);  // ESRCH: reaped by someone else already
+}
+
+void child_process_host::reap_child(pid_t pid) {
+  int wait_status = 0;
+  const pid_t waited = ::waitpid(pid, &wait_status, WNOHANG);
+  if (waited == pid) {
+    reaped(pid, wait_status);
+    return;
+  }
+  if (waited == 0) {  // not ended after all (cannot happen with a readable pidfd): wait on
+    watch_child(pid);
+    return;
+  }
+  // ECHILD: the host reaped it (waitpid(-1) in its own SIGCHLD handler) or ignores SIGCHLD,
+  // so the kernel did; the end is known, how it ended is not.
+  std::erase(children_, pid);
+  if (pid != runner_pid_) return;
+  runner_pid_ = -1;
+  ended_runner_pid_ = pid;
+  close_gate();
+  warden_logger()->warn("the runner (pid {}) ended and was reaped by someone else (a waitpid "
+                        "for any child, or SIGCHLD ignored): its exit status is unknown",
+                        pid);
+  caf::anon_send(notify_, runner_exited{pid, exit_status{.unknown = true}});
+}
+
 void child_process_host::reaped(pid_t pid, int wait_status) {
   std::erase(children_, pid);
   if (pid == runner_pid_) {
     runner_pid_ = -1;
+    ended_runner_pid_ = pid;
     close_gate();
     caf::anon_send(notify_, runner_exited{pid, exit_status_of(wait_status)});
   } else {

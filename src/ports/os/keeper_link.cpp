@@ -110,7 +110,7 @@ void keeper_link::signal_group(std::int64_t pid, int signal_number, caf::actor n
                     });
 }
 
-void keeper_link::adopt(std::int64_t pid, caf::actor notify) {
+void keeper_link::adopt(std::int64_t pid, const process_identity&, caf::actor notify) {
   boost::asio::post(socket_.get_executor(), [self = shared_from_this(), pid, notify] {
     self->notify_ = notify;
     self->adopting_ = pid;

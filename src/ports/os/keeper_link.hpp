@@ -44,7 +44,8 @@ public:
   void spawn(caf::actor notify) override;
   void release(std::int64_t pid, bool go) override;
   void signal_group(std::int64_t pid, int signal_number, caf::actor notify) override;
-  void adopt(std::int64_t pid, caf::actor notify) override;
+  // The keeper is the runner's parent and knows its child: the identity is not needed.
+  void adopt(std::int64_t pid, const process_identity& identity, caf::actor notify) override;
   void stop() override;
 
   // From now on the signals the keeper received go to `warden` (until then they wait).

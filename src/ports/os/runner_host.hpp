@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "caf/actor.hpp"
+#include "src/runner/process_identity.hpp"
 
 namespace runwarden {
 
@@ -21,8 +22,9 @@ public:
   virtual void release(std::int64_t pid, bool go) = 0;
   // Tells `notify` runner_signal_delivered once the signal was delivered.
   virtual void signal_group(std::int64_t pid, int signal_number, caf::actor notify) = 0;
-  // Watches a runner started by an earlier warden (found in the journal) until it ends.
-  virtual void adopt(std::int64_t pid, caf::actor notify) = 0;
+  // Watches a runner started by an earlier warden (found in the journal, with the identity
+  // its spawn recorded) until it ends.
+  virtual void adopt(std::int64_t pid, const process_identity& identity, caf::actor notify) = 0;
   virtual void stop() = 0;
 };
 
