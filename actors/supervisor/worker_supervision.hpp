@@ -2,9 +2,10 @@
 // Each of runwarden's workers (the notifier, the metrics poller, the unregistration step,
 // the lifecycle watcher) runs under a supervisor of its own, so that a crash of one worker
 // touches nothing else. A worker that keeps crashing is a bug, not bad luck: past the
-// restart intensity its supervisor gives up, and run_command, which monitors every such
-// supervisor, drains the runner the graceful way and exits non-zero so that the service
-// manager starts runwarden afresh (which then continues the drain from its journal).
+// restart intensity its supervisor gives up, and the instance's escalation
+// (give_up_escalation.hpp), which monitors every such supervisor, drains the runner the
+// graceful way and ends the instance with exit_software, so that the service manager starts
+// runwarden afresh (which then continues the drain from its journal).
 
 #include <chrono>
 #include <string>

@@ -111,38 +111,27 @@ void become_subreaper() {
     warden_logger()->warn("cannot become a child subreaper; orphans go to init");
 }
 
-// Waits for the warden's exit code. A worker that kept crashing, so that its supervisor gave
-// up, drains the runner without killing a job, then fails (exit_software) so that the
-// service manager starts runwarden afresh. Meanwhile it writes what the journal held while
-// its disk refused.
+// Waits for the warden's exit code: exit_software when a worker kept crashing, so that its
+// supervisor gave up and the instance drained (give_up_escalation.hpp), and the service
+// manager starts runwarden afresh. Meanwhile it writes what the journal held while its disk
+// refused.
 warden_exited wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system,
-                            const instance& runwarden, run_journal& journal,
-                            metrics_registry& metrics, keeper_link* keeper) {
+                            run_journal& journal, metrics_registry& metrics,
+                            keeper_link* keeper) {
   warden_exited gone{.exit_code = 1, .reason = {}, .trigger = std::nullopt};
   bool waiting = true;
-  bool worker_failed = false;
   const auto exited = [&](const warden_exited& exited) {
     gone = exited;
     waiting = false;
-    if (keeper != nullptr)  // before the journal goes
-      keeper->tell_gone(worker_failed ? exit_software : exited.exit_code);
+    if (keeper != nullptr) keeper->tell_gone(exited.exit_code);  // before the journal goes
     journal.retire();
-  };
-  const auto worker_down = [&](const caf::down_msg& down) {
-    if (worker_failed) return;  // one drain is enough
-    worker_failed = true;
-    warden_logger()->error("{}; draining the runner, then exiting {}",
-                           system.render(down.reason), exit_software);
-    caf::anon_send(runwarden.warden(), shutdown_requested{.source = trigger_source::control_api,
-                                                          .reason = "a supervised worker failed"});
   };
   while (waiting) {
     const auto wait = journal.health().unrecorded_entries > 0 ? journal_retry_interval
                                                               : journal_check_interval;
-    waiter->receive(exited, worker_down,
+    waiter->receive(exited,
                     caf::after(wait) >> [&] { write_held_journal(system, journal, metrics); });
   }
-  if (worker_failed) gone.exit_code = exit_software;
   return gone;
 }
 
@@ -217,7 +206,6 @@ int run_warden(const settings& requested) {
                   keeper ? runner_hosting{keeper}
                          : runner_hosting{child_reaping::every_child});  // orphans are ours
   const auto& actors = runwarden.actors();
-  for (const auto& supervisor : actors.supervisors()) waiter->monitor(supervisor);
   signals->start(actors.warden());
   if (keeper) keeper->forward_signals_to(actors.warden());
   std::unique_ptr<control_server> control;
@@ -228,7 +216,7 @@ int run_warden(const settings& requested) {
       keeper ? systemd_notify::through_keeper(keeper) : systemd_notify::from_environment(),
       runwarden.unregister_url(), !control_failure);
   const auto gone =
-      wait_for_gone(waiter, system, actors, runwarden.journal(), *metrics, keeper.get());
+      wait_for_gone(waiter, system, runwarden.journal(), *metrics, keeper.get());
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",

@@ -1,28 +1,15 @@
 // See autoscaling_link.hpp.
 #include "src/assembly/autoscaling_link.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include "src/assembly/publish_plan.hpp"
 #include "src/assembly/scaling_plan.hpp"
 #include "src/aws/credentials_chain.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
-#include "src/aws/shared_credentials_file.hpp"
 #include "src/logging/logging.hpp"
 
 namespace runwarden {
 
 namespace {
-
-std::optional<std::string> file_content(const std::string& path) {
-  if (path.empty()) return std::nullopt;
-  std::ifstream file{path, std::ios::binary};
-  if (!file) return std::nullopt;
-  std::ostringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
 
 std::optional<std::string> configured_region(const environment_map& environment) {
   for (const char* name : {"AWS_REGION", "AWS_DEFAULT_REGION"}) {
@@ -34,12 +21,14 @@ std::optional<std::string> configured_region(const environment_map& environment)
 
 }  // namespace
 
-autoscaling_plan_result plan_autoscaling(const settings& config,
-                                         const environment_map& environment,
+autoscaling_plan_result plan_autoscaling(const instance_inputs& inputs,
                                          std::optional<scaling_policy> scaling,
-                                         bool ready_needs_metrics, std::uint64_t seed,
+                                         bool ready_needs_metrics,
+                                         const std::function<std::uint64_t()>& seeds,
                                          std::shared_ptr<metrics_registry> metrics,
                                          std::optional<std::uint32_t> publish_capacity) {
+  const auto& config = inputs.config;
+  const auto& environment = inputs.environment;
   const bool aws = config.cloud.provider == cloud_provider::aws;
   if (scaling && !aws)
     return {std::nullopt, "scaling.enabled needs cloud.provider = \"aws\": the scaler finds its "
@@ -49,8 +38,7 @@ autoscaling_plan_result plan_autoscaling(const settings& config,
   if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling && !publish_capacity)) return {};
   auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
   if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
-  auto chain = start_credentials_chain(environment,
-                                       file_content(shared_credentials_path(environment)));
+  auto chain = start_credentials_chain(environment, inputs.aws_shared_credentials);
   if (!chain.error.empty()) return {std::nullopt, "AWS credentials: " + chain.error};
   warden_logger()->info("auto scaling: credentials from {}", chain.source);
   autoscaling_plan plan{.client = {.http_port = {},
@@ -58,14 +46,14 @@ autoscaling_plan_result plan_autoscaling(const settings& config,
                                    .fixed_credentials = std::move(chain.fixed),
                                    .region = configured_region(environment),
                                    .environment = environment,
-                                   .random_seed = seed}};
+                                   .random_seed = seeds()}};
   if (config.aws.complete_lifecycle_hooks)
     plan.lifecycle_hooks = lifecycle_hooks_wiring{
         .autoscaling_client = {},
         .warden = {},
         .hook_name = config.aws.lifecycle_hook,
         .seen_late_by = config.aws.poll_interval,
-        .random_seed = seed + 1,
+        .random_seed = seeds(),
         .launch_hook_name = config.aws.launch_hook,
         .ready_needs_metrics = ready_needs_metrics,
         .launch_ready_timeout = config.aws.launch_ready_timeout,
@@ -73,9 +61,9 @@ autoscaling_plan_result plan_autoscaling(const settings& config,
             [metrics](heartbeat_outcome outcome) { metrics->count_lifecycle_heartbeat(outcome); },
         .completion_observer =
             [metrics](completion_result result) { metrics->count_lifecycle_completion(result); }};
-  if (scaling) plan.scaler = wire_scaler(*scaling, seed + 2, metrics);
+  if (scaling) plan.scaler = wire_scaler(*scaling, seeds(), metrics);
   if (publish_capacity) {
-    plan.cloudwatch_client = cloudwatch_client_wiring(plan.client, config.scaling, seed + 3);
+    plan.cloudwatch_client = cloudwatch_client_wiring(plan.client, config.scaling, seeds());
     plan.publisher = wire_publisher(config.scaling, *publish_capacity, std::move(metrics));
   }
   return {std::move(plan), {}};

@@ -5,8 +5,10 @@
 // metrics publisher with its own client for CloudWatch when [scaling] publish is set.
 // Everything that can be wrong in the configuration (the credentials chain, the metadata
 // endpoint) is settled here, before the runner starts; the assembly starts the actors.
+// Pure: the shared credentials file comes read (instance_inputs).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,9 +17,9 @@
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "actors/metrics_publisher/metrics_publisher_actor.hpp"
 #include "actors/scaler/scaler_actor.hpp"
+#include "src/assembly/instance_inputs.hpp"
 #include "src/config/settings.hpp"
 #include "src/telemetry/metrics_registry.hpp"
-#include "src/util/process_environment.hpp"
 
 namespace runwarden {
 
@@ -39,11 +41,12 @@ struct autoscaling_plan_result {
 // when job slots are published (`publish_capacity`: the runner's slots, set exactly then).
 // `ready_needs_metrics`: the runner counts as ready for its launch hook only once its
 // metrics answer (they are read). The hooks' heartbeats and completions, the scaler's
-// decisions and the published points are counted in `metrics`.
-autoscaling_plan_result plan_autoscaling(const settings& config,
-                                         const environment_map& environment,
+// decisions and the published points are counted in `metrics`. `seeds` is asked once per
+// actor it plans.
+autoscaling_plan_result plan_autoscaling(const instance_inputs& inputs,
                                          std::optional<scaling_policy> scaling,
-                                         bool ready_needs_metrics, std::uint64_t seed,
+                                         bool ready_needs_metrics,
+                                         const std::function<std::uint64_t()>& seeds,
                                          std::shared_ptr<metrics_registry> metrics,
                                          std::optional<std::uint32_t> publish_capacity = {});
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "actors/http_port/dry_run_http_port.hpp"
+#include "actors/supervisor/give_up_escalation.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
 #include "actors/warden/warden_actor.hpp"
 #include "src/assembly/instance_tree.hpp"
@@ -27,10 +28,14 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
     };
   }
   instance started;
+  // The warden's exit and signals reach the host through the escalation, which sets the
+  // exit code when a worker's supervisor gave up (give_up_escalation.hpp).
+  started.escalation_ = system.spawn(give_up_escalation, ports.exit_listener);
   started.warden_ = system.spawn(
       warden_behavior, warden_wiring{.config = plan.drain,
                                   .process_port = ports.process,
-                                  .exit_listener = ports.exit_listener,
+                                  .exit_listener = caf::actor_cast<warden_exit_listener_actor>(
+                                      started.escalation_),
                                   .unregistrar_supervised = plan.unregistration.has_value(),
                                   .observer = ports.observer,
                                   .snapshot_observer = ports.snapshot_observer,
@@ -51,15 +56,18 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
     wiring.wall_clock = ports.wall_clock;
     started.cloudwatch_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
   }
+  escalation_watch escalation{.warden = started.warden_, .supervisors = {}};
   for (auto& worker : declare_workers(plan, ports,
                                       {started.warden_, started.autoscaling_client_,
                                        started.cloudwatch_client_})) {
-    started.ids_.push_back(worker.spec.id);
-    started.supervisors_.push_back(spawn_worker_supervisor(system, std::move(worker)));
+    started.ids_.push_back(worker.child.spec.id);
+    started.supervisors_.push_back(spawn_worker_supervisor(system, std::move(worker.child)));
     caf::anon_send(started.supervisors_.back(), caf::subscribe_atom::value,
                    child_listener_actor{started.warden_});
+    escalation.supervisors.emplace_back(started.supervisors_.back(), worker.give_up);
   }
   RUNWARDEN_ASSERT(started.ids_.size() == started.supervisors_.size());
+  caf::anon_send(started.escalation_, std::move(escalation));
   return started;
 }
 
@@ -74,11 +82,13 @@ void instance::stop(caf::exit_reason reason) {
   if (autoscaling_client_) caf::anon_send_exit(autoscaling_client_, reason);
   if (cloudwatch_client_) caf::anon_send_exit(cloudwatch_client_, reason);
   if (warden_) caf::anon_send_exit(warden_, reason);
+  if (escalation_) caf::anon_send_exit(escalation_, reason);
   supervisors_.clear();
   ids_.clear();
   autoscaling_client_ = autoscaling_client_actor{};
   cloudwatch_client_ = autoscaling_client_actor{};
   warden_ = warden_actor{};
+  escalation_ = give_up_escalation_actor{};
 }
 
 }  // namespace runwarden

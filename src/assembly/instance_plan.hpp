@@ -2,9 +2,10 @@
 // Everything one runwarden instance is told, resolved before any actor exists: the drain
 // machine's configuration and, per worker, its wiring with the peers left empty (its ports,
 // the warden, the Auto Scaling client), which the assembly fills in as it starts them. A
-// worker without a wiring is not started. `runwarden run` plans from the settings it read
-// (src/assembly/instance_planning), the simulation from its scenario; both hand the plan to the
-// same assembly (instance.hpp), so what runs is the same.
+// worker without a wiring is not started. Every host plans through the same pure planning
+// (src/assembly/instance_planning): `runwarden run` and an embedding host from the inputs
+// they gathered on this machine, the simulation from inputs held in memory; all hand the
+// plan to the same assembly (instance.hpp), so what runs is the same.
 
 #include <optional>
 

@@ -59,7 +59,8 @@ void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
         .random_seed = seeds(),
         .attempt_observer =
             [metrics](outcome_kind outcome) { metrics->count_unregistration_attempt(outcome); },
-        // gitlab-runner rotates tokens in its config.toml: read them again at every attempt.
+        // gitlab-runner rotates tokens in its config.toml: the unregistrar reads them again at
+        // every attempt (its I/O at run time; planning reads nothing).
         .read_token = read_gitlab_token};
 }
 
@@ -93,35 +94,39 @@ std::string plan_cloud_watcher(instance_plan& plan, const settings& config,
 
 }  // namespace
 
-instance_planning plan_instance(const settings& config, const environment_map& environment,
+instance_planning plan_instance(const instance_inputs& inputs,
                                 const std::function<std::uint64_t()>& seeds,
                                 std::shared_ptr<metrics_registry> metrics) {
-  auto awareness = runner_awareness::plan(config, environment);
+  const auto& config = inputs.config;
+  auto awareness = runner_awareness::plan(inputs);
   if (!awareness.awareness) return refused(std::move(awareness.error));
   // [scaling]: the capacity is resolved now, so a scaler that could never decide stops
   // runwarden before the runner starts.
-  auto scaling = plan_scaling(config);
+  auto scaling = plan_scaling(config, inputs.gitlab_runner ? &*inputs.gitlab_runner : nullptr);
   if (!scaling.error.empty()) return refused(std::move(scaling.error));
   std::optional<std::uint32_t> publish_capacity;
   if (scaling.policy && config.scaling.publish != metrics_publish::none)
     publish_capacity = scaling.policy->capacity;
   if (!config.scaling.enabled) scaling.policy.reset();  // resolved for the publisher only
-  auto autoscaling = plan_autoscaling(config, environment, std::move(scaling.policy),
-                                      awareness.awareness->reads_metrics(), seeds(), metrics,
+  auto autoscaling = plan_autoscaling(inputs, std::move(scaling.policy),
+                                      awareness.awareness->reads_metrics(), seeds, metrics,
                                       publish_capacity);
   if (!autoscaling.error.empty()) return refused(std::move(autoscaling.error));
+  auto webhook = config.webhook;
+  webhook.secret_file.clear();  // read by the gathering: inputs.webhook_secret
   auto notifier = plan_notifier(
-      config.webhook, seeds(), [metrics](notification_kind kind, bool delivered, unsigned) {
+      webhook, seeds(), [metrics](notification_kind kind, bool delivered, unsigned) {
         metrics->count_webhook_delivery(kind, delivered);
       },
       runner_identity_of(config));
   if (!notifier.wiring) return refused("webhook: " + notifier.error);
+  notifier.wiring->secret = inputs.webhook_secret;
   instance_plan plan{
       .drain = make_drain_config(config, seeds(), awareness.awareness->gitlab_shutdown_timeout()),
       .notifier = std::move(*notifier.wiring),
       .dry_run = config.run.dry_run};
   // Checked before the runner starts, so that a bad endpoint stops nothing midway.
-  if (auto error = plan_cloud_watcher(plan, config, environment, seeds(), metrics);
+  if (auto error = plan_cloud_watcher(plan, config, inputs.environment, seeds(), metrics);
       !error.empty())
     return refused(std::move(error));
   plan_runner_side(plan, *awareness.awareness, seeds, metrics);

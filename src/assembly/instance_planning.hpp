@@ -1,8 +1,10 @@
 #pragma once
-// `runwarden run`'s plan of its instance: everything the settings, gitlab-runner's
-// config.toml, the token and secret files and the environment say, checked in full before
-// the runner starts, so that a mistake stops runwarden with a message naming it and nothing
-// to undo. The assembly (src/assembly/instance) then starts what the plan says.
+// The plan of one runwarden instance, for every host: everything the settings, gitlab-runner's
+// config.toml, the token and secret files and the environment say (gathered once beforehand:
+// instance_inputs), checked in full before the runner starts, so that a mistake stops
+// runwarden with a message naming it and nothing to undo. Pure: it reads no file and no
+// environment, so the simulation plans its instances here too, from inputs held in memory.
+// The assembly (src/assembly/instance) then starts what the plan says.
 
 #include <cstdint>
 #include <functional>
@@ -10,10 +12,9 @@
 #include <optional>
 #include <string>
 
+#include "src/assembly/instance_inputs.hpp"
 #include "src/assembly/instance_plan.hpp"
-#include "src/config/settings.hpp"
 #include "src/telemetry/metrics_registry.hpp"
-#include "src/util/process_environment.hpp"
 
 namespace runwarden {
 
@@ -28,7 +29,7 @@ struct instance_planning {
 // `seeds` is asked once per worker that draws random numbers (backoff jitter); the workers'
 // outcomes (webhook deliveries, unregistration attempts, metadata answers, lifecycle
 // heartbeats and completions, scaling decisions) are counted in `metrics`.
-instance_planning plan_instance(const settings& config, const environment_map& environment,
+instance_planning plan_instance(const instance_inputs& inputs,
                                 const std::function<std::uint64_t()>& seeds,
                                 std::shared_ptr<metrics_registry> metrics);
 

@@ -1,86 +1,157 @@
 // See instance_tree.hpp. Restart types and shutdown timeouts are OTP's defaults for workers
-// (permanent, 5 s); the notifier's declaration lives with it (webhook_notifier.hpp).
+// (permanent, 5 s), but for the notifier, which has nothing to flush when it is stopped
+// (pending deliveries die with it), so it is given 1 s.
 #include "src/assembly/instance_tree.hpp"
 
+#include <array>
 #include <string>
 #include <utility>
 
-#include "actors/notifier/webhook_notifier.hpp"
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
 
 namespace runwarden {
 
 namespace {
 
+using namespace std::chrono_literals;
+
 template <class Behavior, class Wiring>
-supervised_child worker(std::string_view id, Behavior behavior, Wiring wiring) {
-  return {{std::string{id}, restart_type::permanent, child_spec{}.shutdown_timeout},
-          [behavior, wiring = std::move(wiring)](caf::local_actor* supervisor) {
-            return caf::actor_cast<caf::actor>(supervisor->spawn(behavior, wiring));
-          }};
+std::optional<child_factory> factory(Behavior behavior, Wiring wiring) {
+  return child_factory{[behavior, wiring = std::move(wiring)](caf::local_actor* supervisor) {
+    return caf::actor_cast<caf::actor>(supervisor->spawn(behavior, wiring));
+  }};
 }
+
+// Answers the warden's (unregister_atom) itself: it needs no listener.
+std::optional<child_factory> unregistration(const instance_plan& plan,
+                                            const instance_ports& ports, const worker_peers&) {
+  auto wiring = plan.unregistration;
+  if (!wiring) return std::nullopt;
+  wiring->http_port = ports.http();
+  wiring->clock = ports.wall_clock;
+  return factory(unregistration_phase_behavior, std::move(*wiring));
+}
+
+// Always started: shutdown callbacks need one even without a webhook.
+std::optional<child_factory> notifier(const instance_plan& plan, const instance_ports& ports,
+                                      const worker_peers&) {
+  auto wiring = plan.notifier;
+  wiring.http_port = ports.http();
+  wiring.clock = ports.wall_clock;
+  return factory(notifier_behavior, std::move(wiring));
+}
+
+// A restarted poller just polls again: the warden keeps the load it last heard.
+std::optional<child_factory> metrics_poller(const instance_plan& plan,
+                                            const instance_ports& ports,
+                                            const worker_peers& peers) {
+  auto wiring = plan.metrics_poller;
+  if (!wiring) return std::nullopt;
+  wiring->http_port = ports.http();
+  wiring->listener = peers.warden;
+  return factory(metrics_poller_behavior, std::move(*wiring));
+}
+
+// A restarted watcher reads afresh and may report a notice again; the machine ignores it.
+std::optional<child_factory> lifecycle_watcher(const instance_plan& plan,
+                                               const instance_ports& ports,
+                                               const worker_peers& peers) {
+  auto wiring = plan.lifecycle_watcher;
+  if (!wiring) return std::nullopt;
+  wiring->http_port = ports.http();
+  wiring->listener = peers.warden;
+  wiring->wall_clock = ports.wall_clock;
+  return factory(lifecycle_watcher_behavior, std::move(*wiring));
+}
+
+std::optional<child_factory> azure_watcher(const instance_plan& plan,
+                                           const instance_ports& ports,
+                                           const worker_peers& peers) {
+  auto wiring = plan.azure_watcher;
+  if (!wiring) return std::nullopt;
+  wiring->http_port = ports.http();
+  wiring->listener = peers.warden;
+  wiring->wall_clock = ports.wall_clock;
+  return factory(azure_watcher_behavior, std::move(*wiring));
+}
+
+// A port per watched key: each holds a hanging GET.
+std::optional<child_factory> gcp_watcher(const instance_plan& plan, const instance_ports& ports,
+                                         const worker_peers& peers) {
+  auto wiring = plan.gcp_watcher;
+  if (!wiring) return std::nullopt;
+  wiring->preempted_port = ports.http();
+  wiring->maintenance_port = ports.http();
+  wiring->listener = peers.warden;
+  wiring->wall_clock = ports.wall_clock;
+  return factory(gcp_watcher_behavior, std::move(*wiring));
+}
+
+// The hooks actor and the scaler call the Auto Scaling API through the client: neither
+// starts without it.
+std::optional<child_factory> lifecycle_hooks(const instance_plan& plan, const instance_ports&,
+                                             const worker_peers& peers) {
+  auto wiring = plan.lifecycle_hooks;
+  if (!wiring || !peers.autoscaling_client) return std::nullopt;
+  wiring->autoscaling_client = peers.autoscaling_client;
+  wiring->warden = peers.warden;
+  return factory(lifecycle_hooks_behavior, std::move(*wiring));
+}
+
+std::optional<child_factory> scaler(const instance_plan& plan, const instance_ports&,
+                                    const worker_peers& peers) {
+  auto wiring = plan.scaler;
+  if (!wiring || !peers.autoscaling_client) return std::nullopt;
+  wiring->autoscaling_client = peers.autoscaling_client;
+  wiring->warden = peers.warden;
+  return factory(scaler_behavior, std::move(*wiring));
+}
+
+// A restarted publisher finds its group again and publishes from the next snapshot on. It
+// finds its group through the Auto Scaling client and sends through its own for CloudWatch.
+std::optional<child_factory> metrics_publisher(const instance_plan& plan,
+                                               const instance_ports& ports,
+                                               const worker_peers& peers) {
+  auto wiring = plan.metrics_publisher;
+  if (!wiring || !peers.autoscaling_client || !peers.cloudwatch_client) return std::nullopt;
+  wiring->autoscaling_client = peers.autoscaling_client;
+  wiring->cloudwatch_client = peers.cloudwatch_client;
+  wiring->warden = peers.warden;
+  wiring->wall_clock = ports.wall_clock;
+  return factory(metrics_publisher_behavior, std::move(*wiring));
+}
+
+constexpr auto permanent = restart_type::permanent;
+constexpr auto drain_then_exit = give_up_action::drain_then_exit;
+
+// The tree. Every worker's supervisor giving up drains the runner and ends the instance
+// with exit_software: a worker that keeps crashing is a bug, and a fresh start (from the
+// journal) is safer than an instance that lost its unregistration, webhook or watcher.
+//   id                          start              restart    shutdown  giving up
+const std::array<worker_row, 9> tree{{
+    {unregistration_child_id,    unregistration,    permanent, 5000ms,   drain_then_exit},
+    {notifier_child_id,          notifier,          permanent, 1000ms,   drain_then_exit},
+    {metrics_poller_child_id,    metrics_poller,    permanent, 5000ms,   drain_then_exit},
+    {lifecycle_watcher_child_id, lifecycle_watcher, permanent, 5000ms,   drain_then_exit},
+    {azure_watcher_child_id,     azure_watcher,     permanent, 5000ms,   drain_then_exit},
+    {gcp_watcher_child_id,       gcp_watcher,       permanent, 5000ms,   drain_then_exit},
+    {lifecycle_hooks_child_id,   lifecycle_hooks,   permanent, 5000ms,   drain_then_exit},
+    {scaler_child_id,            scaler,            permanent, 5000ms,   drain_then_exit},
+    {metrics_publisher_child_id, metrics_publisher, permanent, 5000ms,   drain_then_exit},
+}};
 
 }  // namespace
 
-std::vector<supervised_child> declare_workers(const instance_plan& plan,
-                                              const instance_ports& ports,
-                                              const worker_peers& peers) {
-  std::vector<supervised_child> workers;
-  // Answers the warden's (unregister_atom) itself: it needs no listener.
-  if (auto wiring = plan.unregistration) {
-    wiring->http_port = ports.http();
-    wiring->clock = ports.wall_clock;
-    workers.push_back(worker(unregistration_child_id, unregistration_phase_behavior, *wiring));
-  }
-  auto notifier = plan.notifier;
-  notifier.http_port = ports.http();
-  notifier.clock = ports.wall_clock;
-  workers.push_back(notifier_child(std::move(notifier)));
-  // A restarted poller just polls again: the warden keeps the load it last heard.
-  if (auto wiring = plan.metrics_poller) {
-    wiring->http_port = ports.http();
-    wiring->listener = peers.warden;
-    workers.push_back(worker(metrics_poller_child_id, metrics_poller_behavior, *wiring));
-  }
-  // A restarted watcher reads afresh and may report a notice again; the machine ignores it.
-  if (auto wiring = plan.lifecycle_watcher) {
-    wiring->http_port = ports.http();
-    wiring->listener = peers.warden;
-    wiring->wall_clock = ports.wall_clock;
-    workers.push_back(worker(lifecycle_watcher_child_id, lifecycle_watcher_behavior, *wiring));
-  }
-  if (auto wiring = plan.azure_watcher) {
-    wiring->http_port = ports.http();
-    wiring->listener = peers.warden;
-    wiring->wall_clock = ports.wall_clock;
-    workers.push_back(worker(azure_watcher_child_id, azure_watcher_behavior, *wiring));
-  }
-  if (auto wiring = plan.gcp_watcher) {  // a port per watched key: each holds a hanging GET
-    wiring->preempted_port = ports.http();
-    wiring->maintenance_port = ports.http();
-    wiring->listener = peers.warden;
-    wiring->wall_clock = ports.wall_clock;
-    workers.push_back(worker(gcp_watcher_child_id, gcp_watcher_behavior, *wiring));
-  }
-  if (!peers.autoscaling_client) return workers;
-  if (auto wiring = plan.lifecycle_hooks) {
-    wiring->autoscaling_client = peers.autoscaling_client;
-    wiring->warden = peers.warden;
-    workers.push_back(worker(lifecycle_hooks_child_id, lifecycle_hooks_behavior, *wiring));
-  }
-  if (auto wiring = plan.scaler) {
-    wiring->autoscaling_client = peers.autoscaling_client;
-    wiring->warden = peers.warden;
-    workers.push_back(worker(scaler_child_id, scaler_behavior, *wiring));
-  }
-  // A restarted publisher finds its group again and publishes from the next snapshot on.
-  if (auto wiring = plan.metrics_publisher; wiring && peers.cloudwatch_client) {
-    wiring->autoscaling_client = peers.autoscaling_client;
-    wiring->cloudwatch_client = peers.cloudwatch_client;
-    wiring->warden = peers.warden;
-    wiring->wall_clock = ports.wall_clock;
-    workers.push_back(worker(metrics_publisher_child_id, metrics_publisher_behavior, *wiring));
-  }
+std::span<const worker_row> instance_tree() { return tree; }
+
+std::vector<declared_worker> declare_workers(const instance_plan& plan,
+                                             const instance_ports& ports,
+                                             const worker_peers& peers) {
+  std::vector<declared_worker> workers;
+  for (const auto& row : tree)
+    if (auto start = row.start(plan, ports, peers))
+      workers.push_back(
+          {{{std::string{row.id}, row.restart, row.shutdown}, std::move(*start)}, row.give_up});
   return workers;
 }
 

@@ -10,6 +10,7 @@
 #include "src/logging/logging.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/util/assert.hpp"
+#include "src/util/exit_codes.hpp"
 
 namespace runwarden {
 
@@ -36,11 +37,12 @@ void log_effect(const drain_effect& effect) {
 
 local_instance::prepare_result local_instance::prepare(const settings& config,
                                                        std::shared_ptr<metrics_registry> metrics) {
-  const auto environment = process_environment();
+  auto gathered = gather_instance_inputs(config, process_environment());
+  if (!gathered.inputs) return {nullptr, std::move(gathered.error), exit_config};
   std::random_device entropy;
-  auto planned = plan_instance(config, environment, [&entropy] { return entropy(); }, metrics);
+  auto planned = plan_instance(*gathered.inputs, [&entropy] { return entropy(); }, metrics);
   if (!planned.plan) return {nullptr, std::move(planned.error), planned.exit_code};
-  auto opened = run_journal::open(config, planned.plan->drain, environment);
+  auto opened = run_journal::open(config, planned.plan->drain, gathered.inputs->environment);
   if (!opened.journal) return {nullptr, std::move(opened.error), opened.exit_code};
   planned.plan->drain = opened.journal->config();  // a recovered drain keeps its own
   return {std::unique_ptr<local_instance>{

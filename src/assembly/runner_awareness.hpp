@@ -3,12 +3,13 @@
 // metrics poller reads how many jobs the runner has, and whom the unregistration step at the
 // end of a drain removes.
 // gitlab-runner's config.toml, when given, supplies the metrics address and the runners to
-// unregister, so nothing is configured twice.
+// unregister, so nothing is configured twice. Pure: the files come read (instance_inputs).
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "src/assembly/instance_inputs.hpp"
 #include "src/config/settings.hpp"
 #include "src/unregister/unregister_plan.hpp"
 #include "src/util/process_environment.hpp"
@@ -22,12 +23,11 @@ public:
     std::string error;                            // a config problem: exit_config
   };
 
-  // Plans everything and reads the files (gitlab-runner's config, token files) before any
-  // actor exists, so a mistake stops runwarden before the runner starts.
+  // Plans from the gathered inputs before any actor exists.
   // The runner's metrics address, for the gitlab kind, is gitlab-runner's own: its
-  // --listen-address flag in the command, else LISTEN_ADDRESS in `environment`, else
+  // --listen-address flag in the command, else LISTEN_ADDRESS in the environment, else
   // config.toml's listen_address (an explicit runner.metrics_url wins over all three).
-  static start_result plan(const settings& config, const environment_map& environment);
+  static start_result plan(const instance_inputs& inputs);
 
   bool reads_metrics() const { return !metrics_url_.empty(); }
   // The CI server's URL a drain unregisters from (the first, if several); empty if none.

@@ -8,7 +8,6 @@
 #include "actors/scaler/scaler_actor.hpp"
 #include "src/logging/logging.hpp"
 #include "src/metrics/runner_capacity.hpp"
-#include "src/runner/gitlab_runner_config_loader.hpp"
 
 namespace runwarden {
 
@@ -20,7 +19,8 @@ std::optional<std::uint32_t> capacity_from(const gitlab_runner_config& runner) {
   std::vector<std::uint64_t> limits;
   // An entry without a token takes no jobs: gitlab-runner 19.1+ skips it (HasToken()).
   for (const auto& entry : runner.runners)
-    if (has_token(entry)) limits.push_back(entry.jobs_max > 0 ? static_cast<std::uint64_t>(entry.jobs_max) : 0);
+    if (has_token(entry))
+      limits.push_back(entry.jobs_max > 0 ? static_cast<std::uint64_t>(entry.jobs_max) : 0);
   const auto capacity = runner_capacity(
       runner.concurrent > 0 ? std::optional<std::uint64_t>(runner.concurrent) : std::nullopt,
       limits);
@@ -30,7 +30,8 @@ std::optional<std::uint32_t> capacity_from(const gitlab_runner_config& runner) {
 
 }  // namespace
 
-scaling_plan_result plan_scaling(const settings& config) {
+scaling_plan_result plan_scaling(const settings& config,
+                                 const gitlab_runner_config* gitlab_runner) {
   // The publisher counts total slots by the same capacity as the scaler.
   if (!config.scaling.enabled && config.scaling.publish == metrics_publish::none) return {};
   scaling_policy policy = config.scaling.policy;
@@ -38,17 +39,11 @@ scaling_plan_result plan_scaling(const settings& config) {
     policy.capacity = *config.scaling.capacity;
     return {policy, {}};
   }
-  if (config.runner.gitlab_config.empty())
+  if (!gitlab_runner)
     return {std::nullopt,
             "scaling: the runner's capacity is unknown: set scaling.capacity, or "
             "runner.gitlab_config (--gitlab-config) for gitlab-runner's concurrent and limits"};
-  const auto loaded = load_gitlab_runner_config(config.runner.gitlab_config);
-  if (!loaded.config) {
-    std::string errors;
-    for (const auto& error : loaded.errors) errors += (errors.empty() ? "" : "\n") + error;
-    return {std::nullopt, errors};
-  }
-  const auto capacity = capacity_from(*loaded.config);
+  const auto capacity = capacity_from(*gitlab_runner);
   if (!capacity)
     return {std::nullopt, fmt::format("scaling: {} gives no usable concurrent setting; set "
                                       "scaling.capacity",

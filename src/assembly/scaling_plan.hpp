@@ -14,6 +14,7 @@
 #include "actors/scaler/scaler_actor.hpp"
 #include "caf/all.hpp"
 #include "src/config/settings.hpp"
+#include "src/runner/gitlab_runner_config.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 
 namespace runwarden {
@@ -24,8 +25,10 @@ struct scaling_plan_result {
   std::string error;                     // a config problem: exit_config
 };
 
-// Reads runner.gitlab_config when the capacity must come from it.
-scaling_plan_result plan_scaling(const settings& config);
+// `gitlab_runner`: runner.gitlab_config as read (instance_inputs), null when none is named;
+// the capacity comes from it when scaling.capacity is unset.
+scaling_plan_result plan_scaling(const settings& config,
+                                 const gitlab_runner_config* gitlab_runner = nullptr);
 
 // Its peers (the warden, the Auto Scaling client) are left for the assembly to fill in.
 scaler_wiring wire_scaler(const scaling_policy& policy, std::uint64_t random_seed,

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "src/sim/fleet_checker.hpp"
 #include "src/util/form_encoding.hpp"
 
 namespace runwarden {
@@ -154,13 +155,7 @@ http_response autoscaling_service::answer(const std::string& body, sim_seconds n
       return no_active_action(instance_id);
     }
     const auto result = param(parameters, "LifecycleActionResult");
-    // As an Azure event's approval: the group takes the instance at once, so a terminate
-    // hook may be completed only once its runner is gone and unregistered.
-    if (!launch && (instance.runner.alive || instance.registered))
-      world_.violate(now, "completed_before_gone",
-                     fmt::format("{}: terminate hook completed ({}) while its runner was still {}",
-                                 instance.id, result,
-                                 instance.runner.alive ? "running" : "registered"));
+    if (!launch) world_.checker().hook_completed(now, instance, result);
     world_.end_action(instance, *slot, result, now);
     if (launch && result == "CONTINUE") world_.set_state(instance, "InService", now);
     if (launch && result != "CONTINUE") world_.begin_termination(*index, now, false);

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/sim/fleet_checker.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -68,7 +70,7 @@ fleet_report make_report(const fleet_world& world, std::uint64_t seed,
   report.api_calls = world.books().api_calls;
   report.retries = world.books().retries;
   report.faults = world.books().faults;
-  report.violations = world.books().violations;
+  report.violations = world.checker().violations();
   return report;
 }
 

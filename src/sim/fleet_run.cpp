@@ -5,18 +5,15 @@
 #include <memory>
 #include <vector>
 
-#include "actors/azure_watcher/azure_metadata_watcher.hpp"
-#include "actors/gcp_watcher/gcp_metadata_watcher.hpp"
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
-#include "actors/notifier/webhook_notifier.hpp"
 #include "caf/scheduler/test_coordinator.hpp"
-#include "src/assembly/drain_config_from_settings.hpp"
 #include "src/assembly/instance.hpp"
+#include "src/assembly/instance_planning.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/logging/logging.hpp"
-#include "src/sim/azure_metadata_service.hpp"
-#include "src/sim/gcp_metadata_service.hpp"
+#include "src/sim/fleet_checker.hpp"
+#include "src/sim/sim_inputs.hpp"
 #include "src/sim/sim_ports.hpp"
+#include "src/util/assert.hpp"
 
 namespace runwarden {
 
@@ -38,6 +35,7 @@ struct instance_actors {
   warden_actor warden;  // kept past a crash: what the world sends the dead one is lost
   std::vector<caf::actor> ports;  // the HTTP port and the status recorder
   std::vector<journaled_step> journal;
+  drain_config drain;  // as planned: the journal's header
   std::string trigger;  // the drain's trigger once one began
   bool gone = false;
   warden_status last_status = warden_status::starting;
@@ -64,12 +62,9 @@ status_recorder_actor::behavior_type status_recorder(status_recorder_actor::poin
   return {
       [=](const warden_snapshot& snapshot) {
         auto& instance = run->instances[index];
-        if (snapshot.status < instance.last_status)
-          run->world->violate(sim_now(self->clock().now(), run->start), "status_backwards",
-                              fmt::format("{}: {} after {}", run->world->instances()[index].id,
-                                          to_string(snapshot.status),
-                                          to_string(instance.last_status)));
         const auto now = sim_now(self->clock().now(), run->start);
+        run->world->checker().status_published(now, run->world->instances()[index],
+                                               instance.last_status, snapshot.status);
         if (snapshot.status == warden_status::shutting_down &&
             instance.last_status != warden_status::shutting_down)
           run->world->mark(index, now, "drain_started");
@@ -91,117 +86,15 @@ std::uint64_t instance_seed(const fleet_run_options& options, std::size_t index)
   return options.seed * 1000003 + index;
 }
 
-// What an operator would write in runwarden.toml for a simulated instance, unregistered from
-// the scenario's CI server, on the scenario's cloud (AWS with lifecycle hooks, Azure, Google
-// Cloud): a gitlab-runner (it drains on SIGQUIT), or an Actions runner, which has no drain
-// signal (kind generic: SIGTERM ends it), so that runwarden unregisters it first, as
-// runwarden run does. The drain config comes from these settings as in runwarden run.
-settings sim_settings(const fleet_scenario& scenario, bool broken) {
-  settings config;
-  config.runner.kind =
-      scenario.api == runner_api::gitlab ? runner_kind_name::gitlab : runner_kind_name::generic;
-  if (broken) {
-    config.runner.kind = runner_kind_name::generic;
-    config.runner.graceful_signal = SIGTERM;
-    config.runner.forceful_signal = SIGTERM;
-  }
-  config.drain.kill_timeout = std::chrono::seconds{10};
-  config.unregister.kind =
-      scenario.api == runner_api::gitlab ? unregister_kind::gitlab : unregister_kind::github;
-  switch (scenario.cloud) {
-    case fleet_cloud::aws:
-      config.cloud.provider = cloud_provider::aws;
-      config.aws.imds_endpoint = "http://imds.sim";
-      config.aws.poll_interval = scenario.poll_interval;
-      break;
-    case fleet_cloud::azure:
-      config.cloud.provider = cloud_provider::azure;
-      config.azure.metadata_endpoint = std::string{sim_azure_endpoint};
-      config.azure.poll_interval = scenario.poll_interval;
-      break;
-    case fleet_cloud::gcp:
-      config.cloud.provider = cloud_provider::gcp;
-      config.gcp.metadata_endpoint = std::string{sim_gcp_endpoint};
-      // The guest's SIGTERM carries no deadline: a drain timeout leaves a third of the
-      // shutdown period for the forceful signal and the unregistration.
-      config.drain.timeout = std::chrono::milliseconds{scenario.shutdown_period} * 2 / 3;
-      break;
-  }
-  return config;
-}
-
-// Where the instance's runner is registered: GitLab, or GitHub's repository sim/fleet.
-unregister_target registration_of(const fleet_scenario& scenario, const sim_instance& instance) {
-  if (scenario.api == runner_api::gitlab)
-    return gitlab_runner{"sim", "http://gitlab.sim", "glrt-sim", "s_sim"};
-  github_runner runner;
-  runner.api_url = "http://github.sim";
-  runner.owner = "sim";
-  runner.repo = "fleet";
-  runner.runner_name = instance.id;
-  runner.token = "ghs_sim";
-  return runner;
-}
-
-// The cloud's part of a simulated instance's plan: on AWS the IMDSv2 watcher, the Auto Scaling
-// client and the lifecycle hooks actor; on Azure and Google Cloud their watcher.
-void plan_cloud(instance_plan& plan, const fleet_scenario& scenario, const settings& config,
-                std::uint64_t seed, bool reads_metrics) {
-  if (scenario.cloud == fleet_cloud::azure) {
-    plan.azure_watcher = plan_azure_watcher(config.azure, seed).wiring;
-    return;
-  }
-  if (scenario.cloud == fleet_cloud::gcp) {
-    plan.gcp_watcher = plan_gcp_watcher(config.gcp, {}, seed).wiring;
-    return;
-  }
-  plan.lifecycle_watcher = plan_lifecycle_watcher(config.aws, {}, seed).wiring;
-  plan.autoscaling_client = autoscaling_client_wiring{
-      .http_port = {},
-      .imds_endpoint = "http://imds.sim",
-      .fixed_credentials = aws_credentials{"AKIDSIMULATION", secret_text{"sim"}, {}},
-      .region = "sim-1",
-      .environment = {{"AWS_ENDPOINT_URL_AUTO_SCALING", "http://autoscaling.sim"}},
-      .random_seed = seed};
-  plan.lifecycle_hooks = lifecycle_hooks_wiring{.autoscaling_client = {},
-                                                .warden = {},
-                                                .hook_name = std::nullopt,
-                                                .seen_late_by = scenario.poll_interval,
-                                                .retry_max = sim_retry_wait_max,
-                                                .call_budget = sim_completion_call_budget,
-                                                .random_seed = seed,
-                                                .ready_needs_metrics = reads_metrics};
-}
-
-// The simulated instance's plan: what runwarden run would plan for sim_settings, with the
-// CI server's, the metadata service's and the Auto Scaling API's simulated addresses.
+// The simulated instance's plan, as runwarden run plans its own (instance_planning), from
+// inputs held in memory. Every worker draws its random numbers from the instance's seed.
 instance_plan sim_plan(const fleet_scenario& scenario, const sim_instance& simulated,
                        std::uint64_t seed, bool broken) {
-  const auto config = sim_settings(scenario, broken);
-  // A GitHub Actions runner has no metrics page; runwarden then knows only its process.
-  const bool reads_metrics = scenario.api == runner_api::gitlab;
-  instance_plan plan{
-      .drain = make_drain_config(config, seed),
-      .notifier = *plan_notifier(config.webhook, seed, {}).wiring,
-      .unregistration = unregistrar_wiring{.http_port = {},
-                                           .listener = {},
-                                           .targets = {registration_of(scenario, simulated)},
-                                           .limits = {.retry_initial = std::chrono::seconds{1},
-                                                      .retry_max = sim_retry_wait_max,
-                                                      .attempts_max = 0},
-                                           .timeout = sim_unregister_timeout,
-                                           .random_seed = seed}};
-  plan_cloud(plan, scenario, config, seed, reads_metrics);
-  if (reads_metrics)
-    plan.metrics_poller = metrics_poller_wiring{
-        .url = "http://runner.sim/metrics", .http_port = {}, .listener = {}};
-  if (scenario.scaling) {
-    scaling_policy policy;
-    policy.capacity = scenario.concurrency;
-    plan.scaler = scaler_wiring{.policy = policy, .random_seed = seed, .autoscaling_client = {},
-                                .warden = {}};
-  }
-  return plan;
+  auto planned = plan_instance(sim_inputs(scenario, simulated, broken), [seed] { return seed; },
+                               std::make_shared<metrics_registry>("sim", sim_wall_time(0)));
+  // The scenario reader refuses what planning would: a refusal here is a bug of sim_inputs.
+  RUNWARDEN_ASSERT(planned.plan);
+  return std::move(*planned.plan);
 }
 
 void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std::size_t index,
@@ -215,10 +108,11 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
   for (const auto& step : actors.journal)
     recovered.push_back({recovered.size() + 1, step.at, step.event, {}});
   actors.down = false;
+  auto plan = sim_plan(run->world->scenario(), run->world->instances()[index],
+                       instance_seed(options, index), options.broken_force_at_once);
+  actors.drain = plan.drain;
   actors.runwarden = instance::start(
-      system,
-      sim_plan(run->world->scenario(), run->world->instances()[index],
-               instance_seed(options, index), options.broken_force_at_once),
+      system, std::move(plan),
       instance_ports{
           .process = system.spawn(sim_process_port, ports),
           .http = [http] { return http; },
@@ -277,10 +171,7 @@ std::string write_journal(const run_state& run, const fleet_run_options& options
     return fmt::format("no journal for instance \"{}\": it never booted", wanted);
   auto created = journal_writer::create(
       options.journal_file,
-      journal_header{"runwarden sim", 0,
-                     make_drain_config(sim_settings(run.world->scenario(),
-                                                    options.broken_force_at_once),
-                                       instance_seed(options, index))},
+      journal_header{"runwarden sim", 0, run.instances[index].drain},
       journal_sync_policy{0});
   if (!created.writer) return created.error;
   for (const auto& step : run.instances[index].journal)

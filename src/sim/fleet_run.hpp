@@ -1,10 +1,11 @@
 #pragma once
 // One seed of a fleet simulation: a CAF actor system on the deterministic test coordinator
 // (one thread, virtual time), the fleet world, and on every instance that boots the
-// instance runwarden run builds, from the same assembly (src/assembly/instance): the
-// warden and every worker under its supervisor (unregistration, notifier, metrics poller,
-// lifecycle watcher, lifecycle hooks, and the scaler when the scenario scales) on the
-// simulated ports. Each runwarden's journal is kept in memory: one that crashes comes back
+// instance runwarden run builds, planned by the same planning
+// (src/assembly/instance_planning, from inputs held in memory: sim_inputs) and started by the
+// same assembly (src/assembly/instance): the warden and every worker under its supervisor
+// (unregistration, notifier, metrics poller, the cloud's watcher, lifecycle hooks, and the
+// scaler when the scenario scales) on the simulated ports. Each runwarden's journal is kept in memory: one that crashes comes back
 // from it, as runwarden run does from its state directory. The world ticks once a virtual
 // second; between ticks the coordinator delivers every message and fires every timer in
 // time order, so the same seed always gives the same run.

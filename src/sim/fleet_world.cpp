@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "src/sim/fleet_checker.hpp"
 #include "src/util/seeded_random.hpp"
 
 namespace runwarden {
@@ -24,10 +25,6 @@ constexpr sim_seconds azure_preempt_notice_seconds = 30;
 constexpr sim_seconds gcp_preemption_seconds = 30;
 // An Azure VM whose events are approved is deleted this long after the approval.
 constexpr sim_seconds azure_deletion_lag = 1;
-// A runner still registered this long after its instance went is a leak.
-constexpr sim_seconds registration_grace = 300;
-// A drain that finished this long before its hook's end should have completed the hook.
-constexpr sim_seconds completion_slack = 60;
 // GitHub marks a runner idle this long after its last job ended; a DELETE before then is
 // answered 422, busy.
 constexpr sim_seconds github_idle_lag = 3;
@@ -41,20 +38,21 @@ bool in_group(const sim_instance& instance) {
 }  // namespace
 
 fleet_world::fleet_world(fleet_scenario scenario, std::uint64_t seed)
-    : scenario_(std::move(scenario)), random_state_(seed), desired_(scenario_.desired) {
+    : scenario_(std::move(scenario)),
+      checker_(std::make_unique<fleet_checker>(scenario_)),
+      random_state_(seed),
+      desired_(scenario_.desired) {
   desired_samples_.push_back({0, desired_});
   queue_samples_.push_back({0, 0});
 }
+
+fleet_world::~fleet_world() = default;
 
 double fleet_world::draw() { return next_unit_random(random_state_); }
 
 bool fleet_world::faulty(sim_seconds now) const {
   const auto& until = scenario_.faults.faults_until;
   return !until || now < static_cast<double>(until->count());
-}
-
-void fleet_world::violate(sim_seconds at, std::string invariant, std::string detail) {
-  books_.violations.push_back({at, std::move(invariant), std::move(detail)});
 }
 
 void fleet_world::mark(std::size_t instance, sim_seconds at, std::string kind) {
@@ -86,10 +84,7 @@ void fleet_world::set_runner_span(sim_instance& instance, const std::string& sta
 }
 
 void fleet_world::set_desired(int desired, sim_seconds now) {
-  if (desired < scenario_.min_size || desired > scenario_.max_size)
-    violate(now, "capacity_out_of_bounds",
-            fmt::format("desired capacity {} outside [{}, {}]", desired, scenario_.min_size,
-                        scenario_.max_size));
+  checker_->desired_set(now, desired);
   if (desired == desired_) return;
   desired_ = desired;
   desired_samples_.push_back({now, desired});
@@ -180,66 +175,10 @@ void fleet_world::terminate_now(std::size_t index, sim_seconds now, const std::s
   if (instance.booted && on_gone) on_gone(index);
 }
 
-// A spot reclaim, or a terminate hook's timeout, came while the runner's wind-down (unregistration, then the hook's
-// completion) was still under way: retries under faults may take longer than a two-minute
-// notice (counted), never without faults. Faults that ended less than one retry wait before
-// the reclaim count too: the attempt that would succeed was planned while they lasted, and
-// the backoff may hold it past the reclaim. The world's own registration is no measure of
-// progress: a DELETE whose answer was lost left runwarden retrying it.
+// A spot reclaim, or a terminate hook's timeout, while the terminate action is open: the
+// checker judges the wind-down; one that faults kept retrying is counted.
 void fleet_world::wind_down_at_reclaim(const sim_instance& instance, sim_seconds now) {
-  const auto exited = instance.runner.exited_at;
-  if (instance.runner.alive || !exited || *exited + completion_slack >= now) return;
-  const auto retry_wait_max = static_cast<double>(
-      (sim_retry_wait_max + std::max(sim_unregister_timeout, sim_completion_call_budget))
-          .count());
-  if (faulty(now - retry_wait_max)) {
-    ++books_.wind_down_at_reclaim;
-    return;
-  }
-  if (!instance.registered) {
-    if (instance.terminate_action) check_completed_in_time(instance, now);
-    return;
-  }
-  violate(now, "left_registered",
-          fmt::format("{}: still registered when its instance was taken back, {:.0f}s after "
-                      "the runner exited, with no fault under way",
-                      instance.id, now - *exited));
-}
-
-// A hook (on Azure, an event) still open this long after its runner exited should have been
-// completed (approved).
-void fleet_world::check_completed_in_time(const sim_instance& instance, sim_seconds now) {
-  const auto exited = instance.runner.exited_at;
-  if (instance.runner.alive || !exited || *exited + completion_slack >= now) return;
-  const bool azure = scenario_.cloud == fleet_cloud::azure;
-  violate(now, azure ? "event_not_approved" : "hook_not_completed",
-          fmt::format("{}: the {} was still open {:.0f}s after the runner exited", instance.id,
-                      azure ? "Azure " + instance.terminate_action->hook + " event"
-                            : std::string{"terminate hook"},
-                      now - *exited));
-}
-
-// Liveness: a terminate hook (an Azure event) that runs out while its runner still runs,
-// though no fault could have stopped runwarden. Within its heartbeat timeout, one heartbeat
-// would have kept the hook, and its retries wait at most sim_retry_wait_max; at the hook's
-// end (its global timeout, an event's NotBefore), the drain had the whole budget to force
-// the runner, a signal no API fault holds up.
-void fleet_world::check_runner_gone_by_timeout(const sim_instance& instance,
-                                               const sim_lifecycle_action& action,
-                                               sim_seconds now) {
-  if (!instance.runner.alive) return;
-  const bool by_heartbeat = action.heartbeat_deadline < action.global_deadline;
-  const auto fault_free_since =
-      by_heartbeat ? now - static_cast<double>((scenario_.heartbeat_timeout +
-                                                sim_retry_wait_max).count())
-                   : action.started;
-  if (faulty(fault_free_since)) return;
-  violate(now, "hook_timed_out_running",
-          fmt::format("{}: the {} ran out while its runner still ran, with no fault since "
-                      "{:.0f}s", instance.id,
-                      action.event_id.empty() ? std::string{"terminate hook"}
-                                              : "Azure " + action.hook + " event",
-                      fault_free_since));
+  if (checker_->reclaimed(now, instance)) ++books_.wind_down_at_reclaim;
 }
 
 std::string fleet_world::reclaim_reason(const sim_lifecycle_action& action) const {
@@ -263,21 +202,12 @@ void fleet_world::kill_jobs(std::size_t index, const std::string& why, sim_secon
   instance.runner.jobs.clear();
 }
 
-// runwarden starts one runner at a time, and never a fresh one once a drain has begun (it
-// would take jobs the drain then has to wait out, or kill).
 std::int64_t fleet_world::spawn_runner(std::size_t index, sim_seconds now) {
   auto& runner = instances_[index].runner;
-  if (runner.alive)
-    violate(now, "two_runners",
-            fmt::format("{}: a runner started while runner {} still runs", instances_[index].id,
-                        runner.pid));
-  if (draining_of && draining_of(index)) {
-    const auto deadline = drain_deadline_of ? drain_deadline_of(index) : std::nullopt;
-    violate(now, "runner_started_in_drain",
-            fmt::format("{}: a fresh runner started during a drain (deadline {})",
-                        instances_[index].id,
-                        deadline ? fmt::format("{:.1f}s", *deadline) : "none"));
-  }
+  const bool draining = draining_of && draining_of(index);
+  checker_->runner_spawned(now, instances_[index], runner, draining,
+                           draining && drain_deadline_of ? drain_deadline_of(index)
+                                                         : std::nullopt);
   runner = sim_runner{.pid = next_pid_++,
                       .alive = true,
                       .draining = false,
@@ -333,13 +263,9 @@ void fleet_world::signal_runner(std::size_t index, int signal_number, sim_second
 
 void fleet_world::judge_killing_signals() {
   for (const auto& signal : unjudged_signals_) {
-    const auto deadline = drain_deadline_of ? drain_deadline_of(signal.instance) : std::nullopt;
-    if (!deadline || signal.at < *deadline - 1e-6)
-      violate(signal.at, "job_killed_early",
-              fmt::format("{}: {} job(s) killed by runwarden's signal {} before the drain "
-                          "deadline ({})", instances_[signal.instance].id, signal.jobs,
-                          signal.signal_number,
-                          deadline ? fmt::format("{:.1f}s", *deadline) : "none"));
+    checker_->jobs_killed_by_signal(
+        signal.at, instances_[signal.instance], signal.jobs, signal.signal_number,
+        drain_deadline_of ? drain_deadline_of(signal.instance) : std::nullopt);
   }
   unjudged_signals_.clear();
 }
@@ -419,7 +345,7 @@ void fleet_world::check_actions(sim_seconds now) {
       // A terminate hook that times out lets the group take the instance: a reclaim by
       // the cloud, judged as a spot reclaim is (faults may have kept the hook unfound).
       if (a.hook != "launch") {
-        check_runner_gone_by_timeout(instance, a, now);
+        checker_->action_timed_out(now, instance, a);
         wind_down_at_reclaim(instance, now);
       }
       end_action(instance, a, "timed_out", now);
@@ -564,13 +490,7 @@ void fleet_world::tick(sim_seconds now) {
       instance.runwarden_back_at.reset();
       if (!instance.gone && on_boot) on_boot(i);
     }
-    if (instance.gone && instance.registered && instance.lifecycle_state == "Terminated" &&
-        instance.terminate_action && instance.terminate_action->outcome == "CONTINUE" &&
-        now >= instance.terminate_action->ended.value_or(now) + registration_grace) {
-      violate(now, "left_registered",
-              instance.id + ": still registered with GitLab after its hook was completed");
-      instance.registered = false;  // reported once
-    }
+    checker_->instance_ticked(now, instance);
   }
   check_actions(now);
   if (scenario_.cloud == fleet_cloud::gcp) gcp_shutdowns(now);
@@ -586,17 +506,10 @@ void fleet_world::tick(sim_seconds now) {
 }
 
 void fleet_world::finish(sim_seconds now) {
-  for (auto& instance : instances_) {
+  for (auto& instance : instances_)
     for (auto* spans : {&instance.lane.lifecycle, &instance.lane.runner})
       if (!spans->empty() && !spans->back().to) spans->back().to = now;
-    if (!scenario_.faults.faults_until) continue;
-    // Liveness: with the faults over, a drain with time to spare must have ended.
-    const auto& action = instance.terminate_action;
-    const double slack = static_cast<double>((scenario_.job_duration_max + std::chrono::minutes{10}).count());
-    if (action && !action->ended && action->started + slack < now)
-      violate(now, "drain_not_finished",
-              fmt::format("{}: terminating since {:.0f}s and not gone", instance.id, action->started));
-  }
+  checker_->finished(now, instances_);
 }
 
 fleet_timeline fleet_world::timeline(const std::string& title) const {

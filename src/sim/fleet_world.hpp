@@ -7,19 +7,22 @@
 // (sim_ports.hpp) ask it for answers and the fleet run (fleet_run.hpp) ticks it once a
 // virtual second. Every random choice comes from its seed, so one seed is one world.
 //
-// It also keeps the books the invariants and the report are made of: every job and how it
-// ended, every lifecycle action and how it ended, registrations, the timeline.
+// It also keeps the books the report is made of: every job and how it ended, every
+// lifecycle action and how it ended, registrations, the timeline. It judges nothing itself:
+// it tells its checker (fleet_checker.hpp) the facts the invariants are judged by.
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "messages/http_messages.hpp"
 #include "src/drain/drain_vocabulary.hpp"
+#include "src/sim/fleet_invariants.hpp"
 #include "src/sim/fleet_scenario.hpp"
 #include "src/sim/fleet_timeline.hpp"
 
@@ -107,12 +110,6 @@ struct sim_instance {
   timeline_lane lane;
 };
 
-struct world_violation {
-  sim_seconds at = 0;
-  std::string invariant;  // "job_killed_early", "hook_not_completed", ...
-  std::string detail;
-};
-
 // Counters for the report.
 struct world_books {
   std::map<std::string, std::uint64_t> api_calls;      // by Auto Scaling action or service
@@ -127,7 +124,6 @@ struct world_books {
   std::uint64_t wind_down_at_reclaim = 0;
   std::uint64_t launches = 0;
   std::uint64_t spot_interruptions = 0;
-  std::vector<world_violation> violations;
 };
 
 // What a port does with a request: answer after `delay`, or never (dropped: the client's
@@ -150,9 +146,14 @@ struct held_metadata_read {
   held_responder respond;
 };
 
+class fleet_checker;
+
 class fleet_world {
 public:
   fleet_world(fleet_scenario scenario, std::uint64_t seed);
+  ~fleet_world();
+  fleet_world(const fleet_world&) = delete;
+  fleet_world& operator=(const fleet_world&) = delete;
 
   // The harness's hooks into the actors, set before the first tick.
   std::function<void(std::size_t instance)> on_boot;        // start runwarden there
@@ -205,7 +206,9 @@ public:
   const world_books& books() const { return books_; }
   fleet_timeline timeline(const std::string& title) const;
   int desired() const { return desired_; }
-  void violate(sim_seconds at, std::string invariant, std::string detail);
+  // Judges the run from the facts the world and the fleet run tell it.
+  fleet_checker& checker() { return *checker_; }
+  const fleet_checker& checker() const { return *checker_; }
   // A moment of an instance's runwarden worth drawing (drain_started, gone).
   void mark(std::size_t instance, sim_seconds at, std::string kind);
 
@@ -229,9 +232,6 @@ private:
   void terminate_now(std::size_t index, sim_seconds now, const std::string& why);
   void runner_exit(std::size_t index, exit_status status, sim_seconds now);
   void kill_jobs(std::size_t index, const std::string& why, sim_seconds now);
-  void check_completed_in_time(const sim_instance& instance, sim_seconds now);
-  void check_runner_gone_by_timeout(const sim_instance& instance,
-                                    const sim_lifecycle_action& action, sim_seconds now);
   std::string reclaim_reason(const sim_lifecycle_action& action) const;
   void wind_down_at_reclaim(const sim_instance& instance, sim_seconds now);
   void arrivals(sim_seconds now);
@@ -258,6 +258,7 @@ private:
   std::optional<std::size_t> index_of(const std::string& instance_id) const;
 
   fleet_scenario scenario_;
+  std::unique_ptr<fleet_checker> checker_;  // judges against scenario_
   std::uint64_t random_state_;
   std::vector<sim_instance> instances_;
   std::vector<sim_job> jobs_;

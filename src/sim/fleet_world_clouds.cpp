@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "src/sim/fleet_checker.hpp"
 #include "src/sim/gcp_metadata_service.hpp"
 
 namespace runwarden {
@@ -46,14 +47,7 @@ void fleet_world::azure_approved(std::size_t approver, std::size_t index, sim_se
     ++event.completions_refused;  // approved again: the answer to the first was lost
     return;
   }
-  if (approver != index)
-    violate(now, "approved_by_another",
-            fmt::format("{}'s Azure {} event approved by {}", instance.id, event.hook,
-                        instances_[approver].id));
-  else if (instance.runner.alive || instance.registered)
-    violate(now, "approved_before_gone",
-            fmt::format("{}: Azure {} event approved while its runner was still {}", instance.id,
-                        event.hook, instance.runner.alive ? "running" : "registered"));
+  checker_->azure_event_approved(now, instances_[approver], instance);
   end_action(instance, event, "CONTINUE", now);
   ++azure_incarnation_;  // the event is Started now
 }

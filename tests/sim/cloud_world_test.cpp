@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "src/azure/azure_documents.hpp"
+#include "src/sim/fleet_checker.hpp"
 #include "src/sim/fleet_run.hpp"
 #include "src/sim/fleet_world.hpp"
 
@@ -109,15 +110,15 @@ TEST_CASE("azure world: an approval before the runner is gone is a violation, on
 
   // Approved while its runner runs: Azure would take the VM, and the invariant says so.
   CHECK(world.answer(victim, azure_request("POST", approval), 91).response->status_code == 200);
-  REQUIRE(world.books().violations.size() == 1);
-  CHECK(world.books().violations.front().invariant == "approved_before_gone");
+  REQUIRE(world.checker().violations().size() == 1);
+  CHECK(world.checker().violations().front().invariant == "approved_before_gone");
 
   // A second world, the same moment: the runner drained and unregistered first.
   fleet_world sound{scenario, 1};
   drain_runner(sound, victim, 90);
   CHECK(sound.answer(victim, gitlab_unregister, 92).response->status_code == 204);
   CHECK(sound.answer(victim, azure_request("POST", approval), 93).response->status_code == 200);
-  CHECK(sound.books().violations.empty());
+  CHECK(sound.checker().violations().empty());
   CHECK(sound.books().lifecycle_completed == 1);
   const auto started = parse_azure_scheduled_events(
       sound.answer(1 - victim, azure_request("GET"), 93).response->body);
@@ -159,23 +160,23 @@ TEST_CASE("aws world: a terminate hook completed before its runner is gone is a 
   boot_all(world, 90);
   const auto victim = terminating(world);
   CHECK(world.answer(victim, complete(world, victim), 91).response->status_code == 200);
-  REQUIRE(world.books().violations.size() == 1);
-  CHECK(world.books().violations.front().invariant == "completed_before_gone");
+  REQUIRE(world.checker().violations().size() == 1);
+  CHECK(world.checker().violations().front().invariant == "completed_before_gone");
 
   // Completed once the runner exited, but while it is still registered: a runner left behind.
   fleet_world registered{scenario, 1};
   drain_runner(registered, victim, 90);
   CHECK(registered.answer(victim, complete(registered, victim), 92).response->status_code ==
         200);
-  REQUIRE(registered.books().violations.size() == 1);
-  CHECK(registered.books().violations.front().detail.ends_with("still registered"));
+  REQUIRE(registered.checker().violations().size() == 1);
+  CHECK(registered.checker().violations().front().detail.ends_with("still registered"));
 
   // The same moment in a third world: the runner drained and unregistered first.
   fleet_world sound{scenario, 1};
   drain_runner(sound, victim, 90);
   CHECK(sound.answer(victim, gitlab_unregister, 92).response->status_code == 204);
   CHECK(sound.answer(victim, complete(sound, victim), 93).response->status_code == 200);
-  CHECK(sound.books().violations.empty());
+  CHECK(sound.checker().violations().empty());
   CHECK(sound.books().lifecycle_completed == 1);
   sound.tick(94);
   CHECK(sound.instances()[victim].gone);
@@ -194,20 +195,20 @@ TEST_CASE("world: a runner started beside a live one, or a fresh one during a dr
   REQUIRE(world.instances()[0].runner.alive);
 
   (void)world.spawn_runner(0, 91);
-  REQUIRE(world.books().violations.size() == 1);
-  CHECK(world.books().violations.back().invariant == "two_runners");
+  REQUIRE(world.checker().violations().size() == 1);
+  CHECK(world.checker().violations().back().invariant == "two_runners");
 
   world.signal_runner(0, SIGKILL, 92);  // the runner crashed; no drain yet: restarting is right
   world.release_runner(0, world.spawn_runner(0, 93), true, 93);
-  CHECK(world.books().violations.size() == 1);
+  CHECK(world.checker().violations().size() == 1);
 
   draining = true;  // a drain began, without a deadline (none is needed to catch it)
   world.signal_runner(0, SIGQUIT, 94);
   world.tick(95);  // no jobs: the draining runner exits
   REQUIRE_FALSE(world.instances()[0].runner.alive);
   (void)world.spawn_runner(0, 96);
-  REQUIRE(world.books().violations.size() == 2);
-  CHECK(world.books().violations.back().invariant == "runner_started_in_drain");
+  REQUIRE(world.checker().violations().size() == 2);
+  CHECK(world.checker().violations().back().invariant == "runner_started_in_drain");
 }
 
 TEST_CASE("world: a signal that kills jobs is judged against the deadline published in the "
@@ -230,17 +231,17 @@ TEST_CASE("world: a signal that kills jobs is judged against the deadline publis
   // A notice seen after its deadline: the warden signals at once and publishes the past
   // deadline in the same step; the world heard the signal first.
   world.signal_runner(0, SIGTERM, now);
-  CHECK(world.books().violations.empty());
+  CHECK(world.checker().violations().empty());
   deadline = now - 3;
   world.judge_killing_signals();
-  CHECK(world.books().violations.empty());
+  CHECK(world.checker().violations().empty());
 
   // A deadline still ahead when the jobs were killed is a violation.
   deadline = now + 60;
   world.signal_runner(1, SIGTERM, now);
   world.judge_killing_signals();
-  REQUIRE(world.books().violations.size() == 1);
-  CHECK(world.books().violations.front().invariant == "job_killed_early");
+  REQUIRE(world.checker().violations().size() == 1);
+  CHECK(world.checker().violations().front().invariant == "job_killed_early");
 }
 
 TEST_CASE("world: with the faults over, a terminate hook that runs out under a live runner is "
@@ -256,7 +257,7 @@ TEST_CASE("world: with the faults over, a terminate hook that runs out under a l
     fleet_world world{scenario, 1};
     boot_all(world, 90);  // the scale-in begins a terminate hook; nobody heartbeats it
     for (sim_seconds now = 91; now <= 90 + 121; ++now) world.tick(now);
-    return world.books().violations;
+    return world.checker().violations();
   };
   const auto liveness = run_out(0s);
   REQUIRE(liveness.size() == 1);
