@@ -15,6 +15,7 @@
 #include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
+#include "actors/pod_annotator/pod_annotator_actor.hpp"
 #include "actors/scaler/scaler_actor.hpp"
 #include "actors/unregistrar/unregistrar_actor.hpp"
 #include "src/drain/drain_machine.hpp"
@@ -36,6 +37,8 @@ struct instance_plan {
   std::optional<autoscaling_client_wiring> autoscaling_client = {};
   std::optional<lifecycle_hooks_wiring> lifecycle_hooks = {};
   std::optional<scaler_wiring> scaler = {};
+  // [kubernetes]: the pod's annotations follow the runner's jobs (issue 34).
+  std::optional<pod_annotator_wiring> pod_annotator = {};
 };
 
 }  // namespace runwarden

@@ -62,6 +62,11 @@ std::vector<supervised_child> declare_workers(const instance_plan& plan,
     wiring->wall_clock = ports.wall_clock;
     workers.push_back(worker(gcp_watcher_child_id, gcp_watcher_behavior, *wiring));
   }
+  if (auto wiring = plan.pod_annotator) {
+    wiring->http_port = ports.http();
+    wiring->warden = peers.warden;
+    workers.push_back(worker(pod_annotator_child_id, pod_annotator_behavior, *wiring));
+  }
   if (!peers.autoscaling_client) return workers;
   if (auto wiring = plan.lifecycle_hooks) {
     wiring->autoscaling_client = peers.autoscaling_client;

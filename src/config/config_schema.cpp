@@ -13,6 +13,7 @@
 
 #include "src/config/config_aws_values.hpp"
 #include "src/config/config_cloud_values.hpp"
+#include "src/config/config_kubernetes_values.hpp"
 #include "src/config/config_scaling_values.hpp"
 #include "src/config/config_unregister_values.hpp"
 #include "src/config/config_values.hpp"
@@ -282,6 +283,15 @@ constexpr key_spec schema[] = {
     {"scaling", "protection_interval_min", read_scaling_protection_interval_min},
     {"scaling", "retry_initial", read_scaling_retry_initial},
     {"scaling", "retry_max", read_scaling_retry_max},
+    {"kubernetes", "enabled", read_kubernetes_enabled},
+    {"kubernetes", "pod_name", read_kubernetes_pod_name},
+    {"kubernetes", "namespace", read_kubernetes_namespace},
+    {"kubernetes", "service_account_directory", read_kubernetes_service_account_directory},
+    {"kubernetes", "api_url", read_kubernetes_api_url},
+    {"kubernetes", "idle_deletion_cost", read_kubernetes_idle_deletion_cost},
+    {"kubernetes", "patch_attempts", read_kubernetes_patch_attempts},
+    {"kubernetes", "retry_initial", read_kubernetes_retry_initial},
+    {"kubernetes", "retry_max", read_kubernetes_retry_max},
 };
 
 // gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the
@@ -370,6 +380,9 @@ void check_across_keys(config_reader& reader) {
   check_order(reader, {"scaling.retry_initial", scaling.retry_initial},
               {"scaling.retry_max", scaling.retry_max});
   check_scaling_keys(reader);
+  const pod_annotation_policy& pod = reader.config().kubernetes.policy;
+  check_order(reader, {"kubernetes.retry_initial", pod.retry_initial},
+              {"kubernetes.retry_max", pod.retry_max});
 }
 
 }  // namespace
