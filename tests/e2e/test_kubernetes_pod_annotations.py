@@ -121,7 +121,8 @@ class PodAnnotations(unittest.TestCase):
         pod = {"apiVersion": "v1", "kind": "Pod",
                "metadata": {"name": "runner-0", "namespace": "ci",
                             "annotations": {"team": "ci"}},
-               "spec": {"terminationGracePeriodSeconds": 60, "containers": []}}
+               "spec": {"terminationGracePeriodSeconds": 60,
+                        "containers": [{"name": "runner", "image": "runner:1"}]}}
         self.api = FakeApi({"cert": cert, "key": key, "tokens_file": self.tokens_file,
                             "pod": pod, "patch_answers": [409, None, 429]})
         self.jobs_file = os.path.join(self.dir, "jobs")
