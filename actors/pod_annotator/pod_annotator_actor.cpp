@@ -22,34 +22,41 @@ instant now_of(annotator_pointer self) {
 void feed(annotator_pointer self, const pod_annotation_event& event);
 
 // Sends a request to the pod's own path; false when the token cannot be read.
-bool send_to_pod(annotator_pointer self, std::uint64_t id, std::string method,
-                 std::string body) {
+bool send_to_pod(annotator_pointer self, std::uint64_t id, std::string method, std::string body) {
   auto& state = self->state;
   const auto& address = state.wiring.address;
   const auto token = state.wiring.read_token(address.token_file);
   if (!token || token->empty()) return false;
   http_header_list headers{{"Authorization", "Bearer " + *token}, {"Accept", "application/json"}};
   if (method == "PATCH") headers.emplace_back("Content-Type", merge_patch_content_type);
-  self->send(state.wiring.http_port,
-             http_request{.id = id,
-                          .method = std::move(method),
-                          .url = address.api_url +
-                                 pod_path(address.pod_namespace, address.pod_name),
-                          .headers = std::move(headers),
-                          .body = std::move(body),
-                          .timeout = state.wiring.request_timeout,
-                          .max_response_bytes = pod_bytes_max,
-                          .ca_file = address.ca_file});
+  self->send(
+      state.wiring.http_port,
+      http_request{.id = id,
+                   .method = std::move(method),
+                   .url = address.api_url + pod_path(address.pod_namespace, address.pod_name),
+                   .headers = std::move(headers),
+                   .body = std::move(body),
+                   .timeout = state.wiring.request_timeout,
+                   .max_response_bytes = pod_bytes_max,
+                   .ca_file = address.ca_file});
   return true;
 }
 
 void carry_out(annotator_pointer self, const pod_annotation_effect& effect) {
   if (const auto* note = std::get_if<note_pod_patch>(&effect)) {
     switch (note->level) {
-      case report_level::debug: warden_logger()->debug("{}", note->text); break;
-      case report_level::info: warden_logger()->info("{}", note->text); break;
-      case report_level::warning: warden_logger()->warn("{}", note->text); break;
-      case report_level::error: warden_logger()->error("{}", note->text); break;
+      case report_level::debug:
+        warden_logger()->debug("{}", note->text);
+        break;
+      case report_level::info:
+        warden_logger()->info("{}", note->text);
+        break;
+      case report_level::warning:
+        warden_logger()->warn("{}", note->text);
+        break;
+      case report_level::error:
+        warden_logger()->error("{}", note->text);
+        break;
     }
     return;
   }
@@ -59,9 +66,9 @@ void carry_out(annotator_pointer self, const pod_annotation_effect& effect) {
   state.patch_request = id;
   if (!send_to_pod(self, id, "PATCH", patch.body)) {
     state.patch_request.reset();
-    feed(self, patch_answered{std::nullopt, std::nullopt,
-                              "cannot read the service account token " +
-                                  state.wiring.address.token_file});
+    feed(self, patch_answered{
+                   std::nullopt, std::nullopt,
+                   "cannot read the service account token " + state.wiring.address.token_file});
   }
 }
 
@@ -148,8 +155,9 @@ pod_annotator_implementation::behavior_type pod_annotator_behavior(annotator_poi
         feed(self, patch_timer_fired{});
       },
       [=](refused_atom) {
-        warden_logger()->error("kubernetes: the warden refused the status subscription; the "
-                               "pod's annotations follow nothing");
+        warden_logger()->error(
+            "kubernetes: the warden refused the status subscription; the "
+            "pod's annotations follow nothing");
       },
   };
 }

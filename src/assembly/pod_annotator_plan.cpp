@@ -31,10 +31,9 @@ pod_annotator_planning plan_pod_annotator(const settings& config,
                                           std::shared_ptr<metrics_registry> metrics) {
   const kubernetes_settings& kubernetes = config.kubernetes;
   if (!kubernetes.enabled) return {};
-  const auto namespace_text =
-      kubernetes.pod_namespace.empty()
-          ? read_text(kubernetes.service_account_directory + "/namespace")
-          : std::nullopt;
+  const auto namespace_text = kubernetes.pod_namespace.empty()
+                                  ? read_text(kubernetes.service_account_directory + "/namespace")
+                                  : std::nullopt;
   auto found = find_in_cluster(kubernetes, environment, namespace_text);
   if (!found.address) return {std::nullopt, std::move(found.error)};
   return {pod_annotator_wiring{

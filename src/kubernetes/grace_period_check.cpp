@@ -31,12 +31,12 @@ grace_period_finding check_grace_period(std::string_view pod_json,
                                "jobs running then are killed; set drain.timeout below it",
                                grace.count())};
   if (std::chrono::milliseconds{grace} < *drain_timeout)
-    return {grace, fmt::format("kubernetes: terminationGracePeriodSeconds ({} s) is shorter than "
-                               "drain.timeout ({} s): Kubernetes kills the pod before the drain "
-                               "ends; raise the grace period above the drain timeout",
-                               grace.count(),
-                               std::chrono::duration_cast<std::chrono::seconds>(*drain_timeout)
-                                   .count())};
+    return {grace,
+            fmt::format("kubernetes: terminationGracePeriodSeconds ({} s) is shorter than "
+                        "drain.timeout ({} s): Kubernetes kills the pod before the drain "
+                        "ends; raise the grace period above the drain timeout",
+                        grace.count(),
+                        std::chrono::duration_cast<std::chrono::seconds>(*drain_timeout).count())};
   return {grace, {}};
 }
 

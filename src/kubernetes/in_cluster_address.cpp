@@ -57,8 +57,9 @@ in_cluster_lookup find_in_cluster(const kubernetes_settings& settings,
                              .token_file = directory + "/token",
                              .ca_file = directory + "/ca.crt"};
   if (address.api_url.empty())
-    return refused("KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set (not in a "
-                   "pod?); set kubernetes.api_url");
+    return refused(
+        "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set (not in a "
+        "pod?); set kubernetes.api_url");
   if (!address.api_url.starts_with("https://"))
     return refused("the API server's URL must be https://: " + address.api_url);
   if (address.pod_namespace.empty()) {
@@ -68,8 +69,9 @@ in_cluster_lookup find_in_cluster(const kubernetes_settings& settings,
   }
   if (address.pod_name.empty()) address.pod_name = value_of(environment, "POD_NAME");
   if (address.pod_name.empty())
-    return refused("the pod's name is unknown: give the container POD_NAME from the downward "
-                   "API (fieldRef metadata.name), or set kubernetes.pod_name");
+    return refused(
+        "the pod's name is unknown: give the container POD_NAME from the downward "
+        "API (fieldRef metadata.name), or set kubernetes.pod_name");
   if (!is_object_name(address.pod_namespace))
     return refused("\"" + address.pod_namespace + "\" is not a namespace name");
   if (!is_object_name(address.pod_name))

@@ -41,8 +41,8 @@ void answered(pod_annotation_state& state, const patch_answered& answer, instant
   if (outcome == pod_patch_outcome::applied) {
     state.applied = role;
     if (state.wanted == role) state.attempts = 0;
-    out.effects.push_back(note_pod_patch{report_level::info,
-                                         fmt::format("pod annotations: {}", to_string(role))});
+    out.effects.push_back(
+        note_pod_patch{report_level::info, fmt::format("pod annotations: {}", to_string(role))});
     return;
   }
   if (state.wanted != role) return;  // the role changed meanwhile: its own attempts count
@@ -59,8 +59,8 @@ void answered(pod_annotation_state& state, const patch_answered& answer, instant
                     to_string(role), state.attempts, what, detail)});
     return;
   }
-  duration wait = capped_backoff(state.policy.retry_initial, state.policy.retry_max,
-                                 state.attempts, 0, 0);
+  duration wait =
+      capped_backoff(state.policy.retry_initial, state.policy.retry_max, state.attempts, 0, 0);
   if (outcome == pod_patch_outcome::throttled && answer.retry_after)
     wait = std::min<duration>(*answer.retry_after, state.policy.retry_after_max);
   state.not_before = now + wait;
@@ -80,19 +80,24 @@ void drive(pod_annotation_state& state, instant now, pod_annotation_step& out) {
   }
   state.not_before.reset();
   state.in_flight = state.wanted;
-  out.effects.push_back(
-      send_pod_patch{*state.wanted, pod_patch_body(*state.wanted, state.policy.idle_deletion_cost)});
+  out.effects.push_back(send_pod_patch{
+      *state.wanted, pod_patch_body(*state.wanted, state.policy.idle_deletion_cost)});
 }
 
 }  // namespace
 
 std::string_view to_string(pod_patch_outcome outcome) {
   switch (outcome) {
-    case pod_patch_outcome::applied: return "applied";
-    case pod_patch_outcome::conflict: return "conflict";
-    case pod_patch_outcome::throttled: return "throttled";
-    case pod_patch_outcome::failed: return "failed";
-    case pod_patch_outcome::refused: return "refused";
+    case pod_patch_outcome::applied:
+      return "applied";
+    case pod_patch_outcome::conflict:
+      return "conflict";
+    case pod_patch_outcome::throttled:
+      return "throttled";
+    case pod_patch_outcome::failed:
+      return "failed";
+    case pod_patch_outcome::refused:
+      return "refused";
   }
   RUNWARDEN_ASSERT(false);
   return "";

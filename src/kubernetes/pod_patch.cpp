@@ -10,9 +10,12 @@ namespace runwarden {
 
 std::string_view to_string(pod_role role) {
   switch (role) {
-    case pod_role::busy: return "busy";
-    case pod_role::idle: return "idle";
-    case pod_role::released: return "released";
+    case pod_role::busy:
+      return "busy";
+    case pod_role::idle:
+      return "idle";
+    case pod_role::released:
+      return "released";
   }
   RUNWARDEN_ASSERT(false);
   return "";

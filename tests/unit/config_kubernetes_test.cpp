@@ -40,8 +40,7 @@ retry_max = "10s"
 }
 
 TEST_CASE("the shipped [kubernetes] table sets the defaults", "[config][kubernetes]") {
-  const auto result =
-      load_config_file(RUNWARDEN_TEST_DATA_DIR "/../../config/runwarden.toml");
+  const auto result = load_config_file(RUNWARDEN_TEST_DATA_DIR "/../../config/runwarden.toml");
   REQUIRE(result.config);
   const kubernetes_settings defaults;
   const auto& shipped = result.config->kubernetes;

@@ -40,8 +40,7 @@ TEST_CASE("the pod is found as client-go's InClusterConfig finds it", "[kubernet
 
 TEST_CASE("a pod without what it needs is refused by name", "[kubernetes]") {
   kubernetes_settings settings;
-  CHECK_THAT(find_in_cluster(settings, {}, "ci").error,
-             Catch::Contains("KUBERNETES_SERVICE_HOST"));
+  CHECK_THAT(find_in_cluster(settings, {}, "ci").error, Catch::Contains("KUBERNETES_SERVICE_HOST"));
   CHECK_THAT(find_in_cluster(settings, pod_environment, std::nullopt).error,
              Catch::Contains("serviceaccount/namespace"));
   auto no_name = pod_environment;
