@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 import urllib.request
 
@@ -198,7 +199,13 @@ class PodAnnotations(unittest.TestCase):
         self.warden.send_signal(signal.SIGTERM)
         released = self.expect_patch("released", 200)
         self.assertEqual(released["annotations"], {"team": "ci"})
+        # The fake records a patch before runwarden reads its answer: wait for the count.
+        deadline = time.monotonic() + WAIT_S
         text = self.metrics()
+        while 'pod_patches_total{outcome="applied"} 4' not in text and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)
+            text = self.metrics()
         for outcome, count in (("applied", 4), ("conflict", 1), ("throttled", 1),
                                ("failed", 0), ("refused", 0)):
             self.assertIn('runwarden_kubernetes_pod_patches_total{outcome="%s"} %d'
