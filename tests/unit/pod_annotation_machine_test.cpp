@@ -87,7 +87,7 @@ TEST_CASE("a 409 is retried after a backoff, a 429 after its Retry-After", "[kub
   CHECK(state.applied == pod_role::busy);
 }
 
-TEST_CASE("attempts are bounded per role; a new role starts afresh", "[kubernetes]") {
+TEST_CASE("attempts are bounded per role, a new role starts afresh", "[kubernetes]") {
   pod_annotation_state state;
   state.policy.attempts_max = 3;
   instant now = 0s;
