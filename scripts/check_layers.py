@@ -45,6 +45,7 @@ LEVELS = [
     ("pure: azure", ["src/azure"]),
     ("pure: gcp", ["src/gcp"]),
     ("pure: scaling", ["src/scaling"]),
+    ("pure: kubernetes", ["src/kubernetes"]),
     ("pure: telemetry", ["src/telemetry"]),
     ("pure: config", ["src/config"]),
     ("messages", ["messages"]),

@@ -18,6 +18,7 @@ packages=(
   dpkg-dev lintian man-db groff-base  # the Debian package: dpkg-shlibdeps, its checks
   e2fsprogs util-linux  # mkfs.ext4, mount, findmnt: the journal's disk-fault test
   libkainjow-mustache-dev  # Mustache for webhook body templates
+  python3-kubernetes python3-yaml  # the official client cross-checks the pod patches
 )
 
 missing=()

@@ -76,6 +76,9 @@ gathered_inputs gather_instance_inputs(const settings& config, environment_map e
   }
   if (config.cloud.provider == cloud_provider::aws)
     inputs.aws_shared_credentials = file_content(shared_credentials_path(inputs.environment));
+  if (config.kubernetes.enabled && config.kubernetes.pod_namespace.empty())
+    inputs.kubernetes_namespace =
+        file_content(config.kubernetes.service_account_directory + "/namespace");
   return {std::move(inputs), {}};
 }
 

@@ -28,6 +28,8 @@ struct instance_inputs {
   std::string webhook_secret = {};  // webhook.secret_file's content; empty without one
   // The AWS shared credentials file's content, when cloud.provider is aws and it exists.
   std::optional<std::string> aws_shared_credentials = std::nullopt;
+  // The service account's namespace file, when [kubernetes] is on and names no namespace.
+  std::optional<std::string> kubernetes_namespace = std::nullopt;
 };
 
 struct gathered_inputs {

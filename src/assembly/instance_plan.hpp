@@ -17,6 +17,7 @@
 #include "actors/metrics_publisher/metrics_publisher_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
+#include "actors/pod_annotator/pod_annotator_actor.hpp"
 #include "actors/scaler/scaler_actor.hpp"
 #include "actors/unregistrar/unregistrar_actor.hpp"
 #include "src/drain/drain_machine.hpp"
@@ -45,6 +46,8 @@ struct instance_plan {
   // A dry run: every HTTP port the workers get withholds the calls that change something
   // (actors/http_port/dry_run_http_port.hpp); the runner is supervised as usual.
   bool dry_run = false;
+  // [kubernetes]: the pod's annotations follow the runner's jobs (issue 34).
+  std::optional<pod_annotator_wiring> pod_annotator = {};
 };
 
 }  // namespace runwarden

@@ -9,6 +9,7 @@
 #include "actors/notifier/webhook_notifier.hpp"
 #include "src/assembly/autoscaling_link.hpp"
 #include "src/assembly/drain_config_from_settings.hpp"
+#include "src/assembly/pod_annotator_plan.hpp"
 #include "src/assembly/runner_awareness.hpp"
 #include "src/assembly/scaling_plan.hpp"
 #include "src/logging/logging.hpp"
@@ -130,6 +131,9 @@ instance_planning plan_instance(const instance_inputs& inputs,
       !error.empty())
     return refused(std::move(error));
   plan_runner_side(plan, *awareness.awareness, seeds, metrics);
+  auto pod_annotator = plan_pod_annotator(config, inputs.environment, inputs.kubernetes_namespace, metrics);
+  if (!pod_annotator.error.empty()) return refused(std::move(pod_annotator.error));
+  plan.pod_annotator = std::move(pod_annotator.wiring);
   if (autoscaling.plan) {
     plan.autoscaling_client = std::move(autoscaling.plan->client);
     plan.lifecycle_hooks = std::move(autoscaling.plan->lifecycle_hooks);

@@ -121,6 +121,17 @@ std::optional<child_factory> metrics_publisher(const instance_plan& plan,
   return factory(metrics_publisher_behavior, std::move(*wiring));
 }
 
+// The pod's annotations follow the warden's snapshots; a restarted annotator patches the
+// state it sees next.
+std::optional<child_factory> pod_annotator(const instance_plan& plan, const instance_ports& ports,
+                                           const worker_peers& peers) {
+  auto wiring = plan.pod_annotator;
+  if (!wiring) return std::nullopt;
+  wiring->http_port = ports.http();
+  wiring->warden = peers.warden;
+  return factory(pod_annotator_behavior, std::move(*wiring));
+}
+
 constexpr auto permanent = restart_type::permanent;
 constexpr auto drain_then_exit = give_up_action::drain_then_exit;
 
@@ -128,7 +139,7 @@ constexpr auto drain_then_exit = give_up_action::drain_then_exit;
 // with exit_software: a worker that keeps crashing is a bug, and a fresh start (from the
 // journal) is safer than an instance that lost its unregistration, webhook or watcher.
 //   id                          start              restart    shutdown  giving up
-const std::array<worker_row, 9> tree{{
+const std::array<worker_row, 10> tree{{
     {unregistration_child_id,    unregistration,    permanent, 5000ms,   drain_then_exit},
     {notifier_child_id,          notifier,          permanent, 1000ms,   drain_then_exit},
     {metrics_poller_child_id,    metrics_poller,    permanent, 5000ms,   drain_then_exit},
@@ -138,6 +149,7 @@ const std::array<worker_row, 9> tree{{
     {lifecycle_hooks_child_id,   lifecycle_hooks,   permanent, 5000ms,   drain_then_exit},
     {scaler_child_id,            scaler,            permanent, 5000ms,   drain_then_exit},
     {metrics_publisher_child_id, metrics_publisher, permanent, 5000ms,   drain_then_exit},
+    {pod_annotator_child_id,     pod_annotator,     permanent, 5000ms,   drain_then_exit},
 }};
 
 }  // namespace

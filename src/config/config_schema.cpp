@@ -14,6 +14,7 @@
 #include "src/config/config_aws_values.hpp"
 #include "src/config/config_cloud_values.hpp"
 #include "src/config/config_publish_values.hpp"
+#include "src/config/config_kubernetes_values.hpp"
 #include "src/config/config_scaling_values.hpp"
 #include "src/config/config_unregister_values.hpp"
 #include "src/config/config_values.hpp"
@@ -289,6 +290,15 @@ constexpr key_spec schema[] = {
     {"scaling", "publish_namespace", read_scaling_publish_namespace},
     {"run", "dry_run",
      [](config_value& value) { return store(value.expect_bool(), value.config().run.dry_run); }},
+    {"kubernetes", "enabled", read_kubernetes_enabled},
+    {"kubernetes", "pod_name", read_kubernetes_pod_name},
+    {"kubernetes", "namespace", read_kubernetes_namespace},
+    {"kubernetes", "service_account_directory", read_kubernetes_service_account_directory},
+    {"kubernetes", "api_url", read_kubernetes_api_url},
+    {"kubernetes", "idle_deletion_cost", read_kubernetes_idle_deletion_cost},
+    {"kubernetes", "patch_attempts", read_kubernetes_patch_attempts},
+    {"kubernetes", "retry_initial", read_kubernetes_retry_initial},
+    {"kubernetes", "retry_max", read_kubernetes_retry_max},
 };
 
 // gitlab-runner gives its signals fixed meanings, so choosing them only makes sense for the
@@ -378,6 +388,9 @@ void check_across_keys(config_reader& reader) {
               {"scaling.retry_max", scaling.retry_max});
   check_scaling_keys(reader);
   check_publish_keys(reader);
+  const pod_annotation_policy& pod = reader.config().kubernetes.policy;
+  check_order(reader, {"kubernetes.retry_initial", pod.retry_initial},
+              {"kubernetes.retry_max", pod.retry_max});
 }
 
 }  // namespace

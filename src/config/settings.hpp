@@ -12,6 +12,7 @@
 #include "src/aws/imds/scheduled_event_watch.hpp"
 #include "src/azure/azure_event_watch.hpp"
 #include "src/gcp/gcp_notice_watch.hpp"
+#include "src/kubernetes/kubernetes_settings.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/scaling/scaling_policy.hpp"
 #include "src/logging/log_settings.hpp"
@@ -187,6 +188,7 @@ struct settings {
   unregister_settings unregister;
   journal_settings journal;
   scaling_settings scaling;
+  kubernetes_settings kubernetes;
   log_settings log;
 };
 

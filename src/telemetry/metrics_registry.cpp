@@ -151,6 +151,18 @@ void add_scaling_families(std::vector<metric_family>& result,
   result.push_back(std::move(failed));
 }
 
+metric_family pod_patch_family(
+    const std::array<std::uint64_t, pod_patch_outcome_count>& patches) {
+  auto family = make_family("runwarden_kubernetes_pod_patches_total",
+                            "Merge patches of the pod's own annotations, by outcome (applied, "
+                            "conflict, throttled, failed, refused).",
+                            metric_type::counter);
+  add_per_value<pod_patch_outcome>(
+      family, "outcome", [](pod_patch_outcome o) { return to_string(o); },
+      as_values(patches));
+  return family;
+}
+
 double epoch_seconds(std::chrono::system_clock::time_point at) {
   return std::chrono::duration<double>(at.time_since_epoch()).count();
 }
@@ -270,6 +282,11 @@ void metrics_registry::count_scaling_decision(scaling_decision_kind kind,
 void metrics_registry::count_scaling_call_failure(autoscaling_failure_kind kind) {
   const std::lock_guard lock{mutex_};
   ++counts_.scaling_call_failures[index_of(kind)];
+}
+
+void metrics_registry::count_pod_patch(pod_patch_outcome outcome) {
+  const std::lock_guard lock{mutex_};
+  ++counts_.pod_patches[static_cast<std::size_t>(outcome)];
 }
 
 void metrics_registry::count_lifecycle_heartbeat(heartbeat_outcome outcome) {
@@ -408,6 +425,7 @@ std::vector<metric_family> metrics_registry::collect() const {
                        copy.scaling_call_failures);
   add_journal_families(result, copy.journal);
   add_drain_watch_families(result, copy);
+  result.push_back(pod_patch_family(copy.pod_patches));
   return result;
 }
 

@@ -17,6 +17,7 @@
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
 #include "src/journal/journal_health.hpp"
+#include "src/kubernetes/pod_annotation_machine.hpp"
 #include "src/scaling/scaling_decision_text.hpp"
 #include "src/telemetry/metric_family.hpp"
 #include "src/telemetry/metric_labels.hpp"
@@ -62,6 +63,8 @@ public:
   void count_scaling_decision(scaling_decision_kind kind,
                               std::chrono::system_clock::time_point at);
   void count_scaling_call_failure(autoscaling_failure_kind kind);
+  // The pod annotator's merge patches (issue 34), by how each ended.
+  void count_pod_patch(pod_patch_outcome outcome);
 
   // The lifecycle hooks actor's heartbeats and completions, the unregistrar's attempts, and
   // the lifecycle watcher's successful metadata polls (with their wall-clock time).
@@ -91,6 +94,7 @@ private:
     std::array<std::uint64_t, scaling_decision_kind_count> scaling_decisions{};
     double scaling_last_decision_seconds = 0;  // 0: no decision yet
     std::array<std::uint64_t, autoscaling_failure_kind_count> scaling_call_failures{};
+    std::array<std::uint64_t, pod_patch_outcome_count> pod_patches{};
     histogram_value drain_duration;
     journal_health journal;
     // What an operator watches during a drain (from the snapshots, wall-clock seconds; 0:

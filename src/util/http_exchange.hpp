@@ -51,6 +51,9 @@ struct http_request {
   // Go through the proxy the environment names for this URL (https_proxy, http_proxy,
   // no_proxy, read by libcurl as curl reads them); otherwise never through a proxy.
   bool environment_proxy = false;
+  // A PEM file of the CAs to trust for https instead of the system's (a Kubernetes service
+  // account's ca.crt); empty: the system's.
+  std::string ca_file = {};
 };
 
 struct http_response {

@@ -129,6 +129,7 @@ CURLcode set_request_options(CURL* handle, const http_request& request,
     set(CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
   }
   set(CURLOPT_HTTPHEADER, headers.get());
+  if (!request.ca_file.empty()) set(CURLOPT_CAINFO, request.ca_file.c_str());
   if (pins) set(CURLOPT_RESOLVE, pins.get());
   return code;
 }
