@@ -1,5 +1,5 @@
-# What a host program needs to embed runwarden (component "development"): the static
-# libraries, the public headers (include/runwarden/), and a CMake package, so that
+# What a host program needs to embed runwarden (component "development"): the core's static
+# libraries (not the daemon's layer: no CLI, control API or simulation, so no gRPC), the public headers (include/runwarden/), and a CMake package, so that
 #   find_package(runwarden 0.1 REQUIRED)
 #   target_link_libraries(host PRIVATE runwarden::runwarden)
 # works against an installation. The package finds runwarden's own dependencies, CAF
@@ -14,7 +14,7 @@ include(CMakePackageConfigHelpers)
 
 set(runwarden_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/runwarden)
 
-install(TARGETS runwarden_core runwarden_proto EXPORT runwardenTargets
+install(TARGETS runwarden_core runwarden_journal_proto EXPORT runwardenTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development EXCLUDE_FROM_ALL)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/runwarden
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development EXCLUDE_FROM_ALL)

@@ -113,7 +113,8 @@ TEST_CASE("every worker of the tree has one row, and every row gives up the same
   CHECK(ids == std::vector<std::string_view>{
                    unregistration_child_id, notifier_child_id, metrics_poller_child_id,
                    lifecycle_watcher_child_id, azure_watcher_child_id, gcp_watcher_child_id,
-                   lifecycle_hooks_child_id, scaler_child_id, metrics_publisher_child_id});
+                   lifecycle_hooks_child_id, scaler_child_id, metrics_publisher_child_id,
+                   pod_annotator_child_id});
 }
 
 TEST_CASE_METHOD(escalation_fixture,

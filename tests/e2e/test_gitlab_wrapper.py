@@ -201,11 +201,13 @@ class Wrapper:
         self.log_path = os.path.join(self.dir, "runwarden.log")
         environment = dict(os.environ, HOME=self.dir, FAKE_RUNNER_RELEASE_FILE=self.release)
         environment.pop("LISTEN_ADDRESS", None)
-        # gitlab-runner's own config.toml, found the way gitlab-runner finds it.
+        # gitlab-runner's own config.toml, found the way gitlab-runner finds it. Its
+        # shutdown_timeout sets the kill timeout: long enough that a loaded machine's slow
+        # runner still ends by its forceful signal, not by SIGKILL.
         config = os.path.join(self.dir, "gitlab-runner-config.toml")
         with open(config, "w") as f:
             f.write(config_toml if config_toml is not None else
-                    'concurrent = 4\nshutdown_timeout = 2\nlisten_address = "127.0.0.1:%d"\n'
+                    'concurrent = 4\nshutdown_timeout = 15\nlisten_address = "127.0.0.1:%d"\n'
                     % self.metrics_port)
         environment["CONFIG_FILE"] = config
         # The fake runner holds each job count until scraped three times: scrape often.
