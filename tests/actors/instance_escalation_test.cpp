@@ -44,7 +44,10 @@ process_port_actor::behavior_type recording_process_port(process_port_actor::poi
 }
 
 // The runner's metrics page never answers: the poller only has to be alive to be crashed.
-http_port_actor::behavior_type silent_http_port(http_port_actor::pointer) {
+// It takes an argument it does not use: CAF 0.17.6 binds a null pointer when an actor is
+// spawned without any, which UBSan stops.
+http_port_actor::behavior_type silent_http_port(http_port_actor::pointer,
+                                                std::shared_ptr<recorded>) {
   return {[](const host_lookup&) {}, [](const http_request&) {}};
 }
 
@@ -64,7 +67,7 @@ class escalation_fixture : public testing::deterministic_fixture {
                        .metrics_poller = metrics_poller_wiring{
                            .url = "http://127.0.0.1:9252/metrics", .http_port = {},
                            .listener = {}}};
-    const auto http = spawn(silent_http_port);
+    const auto http = spawn(silent_http_port, seen_);
     runwarden_ = instance::start(
         system(), std::move(plan),
         instance_ports{.process = spawn(recording_process_port, seen_),
