@@ -19,8 +19,8 @@ using namespace std::chrono_literals;
 
 std::filesystem::path bench_directory() {
   const char* chosen = std::getenv("RUNWARDEN_BENCH_DIR");
-  std::string pattern = (std::filesystem::path{chosen ? chosen : "."} /
-                         "journal-bench-XXXXXX").string();
+  std::string pattern =
+      (std::filesystem::path{chosen ? chosen : "."} / "journal-bench-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error{"mkdtemp failed"};
   return pattern;
 }

@@ -17,8 +17,8 @@ const aws_credentials role_credentials{
     "ASIAEXAMPLE", secret_text{"wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"},
     secret_text{std::string(800, 'T')}};  // role session tokens are several hundred bytes
 const lifecycle_action_target target{"drain-hook", "ci-runners", "i-1234567890abcdef0", {}};
-const auto request_time = std::chrono::system_clock::time_point{std::chrono::sys_days{
-    std::chrono::year{2026} / 11 / 22}};
+const auto request_time =
+    std::chrono::system_clock::time_point{std::chrono::sys_days{std::chrono::year{2026} / 11 / 22}};
 
 void complete_lifecycle_action_signed(benchmark::State& state) {
   const auto endpoint = resolve_autoscaling_endpoint({}, "us-east-1").endpoint.value();
@@ -33,9 +33,11 @@ void complete_lifecycle_action_signed(benchmark::State& state) {
 BENCHMARK(complete_lifecycle_action_signed);
 
 void signer_only(benchmark::State& state) {
-  const auto body =
-      form_encode(complete_lifecycle_action_call(target, lifecycle_action_result::proceed).parameters);
-  const sigv4_request request{"POST", "/", {},
+  const auto body = form_encode(
+      complete_lifecycle_action_call(target, lifecycle_action_result::proceed).parameters);
+  const sigv4_request request{"POST",
+                              "/",
+                              {},
                               {{"Content-Type", std::string{form_content_type}},
                                {"Host", "autoscaling.us-east-1.amazonaws.com"}},
                               sha256_hex(body)};

@@ -144,11 +144,16 @@ std::string hex_of(std::string_view bytes) {
 
 std::string signal_name(int signo) {
   switch (signo) {
-    case SIGQUIT: return "SIGQUIT";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGHUP: return "SIGHUP";
-    default: return "SIG" + std::to_string(signo);
+    case SIGQUIT:
+      return "SIGQUIT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGINT:
+      return "SIGINT";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "SIG" + std::to_string(signo);
   }
 }
 
@@ -170,24 +175,28 @@ std::optional<int> parse_options(int argc, char** argv, options& opts) {
   CLI::App app{"Behaves like gitlab-runner for runwarden demos and tests.",
                "runwarden-demo-runner"};
   app.add_option("--concurrency", opts.concurrency, "Jobs running at most at once")
-      ->capture_default_str()->check(CLI::Range(0, concurrency_max));
+      ->capture_default_str()
+      ->check(CLI::Range(0, concurrency_max));
   app.add_option("--job-interval", opts.job_interval_seconds,
                  "Seconds between job starts while below concurrency")
-      ->capture_default_str()->check(CLI::Range(0.0, seconds_max));
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, seconds_max));
   app.add_option("--job-seconds", opts.job_seconds, "Seconds each job lasts")
-      ->capture_default_str()->check(CLI::Range(0.0, seconds_max));
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, seconds_max));
   app.add_option("--jobs", opts.jobs_total_max,
                  "Take this many jobs, then exit 0 when they finish (0: unlimited)")
-      ->capture_default_str()->check(CLI::Range(std::int64_t{0}, jobs_total_max_limit));
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, jobs_total_max_limit));
   app.add_option("--report", opts.report_path, "Append machine-readable lines to this file");
   app.add_flag("--ignore-signals", opts.ignore_signals,
                "Ignore SIGQUIT, SIGTERM and SIGINT (still reported)");
   int exit_code = 0;
   double exit_after = 0;
   double orphan = 0;
-  auto* exit_code_option = app.add_option("--exit-code", exit_code,
-                                          "Exit with this code after ready (or --exit-after)")
-                               ->check(CLI::Range(0, 255));
+  auto* exit_code_option =
+      app.add_option("--exit-code", exit_code, "Exit with this code after ready (or --exit-after)")
+          ->check(CLI::Range(0, 255));
   auto* exit_after_option =
       app.add_option("--exit-after", exit_after, "Exit (with --exit-code, else 0) after seconds")
           ->check(CLI::Range(0.0, seconds_max));
@@ -197,7 +206,8 @@ std::optional<int> parse_options(int argc, char** argv, options& opts) {
   app.add_option("--listen-address", opts.listen_address,
                  "Serve gitlab-runner's /metrics on HOST:PORT, as gitlab-runner's flag does");
   app.add_option("--stderr-lines", opts.stderr_lines, "Print this many lines to stderr at start")
-      ->capture_default_str()->check(CLI::Range(0, stderr_lines_max));
+      ->capture_default_str()
+      ->check(CLI::Range(0, stderr_lines_max));
   try {
     app.parse(own_argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -263,8 +273,8 @@ pid_t spawn_orphan(double seconds, int signal_fd, const report_file& report) {
       ::close(pipe_fds[1]);
       run_orphan(seconds, signal_fd, report);
     }
-    write_all(pipe_fds[1], std::string_view(reinterpret_cast<const char*>(&grandchild),
-                                            sizeof grandchild));
+    write_all(pipe_fds[1],
+              std::string_view(reinterpret_cast<const char*>(&grandchild), sizeof grandchild));
     _exit(grandchild < 0 ? exit_system : 0);
   }
   ::close(pipe_fds[1]);
@@ -288,8 +298,8 @@ void report_start(const options& opts, const report_file& report) {
   for (std::size_t i = 0; i < opts.passthrough_args.size(); ++i) {
     report.line("arg " + std::to_string(i) + " " + hex_of(opts.passthrough_args[i]));
   }
-  report.line("pid " + std::to_string(getpid()) + " pgid " + std::to_string(getpgrp()) +
-              " ppid " + std::to_string(getppid()));
+  report.line("pid " + std::to_string(getpid()) + " pgid " + std::to_string(getpgrp()) + " ppid " +
+              std::to_string(getppid()));
 }
 
 int finish(const report_file& report, int code) {
@@ -315,8 +325,7 @@ bool can_take_job(const runner_state& state, const options& opts) {
   return !state.draining && below_total && below_concurrency;
 }
 
-void finish_due_jobs(runner_state& state, demo_clock::time_point now,
-                     const report_file& report) {
+void finish_due_jobs(runner_state& state, demo_clock::time_point now, const report_file& report) {
   auto due = std::stable_partition(state.running.begin(), state.running.end(),
                                    [now](const job& running) { return running.end > now; });
   for (auto it = due; it != state.running.end(); ++it) {
@@ -351,8 +360,8 @@ void write_progress(runner_state& state, demo_clock::time_point now) {
 
 // The exit code if the runner is done: --exit-after elapsed, a drain completed, or every job
 // of a --jobs total has finished.
-std::optional<int> check_done(runner_state& state, const options& opts,
-                              demo_clock::time_point now, const report_file& report) {
+std::optional<int> check_done(runner_state& state, const options& opts, demo_clock::time_point now,
+                              const report_file& report) {
   if (state.exit_at && now >= *state.exit_at) {
     say("--exit-after elapsed, " + std::to_string(state.running.size()) + " jobs running");
     abort_jobs(state, report);

@@ -10,6 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       parse_aws_error_envelope(fuzz::as_text(data, size), "the fuzzed answer");
   fuzz::require(parsed.envelope.has_value() == parsed.error.empty());
   if (parsed.envelope) fuzz::require(!parsed.envelope->code.empty());
-  if (!parsed.error.empty()) fuzz::require(parsed.error.find("the fuzzed answer") != std::string::npos);
+  if (!parsed.error.empty())
+    fuzz::require(parsed.error.find("the fuzzed answer") != std::string::npos);
   return 0;
 }

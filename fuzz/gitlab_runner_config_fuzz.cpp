@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   if (const auto system_id = parse_system_id(text))
-    fuzz::require(system_id->size() == 14 && (system_id->starts_with("s_") ||
-                                              system_id->starts_with("r_")));
+    fuzz::require(system_id->size() == 14 &&
+                  (system_id->starts_with("s_") || system_id->starts_with("r_")));
   return 0;
 }

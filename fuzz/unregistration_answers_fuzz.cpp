@@ -35,8 +35,10 @@ http_response answer(FuzzedDataProvider& input) {
   static constexpr const char* names[] = {"retry-after", "x-ratelimit-reset", "ratelimit-reset",
                                           "x-ratelimit-remaining", "content-type"};
   http_response response;
-  if (input.ConsumeBool()) response.status_code = input.ConsumeIntegralInRange<int>(100, 599);
-  else response.transport_error = input.ConsumeRandomLengthString(200);
+  if (input.ConsumeBool())
+    response.status_code = input.ConsumeIntegralInRange<int>(100, 599);
+  else
+    response.transport_error = input.ConsumeRandomLengthString(200);
   const auto headers = input.ConsumeIntegralInRange<int>(0, 4);
   for (int i = 0; i < headers; ++i)
     response.headers.emplace_back(names[input.ConsumeIntegralInRange<int>(0, 4)],
@@ -61,8 +63,8 @@ void check_decision(const unregister_outcome& outcome, const std::string& secret
   fuzz::require((decision.verdict == unregister_verdict::done) == is_done(outcome.kind));
   if (decision.verdict == unregister_verdict::retry)
     fuzz::require(decision.delay.count() >= 0 &&
-                  decision.delay <= std::max<std::chrono::nanoseconds>(server_wait_max,
-                                                                       limits.retry_max));
+                  decision.delay <=
+                      std::max<std::chrono::nanoseconds>(server_wait_max, limits.retry_max));
 }
 
 }  // namespace
@@ -91,8 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const github_lookup lookup = classify_github_lookup(github, response, page);
   if (lookup.kind == github_lookup_kind::found) fuzz::require(response.status_code == 200);
-  if (lookup.kind == github_lookup_kind::next_page)
-    fuzz::require(page < github_lookup_pages_max);
+  if (lookup.kind == github_lookup_kind::next_page) fuzz::require(page < github_lookup_pages_max);
   if (lookup.kind == github_lookup_kind::failed) {
     fuzz::require(!mentions(lookup.outcome.text, github.token));
     check_decision(lookup.outcome, github.token, attempts);

@@ -26,9 +26,9 @@ using autoscaling_call_atom = caf::atom_constant<caf::atom("asgcall")>;
 using identity_atom = caf::atom_constant<caf::atom("identity")>;
 
 struct autoscaling_outcome {
-  std::string action;        // the call's Action, for logs
-  bool succeeded = false;    // a 2xx answer
-  std::string body;          // the answer's body when succeeded
+  std::string action;                // the call's Action, for logs
+  bool succeeded = false;            // a 2xx answer
+  std::string body;                  // the answer's body when succeeded
   autoscaling_failure failure = {};  // meaningful when !succeeded
   std::uint32_t attempts = 0;
 };
@@ -40,10 +40,10 @@ struct autoscaling_outcome {
 //          retryable kinds once the budget is spent)
 //   (identity_atom) -> instance_identity, read once from IMDS; an error naming the problem
 //          when it cannot be read
-using autoscaling_client_actor = caf::typed_actor<
-    caf::replies_to<autoscaling_call_atom, autoscaling_call,
-                    std::chrono::milliseconds>::with<autoscaling_outcome>,
-    caf::replies_to<identity_atom>::with<instance_identity>>;
+using autoscaling_client_actor =
+    caf::typed_actor<caf::replies_to<autoscaling_call_atom, autoscaling_call,
+                                     std::chrono::milliseconds>::with<autoscaling_outcome>,
+                     caf::replies_to<identity_atom>::with<instance_identity>>;
 
 }  // namespace runwarden
 

@@ -16,8 +16,7 @@ namespace runwarden {
 
 // The HTTP port. Every accepted message gets exactly one answer, sent to the asking actor;
 // a full queue or a stopped port answers at once with an error.
-using http_port_actor =
-    caf::typed_actor<caf::reacts_to<host_lookup>, caf::reacts_to<http_request>>;
+using http_port_actor = caf::typed_actor<caf::reacts_to<host_lookup>, caf::reacts_to<http_request>>;
 
 // What the port sends an actor that asked it for a request: the response (a
 // host_lookup_result too, to one that asked for a lookup).

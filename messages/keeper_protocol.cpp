@@ -52,7 +52,8 @@ std::size_t encode_hello(std::span<char> out, bool json_log) {
 
 std::size_t encode_keeper_hello(std::span<char> out, const runner_report& runner) {
   switch (runner.state) {
-    case runner_report::kind::none: return print(out, "hello %d none", version);
+    case runner_report::kind::none:
+      return print(out, "hello %d none", version);
     case runner_report::kind::running:
       return print(out, "hello %d running %lld", version, static_cast<long long>(runner.pid));
     case runner_report::kind::exited:
@@ -110,10 +111,8 @@ std::optional<runner_report> decode_keeper_hello(std::string_view rest) {
   const auto signaled = take_number<int>(rest);
   const auto code = take_number<int>(rest);
   if (!signaled || !code || !rest.empty()) return std::nullopt;
-  return runner_report{.state = runner_report::kind::exited,
-                       .pid = *pid,
-                       .signaled = *signaled != 0,
-                       .code = *code};
+  return runner_report{
+      .state = runner_report::kind::exited, .pid = *pid, .signaled = *signaled != 0, .code = *code};
 }
 
 std::optional<exit_report> decode_exited(std::string_view rest) {
@@ -136,8 +135,8 @@ std::optional<line_report> decode_line(std::string_view rest) {
   const auto pid = take_number<std::int64_t>(rest);
   const auto dropped = take_number<std::uint64_t>(rest);
   if (!stream || (*stream != "out" && *stream != "err") || !pid || !dropped) return std::nullopt;
-  return line_report{.stderr_stream = *stream == "err", .pid = *pid, .dropped = *dropped,
-                     .text = rest};
+  return line_report{
+      .stderr_stream = *stream == "err", .pid = *pid, .dropped = *dropped, .text = rest};
 }
 
 }  // namespace runwarden::keeper_protocol

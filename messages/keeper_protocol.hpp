@@ -1,5 +1,5 @@
 #pragma once
-// What the keeper and the warden say to each other (DESIGN.md, "Process structure"): one
+// What the keeper and the warden say to each other: one
 // datagram per message on a SOCK_SEQPACKET socket pair, in text, so that `strace` shows it
 // plainly. The first word names the message; numbers are decimal. Both sides encode into a
 // buffer they own and decode in place, so the keeper allocates nothing per message.

@@ -58,7 +58,8 @@ using azure_watcher_actor = lifecycle_client_actor;
 
 // The warden as the Azure watcher sees it: the trigger, the event to approve, and the
 // approval's outcome.
-using azure_watcher_listener_actor = trigger_listener_actor::extend<
-    caf::reacts_to<lifecycle_action_pending>, caf::reacts_to<lifecycle_action_completed>>;
+using azure_watcher_listener_actor =
+    trigger_listener_actor::extend<caf::reacts_to<lifecycle_action_pending>,
+                                   caf::reacts_to<lifecycle_action_completed>>;
 
 }  // namespace runwarden

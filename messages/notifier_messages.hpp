@@ -44,8 +44,7 @@ using notification_requester_actor = caf::typed_actor<caf::reacts_to<notificatio
 //   (flush_atom)  -> ok_atom once no delivery is pending (each delivered or its budget
 //                 spent); the caller bounds its wait with a request timeout
 using notifier_actor = caf::typed_actor<
-    caf::reacts_to<notify_atom, notification_kind, std::vector<shutdown_callback>,
-                   warden_snapshot>,
+    caf::reacts_to<notify_atom, notification_kind, std::vector<shutdown_callback>, warden_snapshot>,
     caf::replies_to<flush_atom>::with<caf::ok_atom>>;
 
 }  // namespace runwarden

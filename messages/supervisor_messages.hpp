@@ -45,10 +45,10 @@ using child_listener_actor = caf::typed_actor<caf::reacts_to<child_incarnation>>
 //   exit (send_exit / anon_send_exit) with any reason but kill
 //                                            stops every child in reverse start order, then
 //                                              quits with that reason
-using supervisor_actor = caf::typed_actor<
-    caf::replies_to<caf::get_atom, std::string>::with<child_incarnation>,
-    caf::reacts_to<caf::subscribe_atom, child_listener_actor>,
-    caf::reacts_to<caf::unsubscribe_atom, child_listener_actor>>;
+using supervisor_actor =
+    caf::typed_actor<caf::replies_to<caf::get_atom, std::string>::with<child_incarnation>,
+                     caf::reacts_to<caf::subscribe_atom, child_listener_actor>,
+                     caf::reacts_to<caf::unsubscribe_atom, child_listener_actor>>;
 
 }  // namespace runwarden
 

@@ -34,19 +34,26 @@ enum class unregister_how : std::uint8_t {
 
 inline std::string_view to_string(unregister_state state) {
   switch (state) {
-    case unregister_state::pending: return "pending";
-    case unregister_state::retrying: return "retrying";
-    case unregister_state::done: return "done";
-    case unregister_state::failed: return "failed";
+    case unregister_state::pending:
+      return "pending";
+    case unregister_state::retrying:
+      return "retrying";
+    case unregister_state::done:
+      return "done";
+    case unregister_state::failed:
+      return "failed";
   }
   return "unknown";  // Only a value cast from outside the enum gets here.
 }
 
 inline std::string_view to_string(unregister_how how) {
   switch (how) {
-    case unregister_how::not_yet: return "not_yet";
-    case unregister_how::unregistered: return "unregistered";
-    case unregister_how::already_gone: return "already_gone";
+    case unregister_how::not_yet:
+      return "not_yet";
+    case unregister_how::unregistered:
+      return "unregistered";
+    case unregister_how::already_gone:
+      return "already_gone";
   }
   return "unknown";  // Only a value cast from outside the enum gets here.
 }
@@ -76,8 +83,8 @@ using unregistrar_actor = caf::typed_actor<caf::reacts_to<unregister_retry_atom,
 //                              `failed`)
 //   unregister_finished        once, when every runner is done or failed; the unregistrar
 //                              then exits normally
-using unregistrar_listener_actor = caf::typed_actor<caf::reacts_to<runner_unregister_status>,
-                                                    caf::reacts_to<unregister_finished>>;
+using unregistrar_listener_actor =
+    caf::typed_actor<caf::reacts_to<runner_unregister_status>, caf::reacts_to<unregister_finished>>;
 
 }  // namespace runwarden
 

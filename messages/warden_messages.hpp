@@ -18,8 +18,8 @@
 #include "messages/notifier_messages.hpp"
 #include "messages/supervisor_messages.hpp"
 #include "src/drain/drain_machine.hpp"
-#include "src/runner/process_identity.hpp"
 #include "src/drain/warden_snapshot.hpp"
+#include "src/runner/process_identity.hpp"
 
 namespace runwarden {
 
@@ -112,9 +112,8 @@ using warden_exit_listener_actor =
 // it answers the asker with unregistration_progress on every attempt, then one
 // unregistration_finished (unregistration_listener_actor).
 using unregistration_actor = caf::typed_actor<caf::reacts_to<unregister_atom>>;
-using unregistration_listener_actor =
-    caf::typed_actor<caf::reacts_to<unregistration_progress>,
-                     caf::reacts_to<unregistration_finished>>;
+using unregistration_listener_actor = caf::typed_actor<caf::reacts_to<unregistration_progress>,
+                                                       caf::reacts_to<unregistration_finished>>;
 
 // The warden, as its peers may address it. A worker holds only the part it uses (the view
 // named in its wiring), which a warden_actor handle converts to.
@@ -154,15 +153,15 @@ using warden_actor = caf::typed_actor<
     caf::replies_to<forceful_shutdown_requested>::with<warden_snapshot>,
     caf::replies_to<job_reported>::with<warden_snapshot>,
     caf::reacts_to<subscribe_atom, status_subscriber_actor>,
-    caf::reacts_to<unsubscribe_atom, status_subscriber_actor>,
-    caf::reacts_to<os_signal_received>, caf::reacts_to<runner_spawned>,
-    caf::reacts_to<runner_spawn_failed>, caf::reacts_to<runner_exited>,
-    caf::reacts_to<runner_signal_delivered>, caf::reacts_to<runner_load_observed>,
-    caf::reacts_to<lifecycle_trigger>, caf::reacts_to<instance_identity>,
-    caf::reacts_to<instance_group>, caf::reacts_to<lifecycle_action_pending>,
-    caf::reacts_to<lifecycle_action_completed>, caf::reacts_to<lifecycle_lookup_ended>,
-    caf::reacts_to<unregistration_progress>, caf::reacts_to<unregistration_finished>,
-    caf::reacts_to<notification_settled>, caf::reacts_to<child_incarnation>>;
+    caf::reacts_to<unsubscribe_atom, status_subscriber_actor>, caf::reacts_to<os_signal_received>,
+    caf::reacts_to<runner_spawned>, caf::reacts_to<runner_spawn_failed>,
+    caf::reacts_to<runner_exited>, caf::reacts_to<runner_signal_delivered>,
+    caf::reacts_to<runner_load_observed>, caf::reacts_to<lifecycle_trigger>,
+    caf::reacts_to<instance_identity>, caf::reacts_to<instance_group>,
+    caf::reacts_to<lifecycle_action_pending>, caf::reacts_to<lifecycle_action_completed>,
+    caf::reacts_to<lifecycle_lookup_ended>, caf::reacts_to<unregistration_progress>,
+    caf::reacts_to<unregistration_finished>, caf::reacts_to<notification_settled>,
+    caf::reacts_to<child_incarnation>>;
 
 // The least view of the warden, a follower's: it subscribes to the status. Each worker's
 // view of the warden extends it with what that worker tells the warden.

@@ -19,6 +19,7 @@ packages=(
   e2fsprogs util-linux  # mkfs.ext4, mount, findmnt: the journal's disk-fault test
   libkainjow-mustache-dev  # Mustache for webhook body templates
   python3-kubernetes python3-yaml  # the official client cross-checks the pod patches
+  clang-format-14  # the tidy check (scripts/check_tidy.py) holds the layout
 )
 
 missing=()

@@ -59,8 +59,7 @@ void with_imds_token(client_pointer self, std::function<void(const std::string&)
   const auto asked = imds_token_ttl_max;
   http_request put{.method = "PUT",
                    .url = state.wiring.imds_endpoint + std::string{imds_token_path},
-                   .headers = {{std::string{imds_token_ttl_header},
-                                std::to_string(asked.count())}},
+                   .headers = {{std::string{imds_token_ttl_header}, std::to_string(asked.count())}},
                    .timeout = state.wiring.attempt_timeout,
                    .max_response_bytes = imds_bytes_max};
   send(self, std::move(put), [=](const http_response& response) {
@@ -167,8 +166,7 @@ void prepare(client_pointer self, readiness_waiter next) {
     });
   if (!state.endpoint) {
     const auto region = state.wiring.region ? *state.wiring.region : state.identity->region;
-    auto resolved = resolve_query_endpoint(state.wiring.environment, region,
-                                           state.wiring.service);
+    auto resolved = resolve_query_endpoint(state.wiring.environment, region, state.wiring.service);
     if (!resolved.endpoint) return next(resolved.error);
     warden_logger()->info("{}: calls go to {} ({})", state.wiring.service.log_name,
                           resolved.endpoint->url, resolved.endpoint->source);
@@ -179,8 +177,7 @@ void prepare(client_pointer self, readiness_waiter next) {
 
 const aws_credentials& current_credentials(client_pointer self) {
   auto& state = self->state;
-  return state.wiring.fixed_credentials ? *state.wiring.fixed_credentials
-                                        : *state.role_credentials;
+  return state.wiring.fixed_credentials ? *state.wiring.fixed_credentials : *state.role_credentials;
 }
 
 autoscaling_outcome outcome_of(const pending_autoscaling_call& call, autoscaling_failure failure) {
@@ -204,12 +201,13 @@ void after_failure(client_pointer self, std::uint64_t id, autoscaling_failure fa
   const bool retryable = failure.kind == autoscaling_failure_kind::retry_with_backoff ||
                          (failure.kind == autoscaling_failure_kind::credentials_rejected &&
                           !state.wiring.fixed_credentials);
-  const auto wait = capped_backoff(state.wiring.retry_initial, state.wiring.retry_max,
-                                   call.attempts, retry_jitter,
-                                   next_unit_random(state.random_state));
+  const auto wait =
+      capped_backoff(state.wiring.retry_initial, state.wiring.retry_max, call.attempts,
+                     retry_jitter, next_unit_random(state.random_state));
   if (!retryable || now_of(self) + wait > call.deadline) {
     const auto level = failure.kind == autoscaling_failure_kind::access_denied
-                           ? spdlog::level::err : spdlog::level::warn;
+                           ? spdlog::level::err
+                           : spdlog::level::warn;
     if (failure.kind != autoscaling_failure_kind::already_done)
       warden_logger()->log(level, "{}: {} (attempt {})", state.wiring.service.log_name,
                            failure.description, call.attempts);
@@ -227,14 +225,14 @@ void attempt(client_pointer self, std::uint64_t id) {
     auto& call = *state.calls.at(id);
     if (!problem.empty()) {
       ++call.attempts;
-      return after_failure(self, id, {autoscaling_failure_kind::retry_with_backoff, {},
-                                      call.call.action + ": " + problem});
+      return after_failure(
+          self, id,
+          {autoscaling_failure_kind::retry_with_backoff, {}, call.call.action + ": " + problem});
     }
     const auto region = state.wiring.region ? *state.wiring.region : state.identity->region;
-    auto signed_request = sign_autoscaling_call(call.call, *state.endpoint,
-                                                current_credentials(self), region,
-                                                state.wiring.wall_clock(),
-                                                state.wiring.service.signing_name);
+    auto signed_request =
+        sign_autoscaling_call(call.call, *state.endpoint, current_credentials(self), region,
+                              state.wiring.wall_clock(), state.wiring.service.signing_name);
     http_request request{.method = std::move(signed_request.method),
                          .url = std::move(signed_request.url),
                          .headers = std::move(signed_request.headers),
@@ -248,9 +246,10 @@ void attempt(client_pointer self, std::uint64_t id) {
       if (status >= 200 && status <= 299)
         return finish(self, id, {call.call.action, true, response.body, {}, call.attempts});
       if (!response.status_code)
-        return after_failure(self, id, {autoscaling_failure_kind::retry_with_backoff, {},
-                                        call.call.action + ": no answer: " +
-                                            response.transport_error});
+        return after_failure(self, id,
+                             {autoscaling_failure_kind::retry_with_backoff,
+                              {},
+                              call.call.action + ": no answer: " + response.transport_error});
       after_failure(self, id, classify_autoscaling_failure(call.call, status, response.body));
     });
   });
@@ -285,8 +284,8 @@ autoscaling_client_implementation::behavior_type autoscaling_client_behavior(
           if (problem.empty())
             promise.deliver(*self->state.identity);
           else
-            promise.deliver(caf::make_error(caf::sec::runtime_error,
-                                            "the instance identity: " + problem));
+            promise.deliver(
+                caf::make_error(caf::sec::runtime_error, "the instance identity: " + problem));
         });
         return promise;
       },

@@ -36,17 +36,18 @@ namespace runwarden {
 
 struct autoscaling_client_wiring {
   http_port_actor http_port;
-  std::string imds_endpoint;                     // for the identity and the instance role
+  std::string imds_endpoint;                         // for the identity and the instance role
   std::optional<aws_credentials> fixed_credentials;  // nullopt: the instance role's
-  std::optional<std::string> region;             // nullopt: the identity document's
-  environment_map environment;                   // endpoint overrides (autoscaling_endpoint)
+  std::optional<std::string> region;                 // nullopt: the identity document's
+  environment_map environment;                       // endpoint overrides (autoscaling_endpoint)
   aws_query_service service = autoscaling_query_service;
   std::chrono::milliseconds attempt_timeout{std::chrono::seconds{10}};
   std::chrono::milliseconds retry_initial{std::chrono::milliseconds{500}};
   std::chrono::milliseconds retry_max{std::chrono::seconds{20}};
   std::uint64_t random_seed = 0;
-  std::function<std::chrono::system_clock::time_point()> wall_clock =
-      [] { return std::chrono::system_clock::now(); };
+  std::function<std::chrono::system_clock::time_point()> wall_clock = [] {
+    return std::chrono::system_clock::now();
+  };
 };
 
 // One call under way, across its attempts.
@@ -79,8 +80,9 @@ struct autoscaling_client_state {
 // The client as it runs: besides its callers' interface, the answers of its HTTP port and
 // (call_retry_atom, call id), which it sends itself when a call's next attempt is due.
 using call_retry_atom = caf::atom_constant<caf::atom("asgretry")>;
-using autoscaling_client_implementation = autoscaling_client_actor::extend<
-    caf::reacts_to<http_response>, caf::reacts_to<call_retry_atom, std::uint64_t>>;
+using autoscaling_client_implementation =
+    autoscaling_client_actor::extend<caf::reacts_to<http_response>,
+                                     caf::reacts_to<call_retry_atom, std::uint64_t>>;
 
 autoscaling_client_implementation::behavior_type autoscaling_client_behavior(
     autoscaling_client_implementation::stateful_pointer<autoscaling_client_state> self,

@@ -30,10 +30,18 @@ instant now_of(watcher_pointer self) {
 void log_report(const watch_report& report) {
   auto logger = warden_logger();
   switch (report.level) {
-    case report_level::debug: logger->debug("Azure watcher: {}", report.text); break;
-    case report_level::info: logger->info("Azure watcher: {}", report.text); break;
-    case report_level::warning: logger->warn("Azure watcher: {}", report.text); break;
-    case report_level::error: logger->error("Azure watcher: {}", report.text); break;
+    case report_level::debug:
+      logger->debug("Azure watcher: {}", report.text);
+      break;
+    case report_level::info:
+      logger->info("Azure watcher: {}", report.text);
+      break;
+    case report_level::warning:
+      logger->warn("Azure watcher: {}", report.text);
+      break;
+    case report_level::error:
+      logger->error("Azure watcher: {}", report.text);
+      break;
   }
 }
 
@@ -41,10 +49,14 @@ std::uint64_t send(watcher_pointer self, std::string method, std::string_view pa
                    std::string body, std::chrono::milliseconds timeout) {
   auto& state = self->state;
   const auto id = state.next_id++;
-  self->send(state.wiring.http_port,
-             http_request{id, std::move(method), state.wiring.endpoint + std::string{path},
-                          {{std::string{azure_metadata_header}, "true"}}, std::move(body),
-                          timeout, {}, azure_response_bytes_max});
+  self->send(state.wiring.http_port, http_request{id,
+                                                  std::move(method),
+                                                  state.wiring.endpoint + std::string{path},
+                                                  {{std::string{azure_metadata_header}, "true"}},
+                                                  std::move(body),
+                                                  timeout,
+                                                  {},
+                                                  azure_response_bytes_max});
   return id;
 }
 
@@ -83,8 +95,8 @@ void tell(watcher_pointer self, azure_watch_outcome outcome) {
 
 void on_compute(watcher_pointer self, const http_response& response) {
   auto& state = self->state;
-  auto parsed = response.status_code == http_ok ? parse_azure_compute(response.body)
-                                                : azure_compute_parse{};
+  auto parsed =
+      response.status_code == http_ok ? parse_azure_compute(response.body) : azure_compute_parse{};
   if (!parsed.compute) {
     const auto why = !response.status_code ? "no answer: " + response.transport_error
                      : response.status_code != http_ok
@@ -111,10 +123,10 @@ void on_approval(watcher_pointer self, const http_response& response) {
     self->delayed_send(self, backoff(self, state.approval_attempts), azure_retry_atom::value);
     return;
   }
-  const auto detail = "Azure event " + state.approving +
-                      (approved ? " approved (StartRequests)"
-                                : " not approved after " +
-                                      std::to_string(state.approval_attempts) + " attempts");
+  const auto detail =
+      "Azure event " + state.approving +
+      (approved ? " approved (StartRequests)"
+                : " not approved after " + std::to_string(state.approval_attempts) + " attempts");
   state.approving.clear();
   self->send(state.wiring.listener, lifecycle_action_completed{approved, detail});
 }
@@ -142,8 +154,8 @@ void on_response(watcher_pointer self, http_response& response) {
 
 }  // namespace
 
-azure_watcher_implementation::behavior_type azure_watcher_behavior(
-    watcher_pointer self, azure_watcher_wiring wiring) {
+azure_watcher_implementation::behavior_type azure_watcher_behavior(watcher_pointer self,
+                                                                   azure_watcher_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port && wiring.listener && wiring.poll_interval.count() > 0);
   auto& state = self->state;
   state.random_state = wiring.random_seed;
@@ -158,9 +170,8 @@ azure_watcher_implementation::behavior_type azure_watcher_behavior(
         auto& state = self->state;
         self->delayed_send(self, state.wiring.poll_interval, azure_poll_atom::value);
         if (state.read_waiting != 0) return;  // one read at a time; a tick may be skipped
-        state.read_waiting =
-            send(self, "GET", azure_scheduled_events_path, {},
-                 state.first_events_read ? first_events_timeout : request_timeout);
+        state.read_waiting = send(self, "GET", azure_scheduled_events_path, {},
+                                  state.first_events_read ? first_events_timeout : request_timeout);
       },
       [=](azure_retry_atom) {
         auto& state = self->state;

@@ -1,5 +1,5 @@
 #pragma once
-// The Azure watcher (issue 21): reads who this machine is from the Instance Metadata
+// The Azure watcher: reads who this machine is from the Instance Metadata
 // Service (/metadata/instance/compute, retried with backoff until it answers, since only
 // events naming this machine count), then polls Scheduled Events every poll interval, one
 // request at a time, always with "Metadata: true" and the pinned api-version. It tells its
@@ -55,7 +55,7 @@ struct azure_watcher_state {
   std::uint64_t approval_waiting = 0;  // the StartRequests POST in flight; 0 when none
   bool first_events_read = true;       // Azure may take two minutes to answer the first
   std::uint32_t compute_failures = 0;
-  std::string approving;               // the EventId being approved; empty when none
+  std::string approving;  // the EventId being approved; empty when none
   std::uint32_t approval_attempts = 0;
   std::uint64_t random_state = 0;
 };

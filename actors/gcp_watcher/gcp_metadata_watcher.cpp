@@ -23,12 +23,9 @@ gcp_watcher_plan_result plan_gcp_watcher(const gcp_settings& settings,
           {}};
 }
 
-cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
-                                             const gcp_settings& settings,
-                                             const environment_map& environment,
-                                             trigger_listener_actor listener,
-                                             std::uint64_t random_seed,
-                                             std::function<void()> answered) {
+cloud_watcher_spawn_result spawn_gcp_watcher(
+    caf::actor_system& system, const gcp_settings& settings, const environment_map& environment,
+    trigger_listener_actor listener, std::uint64_t random_seed, std::function<void()> answered) {
   if (!listener) return {std::nullopt, "the Google Cloud watcher needs a listener"};
   auto planned = plan_gcp_watcher(settings, environment, random_seed);
   if (!planned.wiring) return {std::nullopt, std::move(planned.error)};

@@ -17,10 +17,18 @@ using watcher_pointer = gcp_watcher_implementation::stateful_pointer<gcp_watcher
 void log_report(const watch_report& report) {
   auto logger = warden_logger();
   switch (report.level) {
-    case report_level::debug: logger->debug("Google Cloud watcher: {}", report.text); break;
-    case report_level::info: logger->info("Google Cloud watcher: {}", report.text); break;
-    case report_level::warning: logger->warn("Google Cloud watcher: {}", report.text); break;
-    case report_level::error: logger->error("Google Cloud watcher: {}", report.text); break;
+    case report_level::debug:
+      logger->debug("Google Cloud watcher: {}", report.text);
+      break;
+    case report_level::info:
+      logger->info("Google Cloud watcher: {}", report.text);
+      break;
+    case report_level::warning:
+      logger->warn("Google Cloud watcher: {}", report.text);
+      break;
+    case report_level::error:
+      logger->error("Google Cloud watcher: {}", report.text);
+      break;
   }
 }
 
@@ -36,8 +44,14 @@ const http_port_actor& port_of(watcher_pointer self, const gcp_watched_key& key)
 std::uint64_t send_request(watcher_pointer self, const http_port_actor& port,
                            metadata_request request) {
   const auto id = self->state.next_id++;
-  self->send(port, http_request{id, "GET", std::move(request.url), std::move(request.headers),
-                                {}, request.timeout, {}, gcp_value_bytes_max});
+  self->send(port, http_request{id,
+                                "GET",
+                                std::move(request.url),
+                                std::move(request.headers),
+                                {},
+                                request.timeout,
+                                {},
+                                gcp_value_bytes_max});
   return id;
 }
 
@@ -50,9 +64,10 @@ void tell(watcher_pointer self, watch_outcome outcome) {
   for (const auto& report : outcome.reports) log_report(report);
   if (!outcome.trigger) return;
   const auto& trigger = *outcome.trigger;
-  warden_logger()->warn("Google Cloud watcher: drain called for by {}: {}; asks for the deadline {}",
-                        trigger_token(trigger.source), trigger.reason,
-                        format_rfc3339_utc(trigger.deadline.value_or(wall_time{})));
+  warden_logger()->warn(
+      "Google Cloud watcher: drain called for by {}: {}; asks for the deadline {}",
+      trigger_token(trigger.source), trigger.reason,
+      format_rfc3339_utc(trigger.deadline.value_or(wall_time{})));
   self->send(self->state.wiring.listener, std::move(*outcome.trigger));
 }
 
@@ -63,17 +78,17 @@ void on_key_answer(watcher_pointer self, gcp_watched_key& key, const imds_answer
   auto& state = self->state;
   if (step.changed_value) {
     const auto now = state.wiring.wall_clock();
-    tell(self, is_preempted(self, key) ? state.notices->on_preempted(*step.changed_value, now)
-                                       : state.notices->on_maintenance_event(
-                                             *step.changed_value, now));
+    tell(self, is_preempted(self, key)
+                   ? state.notices->on_preempted(*step.changed_value, now)
+                   : state.notices->on_maintenance_event(*step.changed_value, now));
   }
   if (step.request) {
     send(self, key, std::move(*step.request));
   } else {
     RUNWARDEN_ASSERT(step.retry_after);
-    self->delayed_send(self, *step.retry_after, gcp_retry_atom::value,
-                       std::string{is_preempted(self, key) ? gcp_preempted_key
-                                                           : gcp_maintenance_event_key});
+    self->delayed_send(
+        self, *step.retry_after, gcp_retry_atom::value,
+        std::string{is_preempted(self, key) ? gcp_preempted_key : gcp_maintenance_event_key});
   }
 }
 
@@ -98,17 +113,24 @@ void on_identity_answer(watcher_pointer self, const http_response& response) {
   auto& state = self->state;
   state.identity_waiting = 0;
   std::string value;
-  const bool flavored = std::any_of(response.headers.begin(), response.headers.end(),
-                                    [](const auto& header) {
-                                      return header.first == "metadata-flavor" &&
-                                             header.second == gcp_flavor;
-                                    });
+  const bool flavored =
+      std::any_of(response.headers.begin(), response.headers.end(), [](const auto& header) {
+        return header.first == "metadata-flavor" && header.second == gcp_flavor;
+      });
   if (response.status_code == 200 && flavored) value = response.body;
   switch (state.identity_key++) {
-    case 0: state.identity.instance_id = std::move(value); break;
-    case 1: state.identity.name = std::move(value); break;
-    case 2: state.identity.zone_path = std::move(value); break;
-    default: state.identity.created_by = std::move(value); break;
+    case 0:
+      state.identity.instance_id = std::move(value);
+      break;
+    case 1:
+      state.identity.name = std::move(value);
+      break;
+    case 2:
+      state.identity.zone_path = std::move(value);
+      break;
+    default:
+      state.identity.created_by = std::move(value);
+      break;
   }
   read_next_identity_key(self);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The Google Cloud watcher (issue 21): waits on the Compute Engine metadata server for the
+// The Google Cloud watcher: waits on the Compute Engine metadata server for the
 // two keys that warn of the instance's end, instance/preempted and
 // instance/maintenance-event, each with hanging GETs (wait_for_change and the last ETag) on
 // an HTTP port of its own, so that one key's wait never holds up the other's. It tells its
@@ -58,7 +58,7 @@ struct gcp_watcher_state {
   gcp_watched_key maintenance;
   std::optional<gcp_notice_watch> notices;
   gcp_identity identity;
-  std::size_t identity_key = 0;    // the next of gcp_identity_keys to read
+  std::size_t identity_key = 0;  // the next of gcp_identity_keys to read
   std::uint64_t identity_waiting = 0;
   std::uint64_t next_id = 1;
 };

@@ -24,7 +24,8 @@ void with_instance_id(hooks_pointer self, std::function<void()> next, failure_ha
             next();
           },
           [=](caf::error& error) {
-            failed({autoscaling_failure_kind::retry_with_backoff, {},
+            failed({autoscaling_failure_kind::retry_with_backoff,
+                    {},
                     "the instance identity: " + self->system().render(error)});
           });
 }
@@ -37,8 +38,8 @@ instant now_of(hooks_pointer self) {
 
 std::chrono::nanoseconds backoff(hooks_pointer self, std::uint32_t failures) {
   auto& state = self->state;
-  return capped_backoff(state.wiring.retry_initial, state.wiring.retry_max, failures,
-                        retry_jitter, next_unit_random(state.random_state));
+  return capped_backoff(state.wiring.retry_initial, state.wiring.retry_max, failures, retry_jitter,
+                        next_unit_random(state.random_state));
 }
 
 void call(hooks_pointer self, autoscaling_call request, outcome_handler on_outcome) {
@@ -48,30 +49,39 @@ void call(hooks_pointer self, autoscaling_call request, outcome_handler on_outco
                 autoscaling_call_atom::value, std::move(request), budget)
       .then([=](const autoscaling_outcome& outcome) { on_outcome(outcome); },
             [=](caf::error& error) {
-              on_outcome({action, false, {}, {autoscaling_failure_kind::retry_with_backoff, {},
-                                               action + ": no answer from the Auto Scaling "
-                                                        "client: " + self->system().render(error)},
+              on_outcome({action,
+                          false,
+                          {},
+                          {autoscaling_failure_kind::retry_with_backoff,
+                           {},
+                           action +
+                               ": no answer from the Auto Scaling "
+                               "client: " +
+                               self->system().render(error)},
                           0});
             });
 }
 
 void read_instance(hooks_pointer self, std::function<void(const std::string&)> next,
                    failure_handler failed) {
-  with_instance_id(self, [=] {
-    const auto id = *self->state.instance_id;
-    call(self, describe_auto_scaling_instances({id}), [=](const autoscaling_outcome& outcome) {
-      if (!outcome.succeeded) return failed(outcome.failure);
-      const auto answer = parse_describe_auto_scaling_instances(outcome.body);
-      if (!answer.error.empty())
-        return failed({autoscaling_failure_kind::retry_with_backoff, {}, answer.error});
-      if (answer.items.empty()) return next(std::string{not_in_a_group});
-      if (self->state.group_name != answer.items.front().group_name) {
-        self->state.group_name = answer.items.front().group_name;
-        self->send(self->state.wiring.warden, instance_group{id, *self->state.group_name});
-      }
-      next(answer.items.front().lifecycle_state);
-    });
-  }, failed);
+  with_instance_id(
+      self,
+      [=] {
+        const auto id = *self->state.instance_id;
+        call(self, describe_auto_scaling_instances({id}), [=](const autoscaling_outcome& outcome) {
+          if (!outcome.succeeded) return failed(outcome.failure);
+          const auto answer = parse_describe_auto_scaling_instances(outcome.body);
+          if (!answer.error.empty())
+            return failed({autoscaling_failure_kind::retry_with_backoff, {}, answer.error});
+          if (answer.items.empty()) return next(std::string{not_in_a_group});
+          if (self->state.group_name != answer.items.front().group_name) {
+            self->state.group_name = answer.items.front().group_name;
+            self->send(self->state.wiring.warden, instance_group{id, *self->state.group_name});
+          }
+          next(answer.items.front().lifecycle_state);
+        });
+      },
+      failed);
 }
 
 lifecycle_action_target target_of(hooks_pointer self, const std::string& hook_name) {
@@ -116,8 +126,7 @@ void observe_completion(hooks_pointer self, completion_result result) {
 
 }  // namespace
 
-void complete_hook(hooks_pointer self, const std::string& hook_name,
-                   lifecycle_action_result result,
+void complete_hook(hooks_pointer self, const std::string& hook_name, lifecycle_action_result result,
                    std::function<void(bool confirmed, const std::string& detail)> done) {
   const failure_handler failed = [=](const autoscaling_failure& failure) {
     if (failure.kind == autoscaling_failure_kind::already_done) {
@@ -137,23 +146,26 @@ void complete_hook(hooks_pointer self, const std::string& hook_name,
   };
   if (!self->state.group_name) {
     // A restarted hooks actor learns its instance and group again first.
-    return read_instance(self, [=](const std::string& lifecycle_state) {
-      if (!self->state.group_name) {
-        observe_completion(self, completion_result::refused);
-        return done(false, "the instance is " + lifecycle_state + ": no hook to complete");
-      }
-      complete_hook(self, hook_name, result, done);
-    }, failed);
+    return read_instance(
+        self,
+        [=](const std::string& lifecycle_state) {
+          if (!self->state.group_name) {
+            observe_completion(self, completion_result::refused);
+            return done(false, "the instance is " + lifecycle_state + ": no hook to complete");
+          }
+          complete_hook(self, hook_name, result, done);
+        },
+        failed);
   }
   call(self, complete_lifecycle_action_call(target_of(self, hook_name), result),
        [=](const autoscaling_outcome& outcome) {
          if (!outcome.succeeded) return failed(outcome.failure);
          self->state.completions_failed = 0;
          observe_completion(self, completion_result::completed);
-         done(true, "CompleteLifecycleAction " +
-                        std::string{result == lifecycle_action_result::proceed ? "CONTINUE"
-                                                                               : "ABANDON"} +
-                        " accepted for " + hook_name);
+         done(true,
+              "CompleteLifecycleAction " +
+                  std::string{result == lifecycle_action_result::proceed ? "CONTINUE" : "ABANDON"} +
+                  " accepted for " + hook_name);
        });
 }
 
@@ -172,8 +184,7 @@ void record_heartbeat_attempt(hooks_pointer self, const std::string& hook_name,
          const auto& observer = self->state.wiring.heartbeat_observer;
          if (outcome.succeeded) {
            if (observer) observer(heartbeat_outcome::recorded);
-           return warden_logger()->debug("lifecycle hooks: heartbeat recorded for {}",
-                                         hook_name);
+           return warden_logger()->debug("lifecycle hooks: heartbeat recorded for {}", hook_name);
          }
          const auto kind = outcome.failure.kind;
          const bool final = kind == autoscaling_failure_kind::already_done ||

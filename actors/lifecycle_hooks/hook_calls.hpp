@@ -52,8 +52,7 @@ void read_hook(hooks_pointer self, std::string_view transition,
 // CompleteLifecycleAction, asked again through throttling, 5xx and lost answers until AWS
 // has it; `done` hears (true, ...) once accepted or answered "no active lifecycle action",
 // (false, why) when refused (a missing permission, a bad request).
-void complete_hook(hooks_pointer self, const std::string& hook_name,
-                   lifecycle_action_result result,
+void complete_hook(hooks_pointer self, const std::string& hook_name, lifecycle_action_result result,
                    std::function<void(bool confirmed, const std::string& detail)> done);
 
 // RecordLifecycleActionHeartbeat, asked again through throttling, 5xx and lost answers up to

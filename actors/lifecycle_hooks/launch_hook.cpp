@@ -20,9 +20,11 @@ void answer(hooks_pointer self, lifecycle_action_result result, const std::strin
   const auto name = launch.hook.hook_name;
   const bool proceed = result == lifecycle_action_result::proceed;
   if (proceed)
-    warden_logger()->info("lifecycle hooks: {}; completing launch hook {} with CONTINUE", why, name);
+    warden_logger()->info("lifecycle hooks: {}; completing launch hook {} with CONTINUE", why,
+                          name);
   else
-    warden_logger()->error("lifecycle hooks: {}; completing launch hook {} with ABANDON", why, name);
+    warden_logger()->error("lifecycle hooks: {}; completing launch hook {} with ABANDON", why,
+                           name);
   complete_hook(self, name, result, [name](bool confirmed, const std::string& detail) {
     if (confirmed)
       warden_logger()->info("lifecycle hooks: launch hook {}: {}", name, detail);
@@ -46,8 +48,10 @@ void wait_for_readiness(hooks_pointer self, const lifecycle_hook& hook) {
   const auto give_up_at = std::min<instant>(now + state.wiring.launch_ready_timeout,
                                             hook_ends - hook.heartbeat_timeout / 2);
   state.launch = launch_wait{hook, give_up_at};
-  warden_logger()->info("lifecycle hooks: launch hook {} waits for the runner to be ready "
-                        "(at most {})", hook.hook_name, seconds_of(give_up_at - now));
+  warden_logger()->info(
+      "lifecycle hooks: launch hook {} waits for the runner to be ready "
+      "(at most {})",
+      hook.hook_name, seconds_of(give_up_at - now));
   beat_while_waiting(self);
   run_later(self, give_up_at - now, [=] {
     answer(self, lifecycle_action_result::abandon,
@@ -88,17 +92,24 @@ bool runner_ready(const warden_snapshot& snapshot, bool needs_metrics) {
 
 void watch_launch(hooks_pointer self) {
   if (!self->state.wiring.answer_launch_hook) return;
-  const failure_handler failed = [=](const autoscaling_failure& f) { launch_lookup_failed(self, f); };
-  read_instance(self, [=](const std::string& lifecycle_state) {
-    if (lifecycle_state != "Pending:Wait") return;  // launched already, or no hook at all
-    const auto& wiring = self->state.wiring;
-    read_hook(self, launching_transition, wiring.launch_hook_name, "aws.launch_hook",
-              [=](const hook_choice& choice) {
-                if (choice.hook) return wait_for_readiness(self, *choice.hook);
-                if (!choice.problem.empty())
-                  warden_logger()->error("lifecycle hooks: {}", choice.problem);
-              }, failed);
-  }, failed);
+  const failure_handler failed = [=](const autoscaling_failure& f) {
+    launch_lookup_failed(self, f);
+  };
+  read_instance(
+      self,
+      [=](const std::string& lifecycle_state) {
+        if (lifecycle_state != "Pending:Wait") return;  // launched already, or no hook at all
+        const auto& wiring = self->state.wiring;
+        read_hook(
+            self, launching_transition, wiring.launch_hook_name, "aws.launch_hook",
+            [=](const hook_choice& choice) {
+              if (choice.hook) return wait_for_readiness(self, *choice.hook);
+              if (!choice.problem.empty())
+                warden_logger()->error("lifecycle hooks: {}", choice.problem);
+            },
+            failed);
+      },
+      failed);
 }
 
 void launch_snapshot(hooks_pointer self, const warden_snapshot& snapshot) {

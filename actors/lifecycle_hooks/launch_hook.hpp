@@ -3,8 +3,9 @@
 // Pending:Wait, it finds the group's launch hook, records a heartbeat at once and then every
 // half heartbeat timeout, and answers it from the warden's snapshots: CONTINUE once the
 // runner is ready (status running with a runner process, the runner's metrics answering
-// when they are read, and the runner itself saying "running" when it says a state), ABANDON when a drain begins first or the ready timeout passes. A
-// fixed wait would either waste minutes of every launch or let a broken runner in.
+// when they are read, and the runner itself saying "running" when it says a state), ABANDON when a
+// drain begins first or the ready timeout passes. A fixed wait would either waste minutes of every
+// launch or let a broken runner in.
 
 #include "actors/lifecycle_hooks/hook_calls.hpp"
 

@@ -40,14 +40,20 @@ void settle(hooks_pointer self, const std::string& why, bool as_error = false,
 void lookup_failed(hooks_pointer self, const autoscaling_failure& failure) {
   if (failure.kind == autoscaling_failure_kind::access_denied ||
       failure.kind == autoscaling_failure_kind::failed)
-    return settle(self, failure.description + "; the drain goes on without answering a hook, "
-                                              "which then ends at its timeout", true);
+    return settle(self,
+                  failure.description +
+                      "; the drain goes on without answering a hook, "
+                      "which then ends at its timeout",
+                  true);
   auto& state = self->state;
   if (!state.failing_since) state.failing_since = now_of(self);
   if (now_of(self) - *state.failing_since >= lookup_failing_max)
-    return settle(self, failure.description + "; given up after 2h of failed lookups, longer "
-                                              "than any terminate hook waits (its heartbeat "
-                                              "timeout is at most 7200 s)", true);
+    return settle(self,
+                  failure.description +
+                      "; given up after 2h of failed lookups, longer "
+                      "than any terminate hook waits (its heartbeat "
+                      "timeout is at most 7200 s)",
+                  true);
   const auto wait = backoff(self, ++self->state.lookups_failed);
   warden_logger()->warn("lifecycle hooks: {}; looking again in {} ms", failure.description,
                         std::chrono::duration_cast<std::chrono::milliseconds>(wait).count());
@@ -57,9 +63,10 @@ void lookup_failed(hooks_pointer self, const autoscaling_failure& failure) {
 void hand_over(hooks_pointer self, const lifecycle_hook& hook) {
   auto& state = self->state;
   const auto action = lifecycle_action_for(hook, now_of(self), state.wiring.seen_late_by);
-  settle(self, "hook " + hook.hook_name + " of group " + hook.group_name +
-                   " waits for this instance (heartbeat timeout " +
-                   std::to_string(hook.heartbeat_timeout.count()) + " s)",
+  settle(self,
+         "hook " + hook.hook_name + " of group " + hook.group_name +
+             " waits for this instance (heartbeat timeout " +
+             std::to_string(hook.heartbeat_timeout.count()) + " s)",
          false, true);
   // The hook has waited since before the metadata said so: its heartbeat clock restarts now.
   record_heartbeat(self, hook.hook_name);
@@ -71,31 +78,32 @@ void hand_over(hooks_pointer self, const lifecycle_hook& hook) {
 // timeout later. Until then the instance may still turn up in Terminating:Wait.
 void look_past_the_lag(hooks_pointer self, const std::string& lifecycle_state,
                        const failure_handler& failed) {
-  read_hook(self, terminating_transition, self->state.wiring.hook_name, "aws.lifecycle_hook",
-            [=](const hook_choice& choice) {
-              auto& state = self->state;
-              if (!choice.problem.empty()) return settle(self, choice.problem, true);
-              if (!choice.hook)
-                return settle(self, "group " + *state.group_name +
-                                        " has no terminate hook to answer");
-              const auto waited = now_of(self) - state.not_yet_since.value_or(now_of(self));
-              if (waited >= choice.hook->heartbeat_timeout)
-                return settle(self, "the instance stays " + lifecycle_state +
-                                        " past hook " + choice.hook->hook_name +
-                                        "'s heartbeat timeout: no hook waits");
-              run_later(self, backoff(self, state.lookups_failed - not_yet_looks_max),
-                        [=] { look_up(self); });
-            }, failed);
+  read_hook(
+      self, terminating_transition, self->state.wiring.hook_name, "aws.lifecycle_hook",
+      [=](const hook_choice& choice) {
+        auto& state = self->state;
+        if (!choice.problem.empty()) return settle(self, choice.problem, true);
+        if (!choice.hook)
+          return settle(self, "group " + *state.group_name + " has no terminate hook to answer");
+        const auto waited = now_of(self) - state.not_yet_since.value_or(now_of(self));
+        if (waited >= choice.hook->heartbeat_timeout)
+          return settle(self, "the instance stays " + lifecycle_state + " past hook " +
+                                  choice.hook->hook_name + "'s heartbeat timeout: no hook waits");
+        run_later(self, backoff(self, state.lookups_failed - not_yet_looks_max),
+                  [=] { look_up(self); });
+      },
+      failed);
 }
 
 void read_terminate_hook(hooks_pointer self, const failure_handler& failed) {
-  read_hook(self, terminating_transition, self->state.wiring.hook_name, "aws.lifecycle_hook",
-            [=](const hook_choice& choice) {
-              if (choice.hook) return hand_over(self, *choice.hook);
-              if (!choice.problem.empty()) return settle(self, choice.problem, true);
-              settle(self, "group " + *self->state.group_name +
-                               " has no terminate hook to answer");
-            }, failed);
+  read_hook(
+      self, terminating_transition, self->state.wiring.hook_name, "aws.lifecycle_hook",
+      [=](const hook_choice& choice) {
+        if (choice.hook) return hand_over(self, *choice.hook);
+        if (!choice.problem.empty()) return settle(self, choice.problem, true);
+        settle(self, "group " + *self->state.group_name + " has no terminate hook to answer");
+      },
+      failed);
 }
 
 void look_up(hooks_pointer self) {
@@ -104,24 +112,28 @@ void look_up(hooks_pointer self) {
   // completion tells which: a retry reads only what failed, so that under throttling the
   // lookup needs one call to get through at a time, not two in the same round.
   if (self->state.seen_waiting) return read_terminate_hook(self, failed);
-  read_instance(self, [=](const std::string& lifecycle_state) {
-    auto& state = self->state;
-    switch (terminate_wait_of(lifecycle_state)) {
-      case terminate_wait::waiting:
-        state.seen_waiting = true;
-        return read_terminate_hook(self, failed);
-      case terminate_wait::not_yet:
-        if (!state.not_yet_since) state.not_yet_since = now_of(self);
-        if (++state.lookups_failed <= not_yet_looks_max)
-          return run_later(self, state.wiring.retry_initial, [=] { look_up(self); });
-        return look_past_the_lag(self, lifecycle_state, failed);
-      case terminate_wait::past:
-        return settle(self, "the instance is " + lifecycle_state +
-                                ": its terminate hooks are answered or timed out");
-      case terminate_wait::not_leaving:
-        return settle(self, "the instance is " + lifecycle_state + ": no terminate hook applies");
-    }
-  }, failed);
+  read_instance(
+      self,
+      [=](const std::string& lifecycle_state) {
+        auto& state = self->state;
+        switch (terminate_wait_of(lifecycle_state)) {
+          case terminate_wait::waiting:
+            state.seen_waiting = true;
+            return read_terminate_hook(self, failed);
+          case terminate_wait::not_yet:
+            if (!state.not_yet_since) state.not_yet_since = now_of(self);
+            if (++state.lookups_failed <= not_yet_looks_max)
+              return run_later(self, state.wiring.retry_initial, [=] { look_up(self); });
+            return look_past_the_lag(self, lifecycle_state, failed);
+          case terminate_wait::past:
+            return settle(self, "the instance is " + lifecycle_state +
+                                    ": its terminate hooks are answered or timed out");
+          case terminate_wait::not_leaving:
+            return settle(self,
+                          "the instance is " + lifecycle_state + ": no terminate hook applies");
+        }
+      },
+      failed);
 }
 
 void start_looking(hooks_pointer self) {
@@ -172,8 +184,9 @@ lifecycle_hooks_implementation::behavior_type lifecycle_hooks_behavior(
       [=](run_later_atom, std::uint64_t id) { on_run_later(self, id); },
       // Never for the warden's own workers: it keeps room for them (internal_subscribers_max).
       [=](refused_atom) {
-        warden_logger()->error("lifecycle hooks: the warden refused the status subscription; "
-                               "a restarted hooks actor cannot find a hook still to be found");
+        warden_logger()->error(
+            "lifecycle hooks: the warden refused the status subscription; "
+            "a restarted hooks actor cannot find a hook still to be found");
       },
   };
 }

@@ -16,8 +16,9 @@ namespace {
 // The spot pages are read on the first poll at or past their interval: every poll when it
 // is no longer than the poll interval.
 std::uint32_t spot_every_polls(const aws_settings& settings) {
-  const auto polls = (settings.spot_poll_interval + settings.poll_interval -
-                      std::chrono::milliseconds{1}) / settings.poll_interval;
+  const auto polls =
+      (settings.spot_poll_interval + settings.poll_interval - std::chrono::milliseconds{1}) /
+      settings.poll_interval;
   return static_cast<std::uint32_t>(std::max<std::int64_t>(polls, 1));
 }
 
@@ -59,11 +60,11 @@ cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
   planned.wiring->listener = std::move(listener);
   planned.wiring->answered = std::move(answered);
   auto supervisor = spawn_worker_supervisor(
-      system, {{std::string{lifecycle_watcher_child_id}},
-               [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
-                 return caf::actor_cast<caf::actor>(
-                     parent->spawn(lifecycle_watcher_behavior, wiring));
-               }});
+      system,
+      {{std::string{lifecycle_watcher_child_id}},
+       [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
+         return caf::actor_cast<caf::actor>(parent->spawn(lifecycle_watcher_behavior, wiring));
+       }});
   return {cloud_watcher{std::move(supervisor), {std::move(port)}, {std::move(worker)}}, {}};
 }
 

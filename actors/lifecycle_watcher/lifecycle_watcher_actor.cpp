@@ -10,8 +10,7 @@ namespace runwarden {
 
 namespace {
 
-using watcher_pointer =
-    lifecycle_watcher_implementation::stateful_pointer<lifecycle_watcher_state>;
+using watcher_pointer = lifecycle_watcher_implementation::stateful_pointer<lifecycle_watcher_state>;
 
 instant now_of(watcher_pointer self) {
   return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
@@ -20,10 +19,18 @@ instant now_of(watcher_pointer self) {
 void log_report(const watch_report& report) {
   auto logger = warden_logger();
   switch (report.level) {
-    case report_level::debug: logger->debug("lifecycle watcher: {}", report.text); break;
-    case report_level::info: logger->info("lifecycle watcher: {}", report.text); break;
-    case report_level::warning: logger->warn("lifecycle watcher: {}", report.text); break;
-    case report_level::error: logger->error("lifecycle watcher: {}", report.text); break;
+    case report_level::debug:
+      logger->debug("lifecycle watcher: {}", report.text);
+      break;
+    case report_level::info:
+      logger->info("lifecycle watcher: {}", report.text);
+      break;
+    case report_level::warning:
+      logger->warn("lifecycle watcher: {}", report.text);
+      break;
+    case report_level::error:
+      logger->error("lifecycle watcher: {}", report.text);
+      break;
   }
 }
 
@@ -56,10 +63,14 @@ void carry_out(watcher_pointer self, std::vector<poller_effect> effects) {
     if (auto* request = std::get_if<imds_request>(&effect)) {
       RUNWARDEN_ASSERT(state.waiting_for == 0);
       state.waiting_for = state.next_id++;
-      self->send(state.wiring.http_port,
-                 http_request{state.waiting_for, std::move(request->method),
-                              std::move(request->url), std::move(request->headers), {},
-                              request->timeout, {}, request->max_response_bytes});
+      self->send(state.wiring.http_port, http_request{state.waiting_for,
+                                                      std::move(request->method),
+                                                      std::move(request->url),
+                                                      std::move(request->headers),
+                                                      {},
+                                                      request->timeout,
+                                                      {},
+                                                      request->max_response_bytes});
     } else if (const auto* wait = std::get_if<retry_after>(&effect)) {
       self->delayed_send(self, wait->delay, imds_retry_atom::value);
     } else if (auto* trigger = std::get_if<lifecycle_trigger>(&effect)) {

@@ -91,12 +91,11 @@ void follow(poller_pointer self, const warden_snapshot& snapshot) {
 
 }  // namespace
 
-metrics_poller_implementation::behavior_type metrics_poller_behavior(
-    poller_pointer self, metrics_poller_wiring wiring) {
+metrics_poller_implementation::behavior_type metrics_poller_behavior(poller_pointer self,
+                                                                     metrics_poller_wiring wiring) {
   self->state.wiring = std::move(wiring);
   if (self->state.wiring.interval_draining && self->state.wiring.listener)
-    self->send(self->state.wiring.listener, subscribe_atom::value,
-               status_subscriber_actor{self});
+    self->send(self->state.wiring.listener, subscribe_atom::value, status_subscriber_actor{self});
   scrape(self);
   return {
       [=](const http_response& response) {

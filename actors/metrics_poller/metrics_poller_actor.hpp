@@ -1,13 +1,13 @@
 #pragma once
 // The metrics poller: scrapes the runner's /metrics through an HTTP port on an interval and
 // tells the warden how many jobs the runner has and its own word for its state (gitlab-
-// runner 19.1+), whenever that changes (known or not). One scrape at a time; the next is scheduled when the answer arrives, so a slow runner is
-// never asked twice at once. The runner starts listening a moment after it starts, so until
-// its first answer a failed scrape is retried quickly (first_answer_retry), not an interval
-// later, for a bounded number of tries. While the runner drains it scrapes more often
-// (interval_draining), so that the jobs counting down show live in status and STATUS=
-// texts: it follows the listener's snapshots (the warden's subscription) for that, and
-// scrapes at once when a drain begins. No socket of its own: tests and the simulation
+// runner 19.1+), whenever that changes (known or not). One scrape at a time; the next is scheduled
+// when the answer arrives, so a slow runner is never asked twice at once. The runner starts
+// listening a moment after it starts, so until its first answer a failed scrape is retried quickly
+// (first_answer_retry), not an interval later, for a bounded number of tries. While the runner
+// drains it scrapes more often (interval_draining), so that the jobs counting down show live in
+// status and STATUS= texts: it follows the listener's snapshots (the warden's subscription) for
+// that, and scrapes at once when a drain begins. No socket of its own: tests and the simulation
 // script the port.
 
 #include <chrono>
@@ -48,7 +48,7 @@ struct metrics_poller_state {
   // What the listener last heard: nothing yet, or a job count (maybe unknown) and state.
   std::optional<runner_load_observed> told;
   std::string last_error;  // logged once per distinct failure, not once per scrape
-  bool answered = false;    // the runner answered a scrape at least once
+  bool answered = false;   // the runner answered a scrape at least once
   std::uint32_t quick_retries = 0;
   bool draining = false;  // the warden's last snapshot said shutting_down
   // Only the poll scheduled last counts, so that scraping at once when a drain begins
@@ -59,8 +59,9 @@ struct metrics_poller_state {
 // The poller as it runs: besides its peers' interface, the answers of its HTTP port and
 // (scrape_due_atom, generation), which it sends itself for the next scrape.
 using scrape_due_atom = caf::atom_constant<caf::atom("scrapedue")>;
-using metrics_poller_implementation = metrics_poller_actor::extend<
-    caf::reacts_to<http_response>, caf::reacts_to<scrape_due_atom, std::uint64_t>>;
+using metrics_poller_implementation =
+    metrics_poller_actor::extend<caf::reacts_to<http_response>,
+                                 caf::reacts_to<scrape_due_atom, std::uint64_t>>;
 
 metrics_poller_implementation::behavior_type metrics_poller_behavior(
     metrics_poller_implementation::stateful_pointer<metrics_poller_state> self,

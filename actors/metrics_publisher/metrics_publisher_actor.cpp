@@ -35,8 +35,10 @@ publish_outcome outcome_of(const autoscaling_outcome& outcome) {
   switch (outcome.failure.kind) {
     case autoscaling_failure_kind::access_denied:
     case autoscaling_failure_kind::credentials_rejected:
-    case autoscaling_failure_kind::failed: return publish_outcome::rejected;
-    default: return publish_outcome::failed;
+    case autoscaling_failure_kind::failed:
+      return publish_outcome::rejected;
+    default:
+      return publish_outcome::failed;
   }
 }
 
@@ -51,8 +53,8 @@ void settle(publisher_pointer self, publish_outcome outcome, const std::string& 
                             *state.group_name, state.wiring.metric_namespace,
                             state.wiring.interval.count() / 1000.0);
     else
-      warden_logger()->warn("cloudwatch: a job slots point was dropped ({}): {}",
-                            label_of(outcome), why);
+      warden_logger()->warn("cloudwatch: a job slots point was dropped ({}): {}", label_of(outcome),
+                            why);
   }
   state.last_outcome = outcome;
 }
@@ -76,8 +78,10 @@ void find_group(publisher_pointer self) {
                       if (!outcome.succeeded) return;  // the client logged it
                       auto answer = parse_describe_auto_scaling_instances(outcome.body);
                       if (!answer.error.empty() || answer.items.empty()) {
-                        warden_logger()->warn("cloudwatch: instance {} is in no Auto Scaling "
-                                              "group {}", id, answer.error);
+                        warden_logger()->warn(
+                            "cloudwatch: instance {} is in no Auto Scaling "
+                            "group {}",
+                            id, answer.error);
                         return;
                       }
                       self->state.group_name = answer.items.front().group_name;
@@ -103,8 +107,9 @@ void publish(publisher_pointer self) {
     return settle(self, publish_outcome::overlapped, "the previous point is still being sent");
   if (!state.group_name) {
     find_group(self);
-    return settle(self, publish_outcome::failed, "this instance's Auto Scaling group is not "
-                                                 "known yet");
+    return settle(self, publish_outcome::failed,
+                  "this instance's Auto Scaling group is not "
+                  "known yet");
   }
   state.call_in_flight = true;
   const auto budget = state.wiring.interval;
@@ -144,13 +149,13 @@ metrics_publisher_implementation::behavior_type metrics_publisher_behavior(
       },
       [=](metrics_publisher_tick_atom) {
         if (self->state.stopped) return;
-        self->delayed_send(self, self->state.wiring.interval,
-                           metrics_publisher_tick_atom::value);
+        self->delayed_send(self, self->state.wiring.interval, metrics_publisher_tick_atom::value);
         publish(self);
       },
       [=](refused_atom) {
-        warden_logger()->error("cloudwatch: the warden refused the status subscription; no "
-                               "job slots are published");
+        warden_logger()->error(
+            "cloudwatch: the warden refused the status subscription; no "
+            "job slots are published");
       },
   };
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The metrics publisher ([scaling] publish = "cloudwatch", issue 34): every interval it sends
+// The metrics publisher ([scaling] publish = "cloudwatch"): every interval it sends
 // this runner's job slots, busy and total (src/scaling/job_slots.hpp), to CloudWatch as two
 // high-resolution datums with the dimension AutoScalingGroupName, in one PutMetricData. The
 // group's target-tracking policy (config/aws/target-tracking-policy.json) scales on
@@ -40,13 +40,14 @@ inline constexpr std::string_view group_dimension = "AutoScalingGroupName";
 struct metrics_publisher_wiring {
   std::string metric_namespace = "Runwarden";
   std::chrono::milliseconds interval{std::chrono::seconds{10}};
-  std::uint32_t capacity = 1;  // the runner's job slots, resolved at start
+  std::uint32_t capacity = 1;                   // the runner's job slots, resolved at start
   autoscaling_client_actor autoscaling_client;  // finds the group
   autoscaling_client_actor cloudwatch_client;   // sends the points
   status_source_actor warden;                   // subscribed to for warden_snapshot
   // The points' timestamps: CloudWatch files a datum under the time it carries.
-  std::function<std::chrono::system_clock::time_point()> wall_clock =
-      [] { return std::chrono::system_clock::now(); };
+  std::function<std::chrono::system_clock::time_point()> wall_clock = [] {
+    return std::chrono::system_clock::now();
+  };
   std::function<void(publish_outcome, std::uint64_t points)> observer = {};  // may be empty
 };
 
@@ -58,7 +59,7 @@ struct metrics_publisher_state {
   std::optional<std::string> group_name;
   bool finding_group = false;
   bool call_in_flight = false;
-  bool stopped = false;  // the runner is gone: nothing more to publish
+  bool stopped = false;                         // the runner is gone: nothing more to publish
   std::optional<publish_outcome> last_outcome;  // failures are logged when the outcome changes
 };
 

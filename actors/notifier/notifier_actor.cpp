@@ -49,8 +49,7 @@ void finish(notifier_pointer self, delivery_iterator it, bool delivered, const s
   if (delivered) {
     warden_logger()->info("{} delivered after {} attempt(s): {}", describe(d), d.attempts, why);
   } else {
-    warden_logger()->warn("{} not delivered after {} attempt(s): {}", describe(d), d.attempts,
-                          why);
+    warden_logger()->warn("{} not delivered after {} attempt(s): {}", describe(d), d.attempts, why);
   }
   if (state.wiring.observer) state.wiring.observer(d.kind, delivered, d.attempts);
   state.deliveries.erase(it);
@@ -72,8 +71,13 @@ void send_request(notifier_pointer self, delivery_iterator it,
   d.waiting_for = state.next_id++;
   warden_logger()->debug("{}: attempt {}, headers {}", describe(d), d.attempts,
                          loggable_headers(d.headers));
-  http_request request{d.waiting_for, d.method, d.target.url, d.headers, d.body,
-                       state.wiring.timeout, pins_for(d.target, addresses)};
+  http_request request{d.waiting_for,
+                       d.method,
+                       d.target.url,
+                       d.headers,
+                       d.body,
+                       state.wiring.timeout,
+                       pins_for(d.target, addresses)};
   request.environment_proxy = state.wiring.environment_proxy;
   self->send(state.wiring.http_port, std::move(request));
 }
@@ -87,8 +91,8 @@ void start_attempt(notifier_pointer self, delivery_iterator it) {
     return;
   }
   d.waiting_for = state.next_id++;
-  self->send(state.wiring.http_port, host_lookup{d.waiting_for, d.target.host,
-                                                 state.wiring.timeout});
+  self->send(state.wiring.http_port,
+             host_lookup{d.waiting_for, d.target.host, state.wiring.timeout});
 }
 
 // After an attempt that got an answer or failed on the way: done, or wait and try again.
@@ -144,8 +148,12 @@ void on_notify(notifier_pointer self, notification_kind kind,
   auto& state = self->state;
   const auto& wiring = state.wiring;
   const auto body = body_for(wiring, kind, snapshot);
-  auto plan = plan_deliveries({.kind = kind, .callbacks = callbacks, .webhook = wiring.webhook,
-                               .secret = wiring.secret, .body = body, .version = wiring.version,
+  auto plan = plan_deliveries({.kind = kind,
+                               .callbacks = callbacks,
+                               .webhook = wiring.webhook,
+                               .secret = wiring.secret,
+                               .body = body,
+                               .version = wiring.version,
                                .webhook_headers = wiring.headers});
   for (const auto& rejected : plan.rejected) {
     warden_logger()->warn("{}", rejected);
@@ -159,16 +167,16 @@ void on_notify(notifier_pointer self, notification_kind kind,
   for (auto& planned : plan.deliveries) {
     if (state.deliveries.size() >= pending_deliveries_max) {
       warden_logger()->error("{} {} to {} dropped: {} deliveries already pending", to_string(kind),
-                             planned.is_callback ? "callback" : "webhook",
-                             planned.target.label(), pending_deliveries_max);
+                             planned.is_callback ? "callback" : "webhook", planned.target.label(),
+                             pending_deliveries_max);
       if (wiring.observer) wiring.observer(kind, false, 0);
       continue;
     }
     const auto id = state.next_id++;
     auto [it, inserted] = state.deliveries.emplace(
         id, delivery{kind, std::move(planned.target), std::move(planned.method),
-                     std::move(planned.headers), std::move(planned.body), planned.is_callback, 0,
-                     0, notification});
+                     std::move(planned.headers), std::move(planned.body), planned.is_callback, 0, 0,
+                     notification});
     RUNWARDEN_ASSERT(inserted);
     ++state.notifications[notification].deliveries_open;
     start_attempt(self, it);

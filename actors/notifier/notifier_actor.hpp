@@ -1,11 +1,10 @@
 #pragma once
 // The notifier: tells the configured webhook when a drain starts, when runwarden is gone and
 // when a failure needs a person (notification_kind), and at gone each shutdown callback an
-// API caller left. The webhook's body is the operator's template for the event, if any. It never blocks, and tells the
-// warden nothing but that a notification is settled (so that a restarted notifier is sent
-// what its crashed predecessor left open): a slow or failing receiver can neither hold up
-// nor undo a drain.
-// Each delivery goes
+// API caller left. The webhook's body is the operator's template for the event, if any. It never
+// blocks, and tells the warden nothing but that a notification is settled (so that a restarted
+// notifier is sent what its crashed predecessor left open): a slow or failing receiver can neither
+// hold up nor undo a drain. Each delivery goes
 //
 //   lookup (names only) -> check addresses -> request -> 2xx: delivered
 //                                                     -> retryable: wait, start over
@@ -45,9 +44,9 @@ using wall_clock = std::function<std::chrono::system_clock::time_point()>;
 
 // The notifier as it runs: its peers' interface (notifier_actor), the answers of its HTTP port,
 // and (delivery_retry_atom, delivery id), which it sends itself to retry a delivery later.
-using notifier_implementation = notifier_actor::extend<
-    caf::reacts_to<host_lookup_result>, caf::reacts_to<http_response>,
-    caf::reacts_to<delivery_retry_atom, std::uint64_t>>;
+using notifier_implementation =
+    notifier_actor::extend<caf::reacts_to<host_lookup_result>, caf::reacts_to<http_response>,
+                           caf::reacts_to<delivery_retry_atom, std::uint64_t>>;
 
 struct notifier_wiring {
   http_port_actor http_port;
@@ -75,8 +74,8 @@ struct delivery {
   http_header_list headers;
   std::string body;
   bool is_callback = false;
-  std::uint32_t attempts = 0;     // requests sent
-  std::uint64_t waiting_for = 0;  // id of the lookup or request in flight; 0 when none
+  std::uint32_t attempts = 0;      // requests sent
+  std::uint64_t waiting_for = 0;   // id of the lookup or request in flight; 0 when none
   std::uint64_t notification = 0;  // the notify it belongs to
 };
 
@@ -92,7 +91,7 @@ struct notifier_state {
   notifier_wiring wiring;
   std::uint64_t random_state = 0;
   std::uint64_t next_id = 1;
-  std::map<std::uint64_t, delivery> deliveries;  // at most pending_deliveries_max
+  std::map<std::uint64_t, delivery> deliveries;              // at most pending_deliveries_max
   std::map<std::uint64_t, open_notification> notifications;  // each with a delivery open
   // At most flush_waiters_max.
   std::vector<caf::typed_response_promise<caf::ok_atom>> flush_waiters;

@@ -18,10 +18,10 @@
 #include <optional>
 #include <string>
 
-#include "caf/all.hpp"
-#include "messages/http_messages.hpp"
 #include "actors/notifier/notifier_actor.hpp"
 #include "actors/supervisor/supervisor_actor.hpp"
+#include "caf/all.hpp"
+#include "messages/http_messages.hpp"
 #include "messages/notifier_messages.hpp"
 #include "src/config/settings.hpp"
 #include "src/ports/http/http_worker.hpp"
@@ -30,7 +30,7 @@
 namespace runwarden {
 
 class webhook_notifier {
-public:
+ public:
   webhook_notifier(supervisor_actor supervisor, http_port_actor port,
                    std::shared_ptr<http_worker> worker);
 
@@ -51,7 +51,7 @@ public:
   // twice.
   void stop();
 
-private:
+ private:
   supervisor_actor supervisor_;
   http_port_actor port_;
   std::shared_ptr<http_worker> worker_;

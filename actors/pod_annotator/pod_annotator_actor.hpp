@@ -1,6 +1,6 @@
 #pragma once
 // The pod annotator: inside Kubernetes, tells the cluster through its own pod's annotations
-// whether the runner is busy (issue 34). Thin: it turns the warden's snapshots into events
+// whether the runner is busy. Thin: it turns the warden's snapshots into events
 // for the pod annotation machine (src/kubernetes/pod_annotation_machine.hpp) and sends the
 // merge patches it decides through an HTTP port. At start it reads its pod once (GET) and
 // warns when the pod's grace period is shorter than the drain timeout.

@@ -12,7 +12,8 @@ process_port_actor::behavior_type process_port(process_port_actor::pointer self,
       },
       [=](signal_atom, std::int64_t pid, std::int32_t signal_number) {
         if (auto live = host.lock())
-          live->signal_group(pid, signal_number, caf::actor_cast<caf::actor>(self->current_sender()));
+          live->signal_group(pid, signal_number,
+                             caf::actor_cast<caf::actor>(self->current_sender()));
       },
       [=](adopt_atom, std::int64_t pid, const process_identity& identity) {
         if (auto live = host.lock())

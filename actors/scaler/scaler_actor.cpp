@@ -41,8 +41,7 @@ autoscaling_failure failure_of(std::string description) {
 
 // Sends one call through the client; `on_body` gets the answer's body when it succeeded.
 template <class body_handler>
-void call(scaler_pointer self, scaling_call which, autoscaling_call request,
-          body_handler on_body) {
+void call(scaler_pointer self, scaling_call which, autoscaling_call request, body_handler on_body) {
   const auto budget = self->state.wiring.call_budget;
   self->request(self->state.wiring.autoscaling_client, budget + client_answer_margin,
                 autoscaling_call_atom::value, std::move(request), budget)
@@ -105,10 +104,18 @@ void log_decision(const scaling_decision& decision) {
   const std::string text = to_string(decision);
   const auto* note = std::get_if<scaling_note>(&decision);
   switch (note ? note->level : report_level::info) {
-    case report_level::debug: warden_logger()->debug("scaling: {}", text); break;
-    case report_level::info: warden_logger()->info("scaling: {}", text); break;
-    case report_level::warning: warden_logger()->warn("scaling: {}", text); break;
-    case report_level::error: warden_logger()->error("scaling: {}", text); break;
+    case report_level::debug:
+      warden_logger()->debug("scaling: {}", text);
+      break;
+    case report_level::info:
+      warden_logger()->info("scaling: {}", text);
+      break;
+    case report_level::warning:
+      warden_logger()->warn("scaling: {}", text);
+      break;
+    case report_level::error:
+      warden_logger()->error("scaling: {}", text);
+      break;
   }
 }
 
@@ -120,18 +127,18 @@ void carry_out(scaler_pointer self, const scaling_decision& decision) {
   if (std::holds_alternative<read_group_now>(decision)) {
     read_group(self);
   } else if (const auto* up = std::get_if<scale_up>(&decision)) {
-    call_and_report(self, scaling_call::scale_up,
-                    set_desired_capacity(*state.group_name, up->desired_capacity,
-                                         up->honor_cooldown));
+    call_and_report(
+        self, scaling_call::scale_up,
+        set_desired_capacity(*state.group_name, up->desired_capacity, up->honor_cooldown));
   } else if (std::holds_alternative<scale_in_self>(decision)) {
     call_and_report(self, scaling_call::scale_in_self,
                     terminate_instance_in_auto_scaling_group(*state.instance_id, true));
   } else if (const auto* protect = std::get_if<protect_self>(&decision)) {
     const bool on = protect->protect;
     with_group(self, scaling_call::protect, [=] {
-      call_and_report(self, scaling_call::protect,
-                      set_instance_protection({*self->state.instance_id},
-                                              *self->state.group_name, on));
+      call_and_report(
+          self, scaling_call::protect,
+          set_instance_protection({*self->state.instance_id}, *self->state.group_name, on));
     });
   }
   // hold_off and scaling_note only inform.
@@ -152,8 +159,7 @@ void feed(scaler_pointer self, const scaling_event& event) {
 }
 
 void ask_identity(scaler_pointer self) {
-  self->request(self->state.wiring.autoscaling_client, client_answer_margin,
-                identity_atom::value)
+  self->request(self->state.wiring.autoscaling_client, client_answer_margin, identity_atom::value)
       .then(
           [=](const instance_identity& identity) {
             auto& state = self->state;
@@ -164,9 +170,9 @@ void ask_identity(scaler_pointer self) {
           },
           [=](caf::error& error) {
             auto& state = self->state;
-            const auto wait = capped_backoff(state.wiring.policy.retry_initial,
-                                             state.wiring.policy.retry_max,
-                                             ++state.identity_failures, 0, 0);
+            const auto wait =
+                capped_backoff(state.wiring.policy.retry_initial, state.wiring.policy.retry_max,
+                               ++state.identity_failures, 0, 0);
             warden_logger()->warn("scaling: no instance identity yet ({}); asking again in {}s",
                                   self->system().render(error),
                                   std::chrono::duration_cast<std::chrono::seconds>(wait).count());
@@ -198,8 +204,9 @@ scaler_implementation::behavior_type scaler_behavior(scaler_pointer self, scaler
       [=](scaler_identity_atom) { ask_identity(self); },
       // Only past the warden's subscriber limit, which keeps room for its own workers.
       [=](refused_atom) {
-        warden_logger()->error("scaling: the warden refused the status subscription; the "
-                               "scaler decides nothing without the runner's load");
+        warden_logger()->error(
+            "scaling: the warden refused the status subscription; the "
+            "scaler decides nothing without the runner's load");
       },
   };
 }

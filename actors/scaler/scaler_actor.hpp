@@ -34,7 +34,7 @@ namespace runwarden {
 inline constexpr std::string_view scaler_child_id = "scaler";
 
 struct scaling_observer {
-  std::function<void(scaling_decision_kind)> decided;                     // may be empty
+  std::function<void(scaling_decision_kind)> decided;                       // may be empty
   std::function<void(scaling_call, autoscaling_failure_kind)> call_failed;  // may be empty
 };
 
@@ -54,7 +54,7 @@ struct scaler_state {
   scaling_state machine;
   std::optional<std::string> instance_id;  // the machine is fed only once this is known
   std::optional<load_observed> load_before_identity;
-  std::optional<std::string> group_name;   // found once, from this instance
+  std::optional<std::string> group_name;  // found once, from this instance
   std::optional<instant> wake_armed_for;  // the earliest wake-up armed and not yet fired
   std::uint32_t identity_failures = 0;
 };

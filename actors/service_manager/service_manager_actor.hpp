@@ -28,8 +28,7 @@ struct service_manager_wiring {
 
 // The service manager as it runs: besides, (refresh_atom) when asking the warden is due.
 using refresh_atom = caf::atom_constant<caf::atom("refresh")>;
-using service_manager_implementation =
-    service_manager_actor::extend<caf::reacts_to<refresh_atom>>;
+using service_manager_implementation = service_manager_actor::extend<caf::reacts_to<refresh_atom>>;
 
 service_manager_implementation::behavior_type service_manager_behavior(
     service_manager_implementation::pointer self, service_manager_wiring wiring);

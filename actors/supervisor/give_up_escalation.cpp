@@ -12,8 +12,7 @@ namespace {
 // The instance stopping ends its supervisors with these; a supervisor that gave up ends
 // with the error it gave up with (supervisor_actor.cpp).
 bool stopped_on_purpose(const caf::error& reason) {
-  return !reason || reason == caf::exit_reason::user_shutdown ||
-         reason == caf::exit_reason::kill;
+  return !reason || reason == caf::exit_reason::user_shutdown || reason == caf::exit_reason::kill;
 }
 
 }  // namespace
@@ -27,9 +26,8 @@ caf::behavior give_up_escalation(caf::stateful_actor<give_up_escalation_state>* 
     self->state.worker_failed = true;
     warden_logger()->error("{}; draining the runner, then exiting {}",
                            self->system().render(down.reason), exit_software);
-    caf::anon_send(self->state.warden,
-                   shutdown_requested{.source = trigger_source::control_api,
-                                      .reason = "a supervised worker failed"});
+    caf::anon_send(self->state.warden, shutdown_requested{.source = trigger_source::control_api,
+                                                          .reason = "a supervised worker failed"});
   });
   return {
       [=](const escalation_watch& watch) {

@@ -22,8 +22,8 @@ instant now_of(supervisor_pointer self) {
 
 // OTP's normal and shutdown; anything else, a kill included, is abnormal.
 child_exit exit_of(const caf::error& reason) {
-  const bool normal = !reason || reason == caf::exit_reason::normal ||
-                      reason == caf::exit_reason::user_shutdown;
+  const bool normal =
+      !reason || reason == caf::exit_reason::normal || reason == caf::exit_reason::user_shutdown;
   return normal ? child_exit::normal : child_exit::abnormal;
 }
 
@@ -150,8 +150,8 @@ void on_exit_message(supervisor_pointer self, const caf::exit_msg& exit) {
 
 void subscribe(supervisor_pointer self, const child_listener_actor& listener) {
   auto& state = self->state;
-  if (!listener || std::find(state.listeners.begin(), state.listeners.end(), listener) !=
-                       state.listeners.end())
+  if (!listener ||
+      std::find(state.listeners.begin(), state.listeners.end(), listener) != state.listeners.end())
     return;
   if (state.listeners.size() >= supervisor_listeners_max) {
     warden_logger()->error("supervisor: listener refused, {} already listen",
@@ -190,9 +190,7 @@ supervisor_implementation::behavior_type supervisor_behavior(supervisor_pointer 
   feed(self, supervisor_started{});
   return {
       [=](caf::get_atom, const std::string& id) { return lookup(self, id); },
-      [=](caf::subscribe_atom, const child_listener_actor& listener) {
-        subscribe(self, listener);
-      },
+      [=](caf::subscribe_atom, const child_listener_actor& listener) { subscribe(self, listener); },
       [=](caf::unsubscribe_atom, const child_listener_actor& listener) {
         std::erase(self->state.listeners, listener);
         self->demonitor(listener.address());

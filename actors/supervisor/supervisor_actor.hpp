@@ -3,7 +3,7 @@
 // decides) on CAF 0.17. It starts each child from a factory, then links to it (so that the
 // child dies with the supervisor) and monitors it: in CAF 0.17 an actor that receives an
 // exit_msg unlinks from its sender first, so a child it stops never sends one back, and the
-// down_msg is the only reliable word that a child is gone (shared notes §1.5). Exit
+// down_msg is the only reliable word that a child is gone. Exit
 // messages from children are trapped and ignored; one from anybody else is a request to
 // stop. A child is stopped with exit_reason::user_shutdown, or with its own stop message if
 // it must flush first, and killed when its shutdown timeout passes (a delayed message to
@@ -57,8 +57,8 @@ struct supervisor_state {
   static inline const char* name = "supervisor";
   std::optional<supervision_machine> machine;
   std::vector<supervised_child> children;
-  std::vector<caf::actor> handles;         // the current incarnations; invalid when down
-  std::vector<std::uint64_t> incarnations;  // per child, the number of its latest start
+  std::vector<caf::actor> handles;              // the current incarnations; invalid when down
+  std::vector<std::uint64_t> incarnations;      // per child, the number of its latest start
   std::deque<caf::actor_addr> former_children;  // at most former_children_max
   std::vector<child_listener_actor> listeners;  // at most supervisor_listeners_max
   caf::error stop_reason;                       // the reason a stop request came with
@@ -70,7 +70,6 @@ using supervisor_implementation =
     supervisor_actor::extend<caf::reacts_to<kill_child_atom, caf::actor_addr>>;
 
 supervisor_implementation::behavior_type supervisor_behavior(
-    supervisor_implementation::stateful_pointer<supervisor_state> self,
-    supervisor_wiring wiring);
+    supervisor_implementation::stateful_pointer<supervisor_state> self, supervisor_wiring wiring);
 
 }  // namespace runwarden

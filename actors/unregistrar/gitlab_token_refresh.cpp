@@ -49,8 +49,8 @@ std::optional<refusal_step> step_after_refusal(const unregistrar_wiring& wiring,
         warden_logger()->warn("unregistering {}: {}", runner.status.runner, text);
         return refusal_step{true, {}};
       }
-      return refusal_step{false, {outcome_kind::transient,
-                                  text + "; rotated too often in a row, so after a wait"}};
+      return refusal_step{
+          false, {outcome_kind::transient, text + "; rotated too often in a row, so after a wait"}};
     case rejected_token_verdict::removed:
       return refusal_step{false, {outcome_kind::already_gone, text}};
     case rejected_token_verdict::unknown:

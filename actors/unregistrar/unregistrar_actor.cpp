@@ -86,7 +86,9 @@ void conclude_attempt(unregistrar_pointer self, std::size_t index,
       status.how = outcome.kind == outcome_kind::unregistered ? unregister_how::unregistered
                                                               : unregister_how::already_gone;
       break;
-    case unregister_verdict::give_up: status.state = unregister_state::failed; break;
+    case unregister_verdict::give_up:
+      status.state = unregister_state::failed;
+      break;
     case unregister_verdict::retry:
       status.state = unregister_state::retrying;
       status.next_attempt_in = decision.delay;
@@ -118,7 +120,9 @@ void on_github_answer(unregistrar_pointer self, std::size_t index, const http_re
       ++runner.page;
       send_request(self, runner, github_lookup_request(github, runner.page, user_agent));
       return;
-    case github_lookup_kind::failed: conclude_attempt(self, index, lookup.outcome); return;
+    case github_lookup_kind::failed:
+      conclude_attempt(self, index, lookup.outcome);
+      return;
   }
 }
 
@@ -132,8 +136,8 @@ void on_gitlab_answer(unregistrar_pointer self, std::size_t index, const http_re
       return start_attempt(self, runner);
     }
   }
-  conclude_attempt(self, index, classify_gitlab_answer(std::get<gitlab_runner>(runner.target),
-                                                       answer));
+  conclude_attempt(self, index,
+                   classify_gitlab_answer(std::get<gitlab_runner>(runner.target), answer));
 }
 
 void on_response(unregistrar_pointer self, const http_response& answer) {

@@ -55,9 +55,9 @@ struct unregistrar_wiring {
 struct runner_progress {
   unregister_target target;
   runner_unregister_status status;
-  std::uint64_t waiting_for = 0;  // id of the request in flight; 0 when none
-  std::uint32_t page = 1;         // github: the list page asked for
-  bool deleting = false;          // github: the request in flight is the DELETE
+  std::uint64_t waiting_for = 0;         // id of the request in flight; 0 when none
+  std::uint32_t page = 1;                // github: the list page asked for
+  bool deleting = false;                 // github: the request in flight is the DELETE
   std::uint32_t rotations_in_a_row = 0;  // gitlab: at most rotated_retries_max
 };
 

@@ -22,9 +22,10 @@ void start_unregistrar(phase_pointer self) {
 }
 
 unregistration_finished summary_of(const unregister_finished& finished) {
-  const bool all_done = std::all_of(
-      finished.runners.begin(), finished.runners.end(),
-      [](const runner_unregister_status& status) { return status.state == unregister_state::done; });
+  const bool all_done = std::all_of(finished.runners.begin(), finished.runners.end(),
+                                    [](const runner_unregister_status& status) {
+                                      return status.state == unregister_state::done;
+                                    });
   std::string detail;
   for (const auto& status : finished.runners) {
     if (!detail.empty()) detail += "; ";
@@ -42,9 +43,10 @@ unregistration_phase_implementation::behavior_type unregistration_phase_behavior
     auto& state = self->state;
     if (down.source != state.unregistrar.address() || state.finished) return;
     if (state.restarts >= unregistrar_restarts_max) {
-      warden_logger()->error("the unregistrar stopped ({}) after {} restarts; the "
-                             "unregistration step gives up and leaves it to its supervisor",
-                             self->system().render(down.reason), unregistrar_restarts_max);
+      warden_logger()->error(
+          "the unregistrar stopped ({}) after {} restarts; the "
+          "unregistration step gives up and leaves it to its supervisor",
+          self->system().render(down.reason), unregistrar_restarts_max);
       self->quit(caf::make_error(caf::sec::runtime_error, "unregistrar restarts exhausted"));
       return;
     }

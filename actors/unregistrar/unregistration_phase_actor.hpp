@@ -24,7 +24,7 @@ inline constexpr std::uint32_t unregistrar_restarts_max = 3;
 
 struct unregistration_phase_state {
   static inline const char* name = "unregistration_phase";
-  unregistrar_wiring template_wiring;  // listener filled in with this actor
+  unregistrar_wiring template_wiring;    // listener filled in with this actor
   unregistration_listener_actor warden;  // who asked; empty until asked
   unregistrar_actor unregistrar;
   std::uint32_t restarts = 0;  // at most unregistrar_restarts_max

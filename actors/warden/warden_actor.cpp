@@ -34,8 +34,8 @@ warden_snapshot current_snapshot(warden_pointer self) {
 
 void send_to_notifier(warden_pointer self, const unsettled_notification& notification) {
   if (self->state.notifier)
-    self->send(self->state.notifier, notify_atom::value, notification.kind,
-               notification.callbacks, notification.snapshot);
+    self->send(self->state.notifier, notify_atom::value, notification.kind, notification.callbacks,
+               notification.snapshot);
 }
 
 // Kept until settled, replacing an older one of its kind (the newer one says more).
@@ -179,16 +179,18 @@ void reconcile(warden_pointer self) {
   if (machine.unregistration == step_progress::in_progress)
     carry_out(self, unregister_runner{}, now);
   if (machine.lifecycle_completion == step_progress::in_progress)
-    carry_out(self, complete_lifecycle_action{machine.lifecycle->hook_name,
-                                              lifecycle_result::proceed}, now);
+    carry_out(self,
+              complete_lifecycle_action{machine.lifecycle->hook_name, lifecycle_result::proceed},
+              now);
 }
 
 // The deadline the recovered drain goes on with, for the log.
 std::string applied_deadline(const drain_state& machine, instant now) {
   if (!machine.drain_deadline) return "no drain deadline";
   if (*machine.drain_deadline <= now) return "drain deadline passed";
-  return "drain deadline in " + format_duration(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       *machine.drain_deadline - now));
+  return "drain deadline in " +
+         format_duration(
+             std::chrono::duration_cast<std::chrono::milliseconds>(*machine.drain_deadline - now));
 }
 
 void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
@@ -233,16 +235,20 @@ void unsubscribe(warden_pointer self, const caf::actor_addr& subscriber) {
 
 std::optional<drain_event> event_for_os_signal(int signal_number) {
   switch (signal_number) {
-    case SIGTERM: return shutdown_requested{.source = trigger_source::signal_terminate};
-    case SIGINT: return shutdown_requested{.source = trigger_source::signal_interrupt};
-    case SIGQUIT: return shutdown_requested{.source = trigger_source::signal_quit};
-    case SIGHUP: return reload_requested{};
-    default: return std::nullopt;
+    case SIGTERM:
+      return shutdown_requested{.source = trigger_source::signal_terminate};
+    case SIGINT:
+      return shutdown_requested{.source = trigger_source::signal_interrupt};
+    case SIGQUIT:
+      return shutdown_requested{.source = trigger_source::signal_quit};
+    case SIGHUP:
+      return reload_requested{};
+    default:
+      return std::nullopt;
   }
 }
 
-warden_implementation::behavior_type warden_behavior(warden_pointer self,
-                                                     warden_wiring wiring) {
+warden_implementation::behavior_type warden_behavior(warden_pointer self, warden_wiring wiring) {
   auto& state = self->state;
   state.machine.emplace(std::move(wiring.config));
   state.process_port = std::move(wiring.process_port);
@@ -291,8 +297,8 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self,
         auto& state = self->state;
         state.unregistration_attempts = progress.attempts;
         state.next_unregistration_at.reset();
-        if (progress.next_attempt_in) state.next_unregistration_at = now_of(self) +
-                                                                     *progress.next_attempt_in;
+        if (progress.next_attempt_in)
+          state.next_unregistration_at = now_of(self) + *progress.next_attempt_in;
         ++state.version;
         publish(self);
       },
@@ -309,8 +315,10 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self,
         if (status == warden_status::gone) {
           self->send(self->state.exit_listener, signal);
         } else if (signal.resent && status == warden_status::shutting_down) {
-          warden_logger()->info("signal {} handed on again after a restart of the warden: the "
-                                "drain under way has it already", signal.signal_number);
+          warden_logger()->info(
+              "signal {} handed on again after a restart of the warden: the "
+              "drain under way has it already",
+              signal.signal_number);
         } else if (auto event = event_for_os_signal(signal.signal_number)) {
           handle_event(self, *event);  // journaled before its effects
         }

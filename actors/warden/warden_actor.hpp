@@ -30,8 +30,8 @@ namespace runwarden {
 using effect_observer = std::function<void(const drain_effect&, const warden_snapshot&)>;
 // Appends one event and its effects to the journal; an error text when the journal stops
 // being written (a refusal the disk may lift is the journal's to hold and retry).
-using journal_sink = std::function<std::optional<std::string>(
-    instant, const drain_event&, const std::vector<drain_effect>&)>;
+using journal_sink = std::function<std::optional<std::string>(instant, const drain_event&,
+                                                              const std::vector<drain_effect>&)>;
 
 // Sent to the notifier and not yet settled by it: at most one per notification kind.
 struct unsettled_notification {
@@ -47,14 +47,14 @@ struct warden_state {
   warden_exit_listener_actor exit_listener;
   notifier_actor notifier;  // may be empty: no webhooks, no callbacks (or none started yet)
   std::vector<unsettled_notification> unsettled;
-  unregistration_actor unregistrar;  // may be empty when the drain machine never unregisters
+  unregistration_actor unregistrar;     // may be empty when the drain machine never unregisters
   bool unregistrar_supervised = false;  // an empty one is still to come (warden_wiring)
   // May be empty when no cloud lifecycle hooks are watched.
   lifecycle_client_actor lifecycle_client;
   effect_observer observer;
   std::function<void(const warden_snapshot&)> snapshot_observer;
   journal_sink journal;
-  bool journal_failed = false;  // logged once; the drain goes on unrecorded
+  bool journal_failed = false;                       // logged once; the drain goes on unrecorded
   std::vector<status_subscriber_actor> subscribers;  // at most status_subscribers_max
   std::uint64_t version = 0;
   warden_snapshot last_published;

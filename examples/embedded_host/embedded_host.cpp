@@ -47,7 +47,8 @@ caf::behavior status_watcher(caf::stateful_actor<watcher_state>* self,
           const auto refused =
               runwarden->request_shutdown({.reason = "the embedded host is done with its runner",
                                            .deadline = std::chrono::seconds{30}});
-          if (!refused.empty()) std::cerr << "embedded_host: drain refused: " << refused << std::endl;
+          if (!refused.empty())
+            std::cerr << "embedded_host: drain refused: " << refused << std::endl;
         }
         // Heard once. An end runwarden could not read (exit_unknown) has no exit code.
         if (status.state == instance_state::gone)
@@ -70,11 +71,12 @@ int main(int argc, char** argv) {
   if (command.empty())
     command = {RUNWARDEN_DEMO_RUNNER, "--concurrency", "1", "--job-seconds", "2"};
   // The journal goes to a directory of the host's own; one instance may use it at a time.
-  const auto state_directory = std::filesystem::temp_directory_path() /
-                               ("embedded-host-" + std::to_string(::getpid()));
+  const auto state_directory =
+      std::filesystem::temp_directory_path() / ("embedded-host-" + std::to_string(::getpid()));
   auto loaded = runwarden::embedded::config::from_toml(
       "[runner]\nkind = \"gitlab\"\n"
-      "[journal]\nstate_directory = " + toml_string(state_directory.string()) + "\n",
+      "[journal]\nstate_directory = " +
+          toml_string(state_directory.string()) + "\n",
       command);
   if (!loaded.config) {
     for (const auto& error : loaded.errors) std::cerr << "embedded_host: " << error << '\n';
@@ -88,15 +90,16 @@ int main(int argc, char** argv) {
     return EXIT_FAILURE;
   }
   caf::scoped_actor main_actor{system};
-  auto watcher = system.spawn(status_watcher, &*started.instance,
-                              caf::actor_cast<caf::actor>(main_actor));
+  auto watcher =
+      system.spawn(status_watcher, &*started.instance, caf::actor_cast<caf::actor>(main_actor));
   started.instance->subscribe(watcher);
   int exit_code = EXIT_FAILURE;
   main_actor->receive([&](int runner_exit_code) { exit_code = runner_exit_code; },
-                      caf::after(runner_wait_max) >> [&] {
-                        std::cerr << "embedded_host: runwarden not gone after "
-                                  << runner_wait_max.count() << "s\n";
-                      });
+                      caf::after(runner_wait_max) >>
+                          [&] {
+                            std::cerr << "embedded_host: runwarden not gone after "
+                                      << runner_wait_max.count() << "s\n";
+                          });
   caf::anon_send_exit(watcher, caf::exit_reason::user_shutdown);
   started.instance->stop();
   std::filesystem::remove_all(state_directory);

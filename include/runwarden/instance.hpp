@@ -49,12 +49,12 @@ class instance {
 
   instance(instance&&) noexcept;
   instance& operator=(instance&&) noexcept;  // stops the instance it replaces first
-  ~instance();  // stop()
+  ~instance();                               // stop()
 
   // The current status; nullopt when no answer came within `wait_max` (taken from zero to
   // ten years).
-  std::optional<status> current_status(
-      std::chrono::milliseconds wait_max = std::chrono::seconds{5}) const;
+  std::optional<status> current_status(std::chrono::milliseconds wait_max = std::chrono::seconds{
+                                           5}) const;
 
   // `listener` receives a status now and one at every change, until it goes down. The first
   // status with state gone is the last it receives: a listener hears gone once.

@@ -21,11 +21,15 @@ constexpr std::size_t probe_response_bytes_max = 16 * 1024;
 
 std::string_view name_of(cloud_provider cloud) {
   switch (cloud) {
-    case cloud_provider::aws: return "aws";
-    case cloud_provider::azure: return "azure";
-    case cloud_provider::gcp: return "gcp";
+    case cloud_provider::aws:
+      return "aws";
+    case cloud_provider::azure:
+      return "azure";
+    case cloud_provider::gcp:
+      return "gcp";
     case cloud_provider::none:
-    case cloud_provider::detect: break;
+    case cloud_provider::detect:
+      break;
   }
   return "none";
 }
@@ -36,8 +40,8 @@ bool has_header(const http_response& answer, std::string_view name, std::string_
   return false;
 }
 
-cloud_probe probe_of(cloud_provider cloud, const std::string& endpoint_error,
-                     std::string url, http_header_list headers, std::string method,
+cloud_probe probe_of(cloud_provider cloud, const std::string& endpoint_error, std::string url,
+                     http_header_list headers, std::string method,
                      std::chrono::milliseconds timeout) {
   if (!endpoint_error.empty()) return {cloud, {}, endpoint_error};
   return {cloud,
@@ -59,8 +63,7 @@ std::vector<cloud_probe> cloud_probes(const settings& config, const environment_
   return {
       probe_of(cloud_provider::aws, aws.error, aws.endpoint + std::string{imds_token_path},
                {{std::string{imds_token_ttl_header}, "60"}}, "PUT", timeout),
-      probe_of(cloud_provider::azure, azure.error,
-               azure.endpoint + std::string{azure_compute_path},
+      probe_of(cloud_provider::azure, azure.error, azure.endpoint + std::string{azure_compute_path},
                {{std::string{azure_metadata_header}, "true"}}, "GET", timeout),
       probe_of(cloud_provider::gcp, gcp.error,
                gcp.endpoint + std::string{gcp_metadata_path} + "instance/id",
@@ -73,10 +76,13 @@ bool answers_as(cloud_provider cloud, const http_response& answer) {
   switch (cloud) {
     case cloud_provider::aws:
       return !answer.body.empty() && has_header(answer, "x-aws-ec2-metadata-token-ttl-seconds", "");
-    case cloud_provider::azure: return parse_azure_compute(answer.body).compute.has_value();
-    case cloud_provider::gcp: return has_header(answer, "metadata-flavor", gcp_flavor);
+    case cloud_provider::azure:
+      return parse_azure_compute(answer.body).compute.has_value();
+    case cloud_provider::gcp:
+      return has_header(answer, "metadata-flavor", gcp_flavor);
     case cloud_provider::none:
-    case cloud_provider::detect: break;
+    case cloud_provider::detect:
+      break;
   }
   return false;
 }
@@ -107,11 +113,12 @@ cloud_detection detect_cloud(const settings& config, const environment_map& envi
       const auto answer = answers[index].get();
       const bool found = answers_as(probe.cloud, answer);
       if (found && detection.found == cloud_provider::none) detection.found = probe.cloud;
-      seen = found ? "answers" : answer.status_code ? "HTTP " + std::to_string(*answer.status_code)
-                                                    : "no answer";
+      seen = found                ? "answers"
+             : answer.status_code ? "HTTP " + std::to_string(*answer.status_code)
+                                  : "no answer";
     }
-    detection.account += (detection.account.empty() ? "" : ", ") +
-                         std::string{name_of(probe.cloud)} + ": " + seen;
+    detection.account +=
+        (detection.account.empty() ? "" : ", ") + std::string{name_of(probe.cloud)} + ": " + seen;
   }
   return detection;
 }

@@ -179,10 +179,14 @@ int run_ctl(const ctl_options& given, ctl_action action) {
   auto connected = control_client::connect(options.client);
   if (!connected.client) return report(connected.failure);
   switch (action) {
-    case ctl_action::shutdown: return run_shutdown(*connected.client, options);
-    case ctl_action::job_start: return run_job(*connected.client, options, true);
-    case ctl_action::job_end: return run_job(*connected.client, options, false);
-    case ctl_action::status: break;
+    case ctl_action::shutdown:
+      return run_shutdown(*connected.client, options);
+    case ctl_action::job_start:
+      return run_job(*connected.client, options, true);
+    case ctl_action::job_end:
+      return run_job(*connected.client, options, false);
+    case ctl_action::status:
+      break;
   }
   return run_status(*connected.client, options);
 }
@@ -212,8 +216,7 @@ ctl_command add_ctl_command(CLI::App& app) {
   auto* ctl = app.add_subcommand("ctl", "talk to a running runwarden (status, shutdown, job)");
   ctl->require_subcommand(1);
   auto* socket = ctl->add_option("--socket", options->socket_path, "control socket PATH");
-  ctl->add_option("--addr", options->address, "unix:///PATH or tcp://HOST:PORT")
-      ->excludes(socket);
+  ctl->add_option("--addr", options->address, "unix:///PATH or tcp://HOST:PORT")->excludes(socket);
   ctl->add_option("--token-file", options->client.token_file, "file with the bearer token");
   ctl->add_option("--tls-ca", options->client.tls_ca_file, "CA file: connect with TLS");
   auto* status = ctl->add_subcommand("status", "show what runwarden and its runner are doing");

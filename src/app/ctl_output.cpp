@@ -30,8 +30,7 @@ std::string state_word(const v1::StatusResponse& status) {
 }
 
 std::string phase_word(const v1::StatusResponse& status) {
-  return enum_word(v1::DrainPhase_Name(status.drain_phase()), "DRAIN_PHASE_",
-                   status.drain_phase());
+  return enum_word(v1::DrainPhase_Name(status.drain_phase()), "DRAIN_PHASE_", status.drain_phase());
 }
 
 std::string trigger_word(const v1::StatusResponse& status) {
@@ -40,8 +39,8 @@ std::string trigger_word(const v1::StatusResponse& status) {
 
 // From `from` to `to`, in whole seconds: "3s", "1m30s"; negative spans print as "0s".
 std::string span(const Timestamp& from, const Timestamp& to) {
-  const auto milliseconds = TimeUtil::TimestampToMilliseconds(to) -
-                            TimeUtil::TimestampToMilliseconds(from);
+  const auto milliseconds =
+      TimeUtil::TimestampToMilliseconds(to) - TimeUtil::TimestampToMilliseconds(from);
   const auto seconds = std::max<std::int64_t>(0, milliseconds / 1000);
   return format_duration(std::chrono::seconds{seconds});
 }
@@ -95,14 +94,12 @@ std::string status_text(const v1::StatusResponse& status) {
              status.exit_reason() + ")";
   const std::string runner =
       (status.runner_pid() != 0 ? "pid " + std::to_string(status.runner_pid()) : "not running") +
-      ", " + std::to_string(status.restarts()) + " restarts, last exit: " +
-      (status.has_last_exit() ? status.last_exit().text() : "none") +
+      ", " + std::to_string(status.restarts()) +
+      " restarts, last exit: " + (status.has_last_exit() ? status.last_exit().text() : "none") +
       (status.runner_state().empty() ? "" : ", says " + status.runner_state());
   return "runwarden: " + state + "\nrunner:    " + runner + "\njobs:      " + jobs_text(status) +
-         reported_text(status) +
-         "\ndrain:     " + drain_text(status) + "\n" +
-         (status.unregistration().empty() ? ""
-                                          : "unregistered: " + status.unregistration() + "\n");
+         reported_text(status) + "\ndrain:     " + drain_text(status) + "\n" +
+         (status.unregistration().empty() ? "" : "unregistered: " + status.unregistration() + "\n");
 }
 
 std::string change_line(const v1::StatusResponse& status) {
@@ -114,8 +111,7 @@ std::string change_line(const v1::StatusResponse& status) {
     line += ", drain " + span(status.drain_started_at(), status.observed_at());
   if (status.has_deadline() && status.state() != v1::STATE_GONE)
     line += ", " + deadline_text(status);
-  if (status.has_exit_code())
-    line += ", exit code " + std::to_string(status.exit_code().value());
+  if (status.has_exit_code()) line += ", exit code " + std::to_string(status.exit_code().value());
   return line + "\n";
 }
 
@@ -130,10 +126,10 @@ nlohmann::json status_json(const v1::StatusResponse& status) {
       {"state", state_word(status)},
       {"drain_phase", phase_word(status)},
       {"runner_pid", status.runner_pid() != 0 ? nlohmann::json(status.runner_pid()) : nullptr},
-      {"jobs_running", status.has_jobs_running() ? nlohmann::json(status.jobs_running().value())
-                                                 : nullptr},
-      {"reported_jobs", nlohmann::json(std::vector<std::string>(
-                            status.reported_jobs().begin(), status.reported_jobs().end()))},
+      {"jobs_running",
+       status.has_jobs_running() ? nlohmann::json(status.jobs_running().value()) : nullptr},
+      {"reported_jobs", nlohmann::json(std::vector<std::string>(status.reported_jobs().begin(),
+                                                                status.reported_jobs().end()))},
       {"restarts", status.restarts()},
       {"runner_state", status.runner_state().empty() ? nlohmann::json(nullptr)
                                                      : nlohmann::json(status.runner_state())},

@@ -17,8 +17,8 @@ namespace {
 void take_descriptors_before_everything(int, char**, char**) {
   runwarden::take_standard_descriptors_and_ignore_sigpipe();
 }
-[[gnu::section(".preinit_array"), gnu::used]] void (*const preinit)(int, char**, char**) =
-    &take_descriptors_before_everything;
+[[gnu::section(".preinit_array"),
+  gnu::used]] void (*const preinit)(int, char**, char**) = &take_descriptors_before_everything;
 
 }  // namespace
 

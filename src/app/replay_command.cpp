@@ -33,8 +33,7 @@ int run_replay(const replay_options& options) {
   }
   const auto& contents = *read.contents;
   if (contents.damage)
-    std::cerr << "runwarden replay: damaged tail ignored: " << describe(*contents.damage)
-              << '\n';
+    std::cerr << "runwarden replay: damaged tail ignored: " << describe(*contents.damage) << '\n';
   const auto result = replay_journal(contents.header, contents.entries);
   if (!options.check) {
     std::cout << result.text << std::flush;

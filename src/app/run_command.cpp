@@ -1,5 +1,5 @@
 // See run_command.hpp. Threads: CAF's sharing scheduler (it sleeps when idle, unlike the
-// default work-stealing one; see shared notes §10) runs the actors on one worker, since no
+// default work-stealing one) runs the actors on one worker, since no
 // actor blocks and a second only adds wake-ups (bench/README.md), one io thread owns the
 // child process and the signals, gRPC's own threads serve the control API, and the calling
 // thread only waits for the exit. The control endpoint is checked before the runner starts;
@@ -12,9 +12,9 @@
 #include <csignal>
 
 #include "actors/notifier/webhook_notifier.hpp"
+#include "runwarden_version.hpp"
 #include "src/app/cloud_detection.hpp"
 #include "src/app/service_manager_link.hpp"
-#include "runwarden_version.hpp"
 #include "src/assembly/local_instance.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
@@ -37,7 +37,7 @@ constexpr std::chrono::seconds notifier_flush_wait_max{30};
 // How often the main thread, otherwise idle, writes journal entries a disk left held: every
 // second while some are held (the journal's own backoff spaces the attempts), and while none
 // are known to be, only as often as the journal's longest backoff, so that an idle runwarden
-// does not wake each second for nothing (issue 22). Entries held meanwhile are also tried
+// does not wake each second for nothing. Entries held meanwhile are also tried
 // on every new entry the warden makes.
 constexpr std::chrono::seconds journal_retry_interval{1};
 constexpr std::chrono::seconds journal_check_interval{30};
@@ -46,8 +46,7 @@ constexpr std::chrono::seconds journal_check_interval{30};
 // makes no new ones for hours; at the warden's clock, which the entries carry.
 void write_held_journal(caf::actor_system& system, run_journal& journal,
                         metrics_registry& metrics) {
-  const auto now =
-      std::chrono::duration_cast<instant>(system.clock().now().time_since_epoch());
+  const auto now = std::chrono::duration_cast<instant>(system.clock().now().time_since_epoch());
   if (auto stopped = journal.write_held(now))
     warden_logger()->error("journal: {}; the drain goes on without being recorded", *stopped);
   metrics.observe_journal(journal.health());
@@ -78,11 +77,14 @@ void linger(caf::scoped_actor& waiter, const linger_policy& policy) {
   if (!policy.forever && policy.duration <= std::chrono::milliseconds::zero()) return;
   const auto logger = warden_logger();
   if (policy.forever)
-    logger->info("the runner is gone; staying up (control.linger_after_gone = \"forever\") "
-                 "until SIGTERM, SIGINT or SIGQUIT");
+    logger->info(
+        "the runner is gone; staying up (control.linger_after_gone = \"forever\") "
+        "until SIGTERM, SIGINT or SIGQUIT");
   else
-    logger->info("the runner is gone; staying up for {} (control.linger_after_gone) or until "
-                 "SIGTERM, SIGINT or SIGQUIT", format_duration(policy.duration));
+    logger->info(
+        "the runner is gone; staying up for {} (control.linger_after_gone) or until "
+        "SIGTERM, SIGINT or SIGQUIT",
+        format_duration(policy.duration));
   const auto until = std::chrono::steady_clock::now() + policy.duration;
   bool lingering = true;
   const auto on_signal = [&](const os_signal_received& signal) {
@@ -98,9 +100,11 @@ void linger(caf::scoped_actor& waiter, const linger_policy& policy) {
     }
     const auto left = until - std::chrono::steady_clock::now();
     if (left <= std::chrono::steady_clock::duration::zero()) break;
-    waiter->receive(on_signal, on_down,
-                    caf::after(std::chrono::duration_cast<std::chrono::milliseconds>(left) +
-                               std::chrono::milliseconds{1}) >> [] {});
+    waiter->receive(
+        on_signal, on_down,
+        caf::after(std::chrono::duration_cast<std::chrono::milliseconds>(left) +
+                   std::chrono::milliseconds{1}) >>
+            [] {});
   }
 }
 
@@ -116,8 +120,7 @@ void become_subreaper() {
 // manager starts runwarden afresh. Meanwhile it writes what the journal held while its disk
 // refused.
 warden_exited wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system,
-                            run_journal& journal, metrics_registry& metrics,
-                            keeper_link* keeper) {
+                            run_journal& journal, metrics_registry& metrics, keeper_link* keeper) {
   warden_exited gone{.exit_code = 1, .reason = {}, .trigger = std::nullopt};
   bool waiting = true;
   const auto exited = [&](const warden_exited& exited) {
@@ -127,10 +130,10 @@ warden_exited wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system
     journal.retire();
   };
   while (waiting) {
-    const auto wait = journal.health().unrecorded_entries > 0 ? journal_retry_interval
-                                                              : journal_check_interval;
-    waiter->receive(exited,
-                    caf::after(wait) >> [&] { write_held_journal(system, journal, metrics); });
+    const auto wait =
+        journal.health().unrecorded_entries > 0 ? journal_retry_interval : journal_check_interval;
+    waiter->receive(
+        exited, caf::after(wait) >> [&] { write_held_journal(system, journal, metrics); });
   }
   return gone;
 }
@@ -153,10 +156,10 @@ settings with_cloud_found(settings config, const environment_map& environment) {
   if (config.cloud.provider != cloud_provider::detect) return config;
   const auto detection = detect_cloud(config, environment);
   config.cloud.provider = detection.found;
-  warden_logger()->info("cloud.provider \"auto\": {} ({})",
-                        detection.found == cloud_provider::none ? "no cloud found"
-                                                                : "found " + name_of(detection),
-                        detection.account);
+  warden_logger()->info(
+      "cloud.provider \"auto\": {} ({})",
+      detection.found == cloud_provider::none ? "no cloud found" : "found " + name_of(detection),
+      detection.account);
   return config;
 }
 
@@ -187,8 +190,7 @@ int run_warden(const settings& requested) {
   std::shared_ptr<keeper_link> keeper;
   if (const auto link = keeper_link::environment())
     keeper = std::make_shared<keeper_link>(
-        runwarden.io_context(), *link,
-        runner_command{config.runner.command, config.runner.output},
+        runwarden.io_context(), *link, runner_command{config.runner.command, config.runner.output},
         config.log.format == log_format::json);
   else
     become_subreaper();
@@ -199,24 +201,24 @@ int run_warden(const settings& requested) {
   caf::scoped_actor waiter{system};
   // A blocking actor has no typed interface: what it receives is what wait_for_gone and
   // linger match.
-  runwarden.start(system, caf::actor_cast<warden_exit_listener_actor>(waiter),
-                  [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
-                    metrics->observe(effect, snapshot);
-                  },
-                  keeper ? runner_hosting{keeper}
-                         : runner_hosting{child_reaping::every_child});  // orphans are ours
+  runwarden.start(
+      system, caf::actor_cast<warden_exit_listener_actor>(waiter),
+      [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
+        metrics->observe(effect, snapshot);
+      },
+      keeper ? runner_hosting{keeper}
+             : runner_hosting{child_reaping::every_child});  // orphans are ours
   const auto& actors = runwarden.actors();
   signals->start(actors.warden());
   if (keeper) keeper->forward_signals_to(actors.warden());
   std::unique_ptr<control_server> control;
-  const auto control_failure = start_control(std::move(endpoint.endpoint), system,
-                                             actors.warden(), control);
+  const auto control_failure =
+      start_control(std::move(endpoint.endpoint), system, actors.warden(), control);
   auto service_manager = service_manager_link::start(
       system, actors.warden(),
       keeper ? systemd_notify::through_keeper(keeper) : systemd_notify::from_environment(),
       runwarden.unregister_url(), !control_failure);
-  const auto gone =
-      wait_for_gone(waiter, system, runwarden.journal(), *metrics, keeper.get());
+  const auto gone = wait_for_gone(waiter, system, runwarden.journal(), *metrics, keeper.get());
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",

@@ -28,11 +28,9 @@ std::string host_of(const std::string& url) {
 
 }  // namespace
 
-std::optional<service_manager_link> service_manager_link::start(caf::actor_system& system,
-                                                                const warden_actor& warden,
-                                                                std::optional<systemd_notify> notify,
-                                                                const std::string& unregister_url,
-                                                                bool listening) {
+std::optional<service_manager_link> service_manager_link::start(
+    caf::actor_system& system, const warden_actor& warden, std::optional<systemd_notify> notify,
+    const std::string& unregister_url, bool listening) {
   if (!notify) return std::nullopt;
   if (const auto interval = notify->watchdog_interval()) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*interval).count();
@@ -43,20 +41,19 @@ std::optional<service_manager_link> service_manager_link::start(caf::actor_syste
   }
   auto actor = system.spawn(
       service_manager_behavior,
-      service_manager_wiring{
-          .warden = warden,
-          .facts = {.unregister_host = host_of(unregister_url)},
-          .watchdog_interval = notify->watchdog_interval(),
-          .send = [notify = *notify](const std::vector<std::string>& lines) {
-            if (auto problem = notify.send(lines)) warden_logger()->warn("{}", *problem);
-          },
-          .wall_clock = [] { return std::chrono::system_clock::now(); }});
+      service_manager_wiring{.warden = warden,
+                             .facts = {.unregister_host = host_of(unregister_url)},
+                             .watchdog_interval = notify->watchdog_interval(),
+                             .send =
+                                 [notify = *notify](const std::vector<std::string>& lines) {
+                                   if (auto problem = notify.send(lines))
+                                     warden_logger()->warn("{}", *problem);
+                                 },
+                             .wall_clock = [] { return std::chrono::system_clock::now(); }});
   if (listening) caf::anon_send(actor, listening_atom::value);
   return service_manager_link{std::move(actor)};
 }
 
-void service_manager_link::stop() {
-  caf::anon_send_exit(actor_, caf::exit_reason::user_shutdown);
-}
+void service_manager_link::stop() { caf::anon_send_exit(actor_, caf::exit_reason::user_shutdown); }
 
 }  // namespace runwarden

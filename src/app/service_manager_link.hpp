@@ -1,8 +1,8 @@
 #pragma once
 // The systemd side of `runwarden run`: when systemd started runwarden as a Type=notify
 // service (NOTIFY_SOCKET set), the service manager actor follows the warden and tells
-// systemd, through the keeper or sd_notify; outside systemd nothing is spawned, so nothing is sent and
-// nothing costs.
+// systemd, through the keeper or sd_notify; outside systemd nothing is spawned, so nothing is sent
+// and nothing costs.
 
 #include <optional>
 #include <string>
@@ -14,10 +14,10 @@
 namespace runwarden {
 
 class service_manager_link {
-public:
+ public:
   // nullopt without `notify` (outside systemd and a keeper). `unregister_url`: the CI
-  // server a drain unregisters from, if any, named in the status. `listening`: the control API is up (or none was asked for),
-  // so READY=1 goes as soon as the runner has started.
+  // server a drain unregisters from, if any, named in the status. `listening`: the control API is
+  // up (or none was asked for), so READY=1 goes as soon as the runner has started.
   static std::optional<service_manager_link> start(caf::actor_system& system,
                                                    const warden_actor& warden,
                                                    std::optional<systemd_notify> notify,
@@ -25,7 +25,7 @@ public:
                                                    bool listening);
   void stop();
 
-private:
+ private:
   explicit service_manager_link(service_manager_actor actor) : actor_(std::move(actor)) {}
   service_manager_actor actor_;
 };

@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "src/app/seed_arguments.hpp"
@@ -20,7 +20,7 @@ namespace {
 struct sim_options {
   std::string scenario;
   std::optional<std::string> seed;  // N
-  std::string seeds;  // "A..B"
+  std::string seeds;                // "A..B"
   std::string report = "text";
   std::string journal;
   std::string journal_instance;
@@ -81,10 +81,13 @@ void print_seed(const sim_options& options, const fleet_report& report) {
 void print_summary(const sim_options& options, std::uint64_t first, std::uint64_t last,
                    const std::vector<std::uint64_t>& broken) {
   if (options.report == "json") {
-    const nlohmann::ordered_json summary{
-        {"summary", {{"scenario", options.scenario}, {"first_seed", first}, {"last_seed", last},
-                     {"seeds", last - first + 1}, {"broken", broken.size()},
-                     {"broken_seeds", broken}}}};
+    const nlohmann::ordered_json summary{{"summary",
+                                          {{"scenario", options.scenario},
+                                           {"first_seed", first},
+                                           {"last_seed", last},
+                                           {"seeds", last - first + 1},
+                                           {"broken", broken.size()},
+                                           {"broken_seeds", broken}}}};
     std::cout << summary.dump() << '\n';
     return;
   }

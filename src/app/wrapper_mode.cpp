@@ -27,8 +27,9 @@ std::vector<std::string> check_wrapper(const settings& config) {
   if (config.runner.kind != runner_kind_name::gitlab)
     errors.push_back("runwarden wrapper runs gitlab-runner: runner.kind must be gitlab");
   if (config.restart.type != restart_type::temporary)
-    errors.push_back("runwarden wrapper never restarts the runner (gitlab-runner's wrapper "
-                     "reports it stopped instead): restart.policy must be temporary");
+    errors.push_back(
+        "runwarden wrapper never restarts the runner (gitlab-runner's wrapper "
+        "reports it stopped instead): restart.policy must be temporary");
   return errors;
 }
 
@@ -50,8 +51,8 @@ void find_gitlab_config(settings& config, const environment_map& environment, bo
       const auto found = environment.find(name);
       return found == environment.end() ? std::nullopt : std::optional{found->second};
     };
-    path = default_gitlab_config_path(variable("CONFIG_FILE"), is_root,
-                                      variable("HOME").value_or(""));
+    path =
+        default_gitlab_config_path(variable("CONFIG_FILE"), is_root, variable("HOME").value_or(""));
   }
   std::error_code error;
   if (std::filesystem::is_regular_file(*path, error)) config.runner.gitlab_config = *path;

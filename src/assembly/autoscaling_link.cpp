@@ -31,8 +31,9 @@ autoscaling_plan_result plan_autoscaling(const instance_inputs& inputs,
   const auto& environment = inputs.environment;
   const bool aws = config.cloud.provider == cloud_provider::aws;
   if (scaling && !aws)
-    return {std::nullopt, "scaling.enabled needs cloud.provider = \"aws\": the scaler finds its "
-                          "instance and group through the instance metadata service"};
+    return {std::nullopt,
+            "scaling.enabled needs cloud.provider = \"aws\": the scaler finds its "
+            "instance and group through the instance metadata service"};
   // Outside AWS nothing is opened for CloudWatch (the config check refuses it anyway).
   if (!aws) publish_capacity.reset();
   if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling && !publish_capacity)) return {};

@@ -15,8 +15,8 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
   // their clean-up (commands/multi.go handleForcefulShutdown): SIGKILL only after that.
   duration kill_timeout = generic_kill_timeout;
   if (kind_name == runner_kind_name::gitlab)
-    kill_timeout = gitlab_shutdown_timeout.value_or(gitlab_default_shutdown_timeout) +
-                   gitlab_kill_margin;
+    kill_timeout =
+        gitlab_shutdown_timeout.value_or(gitlab_default_shutdown_timeout) + gitlab_kill_margin;
   if (config.drain.kill_timeout) kill_timeout = *config.drain.kill_timeout;
   drain_config result{
       .graceful_signal = kind.graceful_signal,

@@ -20,12 +20,11 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
   // A dry run puts its port in front of every worker's: whatever a worker calls, only reads
   // go out. The runner's process port is untouched: the runner is supervised as usual.
   if (plan.dry_run) {
-    warden_logger()->warn("dry run: no call that changes the fleet or the CI server is sent "
-                          "(each is logged \"dry run: ...\"); the runner is supervised and "
-                          "signalled as usual");
-    ports.http = [&system, real = ports.http] {
-      return system.spawn(dry_run_http_port, real());
-    };
+    warden_logger()->warn(
+        "dry run: no call that changes the fleet or the CI server is sent "
+        "(each is logged \"dry run: ...\"); the runner is supervised and "
+        "signalled as usual");
+    ports.http = [&system, real = ports.http] { return system.spawn(dry_run_http_port, real()); };
   }
   instance started;
   // The warden's exit and signals reach the host through the escalation, which sets the
@@ -33,15 +32,15 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
   started.escalation_ = system.spawn(give_up_escalation, ports.exit_listener);
   started.warden_ = system.spawn(
       warden_behavior, warden_wiring{.config = plan.drain,
-                                  .process_port = ports.process,
-                                  .exit_listener = caf::actor_cast<warden_exit_listener_actor>(
-                                      started.escalation_),
-                                  .unregistrar_supervised = plan.unregistration.has_value(),
-                                  .observer = ports.observer,
-                                  .snapshot_observer = ports.snapshot_observer,
-                                  .journal = ports.journal,
-                                  .recovered = std::move(ports.recovered),
-                                  .wall_clock = ports.wall_clock});
+                                     .process_port = ports.process,
+                                     .exit_listener = caf::actor_cast<warden_exit_listener_actor>(
+                                         started.escalation_),
+                                     .unregistrar_supervised = plan.unregistration.has_value(),
+                                     .observer = ports.observer,
+                                     .snapshot_observer = ports.snapshot_observer,
+                                     .journal = ports.journal,
+                                     .recovered = std::move(ports.recovered),
+                                     .wall_clock = ports.wall_clock});
   const bool calls_autoscaling = plan.lifecycle_hooks || plan.scaler || plan.metrics_publisher;
   if (plan.autoscaling_client && calls_autoscaling) {
     auto wiring = *plan.autoscaling_client;
@@ -57,9 +56,9 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
     started.cloudwatch_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
   }
   escalation_watch escalation{.warden = started.warden_, .supervisors = {}};
-  for (auto& worker : declare_workers(plan, ports,
-                                      {started.warden_, started.autoscaling_client_,
-                                       started.cloudwatch_client_})) {
+  for (auto& worker : declare_workers(
+           plan, ports,
+           {started.warden_, started.autoscaling_client_, started.cloudwatch_client_})) {
     started.ids_.push_back(worker.child.spec.id);
     started.supervisors_.push_back(spawn_worker_supervisor(system, std::move(worker.child)));
     caf::anon_send(started.supervisors_.back(), caf::subscribe_atom::value,

@@ -46,7 +46,7 @@ class instance {
   give_up_escalation_actor escalation_;  // the warden's exit listener, before the host's
   autoscaling_client_actor autoscaling_client_;
   autoscaling_client_actor cloudwatch_client_;  // the same actor with CloudWatch's names
-  std::vector<std::string> ids_;  // of supervisors_, one each
+  std::vector<std::string> ids_;                // of supervisors_, one each
   std::vector<supervisor_actor> supervisors_;
 };
 

@@ -8,8 +8,8 @@
 
 #include "src/aws/shared_credentials_file.hpp"
 #include "src/logging/logging.hpp"
-#include "src/runner/gitlab_runner_entry_key.hpp"
 #include "src/runner/gitlab_runner_config_loader.hpp"
+#include "src/runner/gitlab_runner_entry_key.hpp"
 #include "src/webhook/webhook_secret.hpp"
 
 namespace runwarden {
@@ -34,17 +34,18 @@ std::vector<gitlab_runner> runners_of(const gitlab_runner_config& config,
   for (std::size_t index = 0; index < config.runners.size(); ++index) {
     const auto& entry = config.runners[index];
     if (!has_token(entry)) {
-      warden_logger()->warn("{}:{}: [[runners]] entry \"{}\" has no token; gitlab-runner skips "
-                            "it, and runwarden does not unregister it",
-                            config_path, entry.line, entry.name);
+      warden_logger()->warn(
+          "{}:{}: [[runners]] entry \"{}\" has no token; gitlab-runner skips "
+          "it, and runwarden does not unregister it",
+          config_path, entry.line, entry.name);
       continue;
     }
-    runners.push_back(gitlab_runner{.name = entry.name,
-                                    .url = entry.url,
-                                    .token = std::string{entry.token.reveal()},
-                                    .system_id = config.system_id.value_or(""),
-                                    .token_source = gitlab_token_source{
-                                        config_path, key_of(config, index)}});
+    runners.push_back(
+        gitlab_runner{.name = entry.name,
+                      .url = entry.url,
+                      .token = std::string{entry.token.reveal()},
+                      .system_id = config.system_id.value_or(""),
+                      .token_source = gitlab_token_source{config_path, key_of(config, index)}});
   }
   return runners;
 }
@@ -64,9 +65,9 @@ gathered_inputs gather_instance_inputs(const settings& config, environment_map e
   }
   // The token files are read by the unregistration's own planning, so it runs here.
   auto unregistration = plan_unregistration(
-      config.unregister,
-      inputs.gitlab_runner ? runners_of(*inputs.gitlab_runner, config.runner.gitlab_config)
-                           : std::vector<gitlab_runner>{});
+      config.unregister, inputs.gitlab_runner
+                             ? runners_of(*inputs.gitlab_runner, config.runner.gitlab_config)
+                             : std::vector<gitlab_runner>{});
   if (!unregistration.error.empty()) return {std::nullopt, std::move(unregistration.error)};
   inputs.unregistration = std::move(unregistration.plan);
   if (!config.webhook.secret_file.empty()) {

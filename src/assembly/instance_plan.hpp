@@ -14,8 +14,8 @@
 #include "actors/gcp_watcher/gcp_watcher_actor.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
-#include "actors/metrics_publisher/metrics_publisher_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
+#include "actors/metrics_publisher/metrics_publisher_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
 #include "actors/pod_annotator/pod_annotator_actor.hpp"
 #include "actors/scaler/scaler_actor.hpp"
@@ -46,7 +46,7 @@ struct instance_plan {
   // A dry run: every HTTP port the workers get withholds the calls that change something
   // (actors/http_port/dry_run_http_port.hpp); the runner is supervised as usual.
   bool dry_run = false;
-  // [kubernetes]: the pod's annotations follow the runner's jobs (issue 34).
+  // [kubernetes]: the pod's annotations follow the runner's jobs.
   std::optional<pod_annotator_wiring> pod_annotator = {};
 };
 

@@ -31,7 +31,7 @@ runner_identity runner_identity_of(const settings& config) {
       guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
   const auto& unregister = config.unregister;
   std::string name = unregister.kind == unregister_kind::github ? unregister.github.runner_name
-                                                                 : unregister.gitlab.name;
+                                                                : unregister.gitlab.name;
   return {std::move(name), std::string{kind_of(kind_name).text}};
 }
 
@@ -45,10 +45,11 @@ void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
                               .http_port = {},
                               .listener = {},
                               .interval_draining = awareness.metrics_interval_draining()};
-    warden_logger()->info("scraping the runner's metrics at {} every {}s, every {}s while it "
-                          "drains", redact_url_userinfo(awareness.metrics_url()),
-                          awareness.metrics_interval().count() / 1000.0,
-                          awareness.metrics_interval_draining().count() / 1000.0);
+    warden_logger()->info(
+        "scraping the runner's metrics at {} every {}s, every {}s while it "
+        "drains",
+        redact_url_userinfo(awareness.metrics_url()), awareness.metrics_interval().count() / 1000.0,
+        awareness.metrics_interval_draining().count() / 1000.0);
   }
   if (const auto* unregistration = awareness.unregistration())
     plan.unregistration = unregistrar_wiring{
@@ -80,7 +81,8 @@ std::string plan_cloud_watcher(instance_plan& plan, const settings& config,
     return std::string{};
   };
   switch (config.cloud.provider) {
-    case cloud_provider::none: return {};
+    case cloud_provider::none:
+      return {};
     case cloud_provider::aws:
       return adopt(plan_lifecycle_watcher(config.aws, environment, random_seed),
                    plan.lifecycle_watcher);
@@ -88,7 +90,8 @@ std::string plan_cloud_watcher(instance_plan& plan, const settings& config,
       return adopt(plan_azure_watcher(config.azure, random_seed), plan.azure_watcher);
     case cloud_provider::gcp:
       return adopt(plan_gcp_watcher(config.gcp, environment, random_seed), plan.gcp_watcher);
-    case cloud_provider::detect: break;
+    case cloud_provider::detect:
+      break;
   }
   return "cloud.provider \"auto\" was not resolved before the instance was planned";
 }
@@ -109,14 +112,15 @@ instance_planning plan_instance(const instance_inputs& inputs,
   if (scaling.policy && config.scaling.publish != metrics_publish::none)
     publish_capacity = scaling.policy->capacity;
   if (!config.scaling.enabled) scaling.policy.reset();  // resolved for the publisher only
-  auto autoscaling = plan_autoscaling(inputs, std::move(scaling.policy),
-                                      awareness.awareness->reads_metrics(), seeds, metrics,
-                                      publish_capacity);
+  auto autoscaling =
+      plan_autoscaling(inputs, std::move(scaling.policy), awareness.awareness->reads_metrics(),
+                       seeds, metrics, publish_capacity);
   if (!autoscaling.error.empty()) return refused(std::move(autoscaling.error));
   auto webhook = config.webhook;
   webhook.secret_file.clear();  // read by the gathering: inputs.webhook_secret
   auto notifier = plan_notifier(
-      webhook, seeds(), [metrics](notification_kind kind, bool delivered, unsigned) {
+      webhook, seeds(),
+      [metrics](notification_kind kind, bool delivered, unsigned) {
         metrics->count_webhook_delivery(kind, delivered);
       },
       runner_identity_of(config));
@@ -131,7 +135,8 @@ instance_planning plan_instance(const instance_inputs& inputs,
       !error.empty())
     return refused(std::move(error));
   plan_runner_side(plan, *awareness.awareness, seeds, metrics);
-  auto pod_annotator = plan_pod_annotator(config, inputs.environment, inputs.kubernetes_namespace, metrics);
+  auto pod_annotator =
+      plan_pod_annotator(config, inputs.environment, inputs.kubernetes_namespace, metrics);
   if (!pod_annotator.error.empty()) return refused(std::move(pod_annotator.error));
   plan.pod_annotator = std::move(pod_annotator.wiring);
   if (autoscaling.plan) {

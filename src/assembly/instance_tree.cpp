@@ -23,8 +23,8 @@ std::optional<child_factory> factory(Behavior behavior, Wiring wiring) {
 }
 
 // Answers the warden's (unregister_atom) itself: it needs no listener.
-std::optional<child_factory> unregistration(const instance_plan& plan,
-                                            const instance_ports& ports, const worker_peers&) {
+std::optional<child_factory> unregistration(const instance_plan& plan, const instance_ports& ports,
+                                            const worker_peers&) {
   auto wiring = plan.unregistration;
   if (!wiring) return std::nullopt;
   wiring->http_port = ports.http();
@@ -42,8 +42,7 @@ std::optional<child_factory> notifier(const instance_plan& plan, const instance_
 }
 
 // A restarted poller just polls again: the warden keeps the load it last heard.
-std::optional<child_factory> metrics_poller(const instance_plan& plan,
-                                            const instance_ports& ports,
+std::optional<child_factory> metrics_poller(const instance_plan& plan, const instance_ports& ports,
                                             const worker_peers& peers) {
   auto wiring = plan.metrics_poller;
   if (!wiring) return std::nullopt;
@@ -64,8 +63,7 @@ std::optional<child_factory> lifecycle_watcher(const instance_plan& plan,
   return factory(lifecycle_watcher_behavior, std::move(*wiring));
 }
 
-std::optional<child_factory> azure_watcher(const instance_plan& plan,
-                                           const instance_ports& ports,
+std::optional<child_factory> azure_watcher(const instance_plan& plan, const instance_ports& ports,
                                            const worker_peers& peers) {
   auto wiring = plan.azure_watcher;
   if (!wiring) return std::nullopt;
@@ -140,24 +138,23 @@ constexpr auto drain_then_exit = give_up_action::drain_then_exit;
 // journal) is safer than an instance that lost its unregistration, webhook or watcher.
 //   id                          start              restart    shutdown  giving up
 const std::array<worker_row, 10> tree{{
-    {unregistration_child_id,    unregistration,    permanent, 5000ms,   drain_then_exit},
-    {notifier_child_id,          notifier,          permanent, 1000ms,   drain_then_exit},
-    {metrics_poller_child_id,    metrics_poller,    permanent, 5000ms,   drain_then_exit},
-    {lifecycle_watcher_child_id, lifecycle_watcher, permanent, 5000ms,   drain_then_exit},
-    {azure_watcher_child_id,     azure_watcher,     permanent, 5000ms,   drain_then_exit},
-    {gcp_watcher_child_id,       gcp_watcher,       permanent, 5000ms,   drain_then_exit},
-    {lifecycle_hooks_child_id,   lifecycle_hooks,   permanent, 5000ms,   drain_then_exit},
-    {scaler_child_id,            scaler,            permanent, 5000ms,   drain_then_exit},
-    {metrics_publisher_child_id, metrics_publisher, permanent, 5000ms,   drain_then_exit},
-    {pod_annotator_child_id,     pod_annotator,     permanent, 5000ms,   drain_then_exit},
+    {unregistration_child_id, unregistration, permanent, 5000ms, drain_then_exit},
+    {notifier_child_id, notifier, permanent, 1000ms, drain_then_exit},
+    {metrics_poller_child_id, metrics_poller, permanent, 5000ms, drain_then_exit},
+    {lifecycle_watcher_child_id, lifecycle_watcher, permanent, 5000ms, drain_then_exit},
+    {azure_watcher_child_id, azure_watcher, permanent, 5000ms, drain_then_exit},
+    {gcp_watcher_child_id, gcp_watcher, permanent, 5000ms, drain_then_exit},
+    {lifecycle_hooks_child_id, lifecycle_hooks, permanent, 5000ms, drain_then_exit},
+    {scaler_child_id, scaler, permanent, 5000ms, drain_then_exit},
+    {metrics_publisher_child_id, metrics_publisher, permanent, 5000ms, drain_then_exit},
+    {pod_annotator_child_id, pod_annotator, permanent, 5000ms, drain_then_exit},
 }};
 
 }  // namespace
 
 std::span<const worker_row> instance_tree() { return tree; }
 
-std::vector<declared_worker> declare_workers(const instance_plan& plan,
-                                             const instance_ports& ports,
+std::vector<declared_worker> declare_workers(const instance_plan& plan, const instance_ports& ports,
                                              const worker_peers& peers) {
   std::vector<declared_worker> workers;
   for (const auto& row : tree)

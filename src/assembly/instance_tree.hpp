@@ -27,7 +27,7 @@ namespace runwarden {
 // What the workers reach once the warden exists.
 struct worker_peers {
   warden_actor warden;
-  autoscaling_client_actor autoscaling_client;  // empty when the plan has none
+  autoscaling_client_actor autoscaling_client;      // empty when the plan has none
   autoscaling_client_actor cloudwatch_client = {};  // empty unless job slots are published
 };
 
@@ -56,8 +56,7 @@ struct declared_worker {
 };
 
 // The rows of the tree that `plan` asks for, started as the table says.
-std::vector<declared_worker> declare_workers(const instance_plan& plan,
-                                             const instance_ports& ports,
+std::vector<declared_worker> declare_workers(const instance_plan& plan, const instance_ports& ports,
                                              const worker_peers& peers);
 
 }  // namespace runwarden

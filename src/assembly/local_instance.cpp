@@ -20,10 +20,18 @@ void log_effect(const drain_effect& effect) {
   auto logger = warden_logger();
   if (const auto* said = std::get_if<report>(&effect)) {
     switch (said->level) {
-      case report_level::debug: logger->debug("{}", said->text); break;
-      case report_level::info: logger->info("{}", said->text); break;
-      case report_level::warning: logger->warn("{}", said->text); break;
-      case report_level::error: logger->error("{}", said->text); break;
+      case report_level::debug:
+        logger->debug("{}", said->text);
+        break;
+      case report_level::info:
+        logger->info("{}", said->text);
+        break;
+      case report_level::warning:
+        logger->warn("{}", said->text);
+        break;
+      case report_level::error:
+        logger->error("{}", said->text);
+        break;
     }
   } else if (const auto* change = std::get_if<change_status>(&effect)) {
     logger->info("status {} -> {}", to_string(change->from), to_string(change->to));
@@ -40,7 +48,8 @@ local_instance::prepare_result local_instance::prepare(const settings& config,
   auto gathered = gather_instance_inputs(config, process_environment());
   if (!gathered.inputs) return {nullptr, std::move(gathered.error), exit_config};
   std::random_device entropy;
-  auto planned = plan_instance(*gathered.inputs, [&entropy] { return entropy(); }, metrics);
+  auto planned = plan_instance(
+      *gathered.inputs, [&entropy] { return entropy(); }, metrics);
   if (!planned.plan) return {nullptr, std::move(planned.error), planned.exit_code};
   auto opened = run_journal::open(config, planned.plan->drain, gathered.inputs->environment);
   if (!opened.journal) return {nullptr, std::move(opened.error), opened.exit_code};
@@ -79,21 +88,23 @@ void local_instance::start(caf::actor_system& system, warden_exit_listener_actor
       instance_ports{.process = process_port_,
                      .http = [this] { return http_ports_->add(); },
                      .exit_listener = std::move(exit_listener),
-                     .observer = [observer = std::move(observer)](
-                                     const drain_effect& effect, const warden_snapshot& snapshot) {
-                       log_effect(effect);
-                       if (observer) observer(effect, snapshot);
-                     },
+                     .observer =
+                         [observer = std::move(observer)](const drain_effect& effect,
+                                                          const warden_snapshot& snapshot) {
+                           log_effect(effect);
+                           if (observer) observer(effect, snapshot);
+                         },
                      .snapshot_observer =
                          [metrics = metrics_](const warden_snapshot& snapshot) {
                            metrics->observe_snapshot(snapshot);
                          },
-                     .journal = [this](instant at, const drain_event& event,
-                                       const std::vector<drain_effect>& effects) {
-                       auto stopped = journal_->append(at, event, effects);
-                       metrics_->observe_journal(journal_->health());
-                       return stopped;
-                     },
+                     .journal =
+                         [this](instant at, const drain_event& event,
+                                const std::vector<drain_effect>& effects) {
+                           auto stopped = journal_->append(at, event, effects);
+                           metrics_->observe_journal(journal_->health());
+                           return stopped;
+                         },
                      .recovered = journal_->recovered()});
   plan_.reset();
 }

@@ -23,8 +23,8 @@
 #include "src/assembly/run_journal.hpp"
 #include "src/config/settings.hpp"
 #include "src/ports/os/child_process_host.hpp"
-#include "src/ports/os/keeper_link.hpp"
 #include "src/ports/os/io_thread.hpp"
+#include "src/ports/os/keeper_link.hpp"
 #include "src/telemetry/metrics_registry.hpp"
 
 namespace runwarden {
@@ -75,7 +75,7 @@ class local_instance {
 
   settings config_;
   caf::actor_system* system_ = nullptr;  // from start() until stop()
-  std::optional<instance_plan> plan_;  // until started
+  std::optional<instance_plan> plan_;    // until started
   std::optional<run_journal> journal_;
   std::string unregister_url_;
   std::shared_ptr<metrics_registry> metrics_;

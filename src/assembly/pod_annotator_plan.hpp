@@ -1,5 +1,5 @@
 #pragma once
-// [kubernetes] as `runwarden run` starts it (issue 34): where the pod is (API server,
+// [kubernetes] as `runwarden run` starts it: where the pod is (API server,
 // namespace, name, token and CA files), resolved before the runner starts, so that a pod
 // without POD_NAME or a service account stops runwarden with a config error that names what
 // is missing. Disabled, it reads nothing and opens nothing.

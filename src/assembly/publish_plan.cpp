@@ -22,9 +22,10 @@ autoscaling_client_wiring cloudwatch_client_wiring(const autoscaling_client_wiri
 
 metrics_publisher_wiring wire_publisher(const scaling_settings& scaling, std::uint32_t capacity,
                                         std::shared_ptr<metrics_registry> metrics) {
-  warden_logger()->info("cloudwatch: job slots (busy, total of {}) go to namespace {} every "
-                        "{}s", capacity, scaling.publish_namespace,
-                        scaling.publish_interval.count() / 1000.0);
+  warden_logger()->info(
+      "cloudwatch: job slots (busy, total of {}) go to namespace {} every "
+      "{}s",
+      capacity, scaling.publish_namespace, scaling.publish_interval.count() / 1000.0);
   return metrics_publisher_wiring{
       .metric_namespace = scaling.publish_namespace,
       .interval = scaling.publish_interval,

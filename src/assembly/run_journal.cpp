@@ -57,28 +57,39 @@ journal_header header_for(const drain_config& drain) {
 run_journal::run_journal(std::filesystem::path directory, int lock, journal_writer writer,
                          std::vector<journal_entry> recovered, drain_config config,
                          std::uint64_t compact_bytes, journal_sync_policy policy)
-    : directory_(std::move(directory)), lock_(lock), writer_(std::move(writer)),
-      recovered_(std::move(recovered)), config_(std::move(config)),
-      shadow_(std::make_unique<drain_machine>(config_)), compact_bytes_(compact_bytes),
+    : directory_(std::move(directory)),
+      lock_(lock),
+      writer_(std::move(writer)),
+      recovered_(std::move(recovered)),
+      config_(std::move(config)),
+      shadow_(std::make_unique<drain_machine>(config_)),
+      compact_bytes_(compact_bytes),
       policy_(policy) {
   for (const auto& entry : recovered_) (void)shadow_->step(entry.event, entry.at);
 }
 
 run_journal::run_journal(run_journal&& other) noexcept
-    : directory_(std::move(other.directory_)), lock_(std::exchange(other.lock_, -1)),
-      mutex_(std::move(other.mutex_)), writer_(std::move(other.writer_)),
-      recovered_(std::move(other.recovered_)), config_(std::move(other.config_)),
-      shadow_(std::move(other.shadow_)), compact_bytes_(other.compact_bytes_),
-      policy_(other.policy_), unrecorded_(std::move(other.unrecorded_)),
-      refusals_in_a_row_(other.refusals_in_a_row_), next_attempt_at_(other.next_attempt_at_),
-      stopped_(other.stopped_), write_failures_total_(other.write_failures_total_) {}
+    : directory_(std::move(other.directory_)),
+      lock_(std::exchange(other.lock_, -1)),
+      mutex_(std::move(other.mutex_)),
+      writer_(std::move(other.writer_)),
+      recovered_(std::move(other.recovered_)),
+      config_(std::move(other.config_)),
+      shadow_(std::move(other.shadow_)),
+      compact_bytes_(other.compact_bytes_),
+      policy_(other.policy_),
+      unrecorded_(std::move(other.unrecorded_)),
+      refusals_in_a_row_(other.refusals_in_a_row_),
+      next_attempt_at_(other.next_attempt_at_),
+      stopped_(other.stopped_),
+      write_failures_total_(other.write_failures_total_) {}
 
 run_journal::~run_journal() {
   if (lock_ >= 0) ::close(lock_);
 }
 
 run_journal_open run_journal::open(const settings& config, const drain_config& drain,
-                                           const environment_map& environment) {
+                                   const environment_map& environment) {
   const auto directory =
       config.journal.state_directory.empty()
           ? default_state_directory(::getuid(), variable(environment, "XDG_STATE_HOME"),
@@ -94,15 +105,16 @@ run_journal_open run_journal::open(const settings& config, const drain_config& d
   // following it would create or lock a file anywhere).
   const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (lock < 0)
-    return {std::nullopt, "cannot open " + lock_path.string() + ": " + std::strerror(errno) +
-                              (errno == ELOOP ? " (a symbolic link; refusing to follow it)" : ""),
+    return {std::nullopt,
+            "cannot open " + lock_path.string() + ": " + std::strerror(errno) +
+                (errno == ELOOP ? " (a symbolic link; refusing to follow it)" : ""),
             exit_cant_create};
   if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
     const std::string why = std::strerror(errno);
     if (lock >= 0) ::close(lock);
     return {std::nullopt,
-            "another runwarden uses the state directory " + directory->string() +
-                " (locking " + lock_path.string() + ": " + why + ")",
+            "another runwarden uses the state directory " + directory->string() + " (locking " +
+                lock_path.string() + ": " + why + ")",
             exit_unavailable};
   }
   const auto refuse = [&](std::string error, int code) {
@@ -117,23 +129,30 @@ run_journal_open run_journal::open(const settings& config, const drain_config& d
       return refuse("the journal " + file.string() + " cannot be used: " + read.error,
                     exit_data_error);
     if (read.contents->damage)
-      warden_logger()->error("journal {}: {}; continuing from the last good record",
-                             file.string(), describe(*read.contents->damage));
+      warden_logger()->error("journal {}: {}; continuing from the last good record", file.string(),
+                             describe(*read.contents->damage));
     if (!finished(*read.contents) && !read.contents->entries.empty()) {
       auto reopened = journal_writer::reopen(file, read.contents->entries.size(), policy);
       if (!reopened.writer) return refuse(reopened.error, exit_cant_create);
       return {run_journal{*directory, lock, std::move(*reopened.writer),
                           std::move(read.contents->entries), read.contents->header.config,
                           config.journal.compact_bytes, policy},
-              {}, 0};
+              {},
+              0};
     }
     if (auto error = retire_journal(*directory)) return refuse(*error, exit_cant_create);
   }
   auto created = journal_writer::create(file, header_for(drain), policy);
   if (!created.writer) return refuse(created.error, exit_cant_create);
-  return {run_journal{*directory, lock, std::move(*created.writer), {}, drain,
-                      config.journal.compact_bytes, policy},
-          {}, 0};
+  return {run_journal{*directory,
+                      lock,
+                      std::move(*created.writer),
+                      {},
+                      drain,
+                      config.journal.compact_bytes,
+                      policy},
+          {},
+          0};
 }
 
 std::optional<std::string> run_journal::append(instant at, const drain_event& event,
@@ -149,8 +168,7 @@ std::optional<std::string> run_journal::append(instant at, const drain_event& ev
 
 std::optional<std::string> run_journal::write_held(instant now) {
   const std::lock_guard lock{*mutex_};
-  if (!writer_ || stopped_ || unrecorded_.empty() || now < next_attempt_at_)
-    return std::nullopt;
+  if (!writer_ || stopped_ || unrecorded_.empty() || now < next_attempt_at_) return std::nullopt;
   return write_unrecorded(now);
 }
 
@@ -190,9 +208,10 @@ std::optional<std::string> run_journal::write_refused(instant now, const std::st
            "last entry";
   }
   if (refusals_in_a_row_++ == 0)
-    warden_logger()->error("journal: {}; the drain goes on, its entries held in memory (up to "
-                           "{}) and written again once the disk takes them",
-                           error, unrecorded_entries_max);
+    warden_logger()->error(
+        "journal: {}; the drain goes on, its entries held in memory (up to "
+        "{}) and written again once the disk takes them",
+        error, unrecorded_entries_max);
   next_attempt_at_ = now + capped_backoff(retry_initial, retry_max, refusals_in_a_row_, 0, 0);
   return std::nullopt;
 }
@@ -217,7 +236,8 @@ std::optional<std::string> run_journal::compact(instant now) {
   writer_.reset();
   std::error_code renamed;
   std::filesystem::rename(beside, file, renamed);
-  if (renamed) return "compacting the journal: renaming " + beside.string() + ": " + renamed.message();
+  if (renamed)
+    return "compacting the journal: renaming " + beside.string() + ": " + renamed.message();
   if (auto error = sync_directory(directory_)) return "compacting the journal: " + *error;
   auto reopened = journal_writer::reopen(file, steps->size(), policy_);
   if (!reopened.writer) return "compacting the journal: " + reopened.error;

@@ -33,11 +33,11 @@ namespace runwarden {
 struct run_journal_open;
 
 class run_journal {
-public:
+ public:
   // `config` is recorded in a new journal; a recovered drain goes on with the config it
   // was recorded with (recovered_config()).
   static run_journal_open open(const settings& config, const drain_config& drain,
-                          const environment_map& environment);
+                               const environment_map& environment);
 
   run_journal(run_journal&& other) noexcept;
   run_journal& operator=(run_journal&&) = delete;
@@ -65,7 +65,7 @@ public:
   // At gone: the journal becomes journal.prev, so the next start begins afresh.
   void retire();
 
-private:
+ private:
   run_journal(std::filesystem::path directory, int lock, journal_writer writer,
               std::vector<journal_entry> recovered, drain_config config,
               std::uint64_t compact_bytes, journal_sync_policy policy);

@@ -28,8 +28,10 @@ std::string gitlab_metrics_url(const settings& config, const environment_map& en
       flags.listen_address, variable(environment, "LISTEN_ADDRESS"), from_config_file);
   if (!address) return "";
   if (auto url = metrics_url(*address)) return *url;
-  warden_logger()->warn("gitlab-runner's listen address \"{}\" is not one it can listen on; "
-                        "its metrics are not read", *address);
+  warden_logger()->warn(
+      "gitlab-runner's listen address \"{}\" is not one it can listen on; "
+      "its metrics are not read",
+      *address);
   return "";
 }
 
@@ -52,8 +54,7 @@ runner_awareness::start_result runner_awareness::plan(const instance_inputs& inp
   }
   const bool gitlab = kind == runner_kind_name::gitlab || inputs.gitlab_runner.has_value();
   if (awareness->metrics_url_.empty() && gitlab)
-    awareness->metrics_url_ =
-        gitlab_metrics_url(config, inputs.environment, config_listen_address);
+    awareness->metrics_url_ = gitlab_metrics_url(config, inputs.environment, config_listen_address);
   if (const auto& targets = inputs.unregistration.targets; !targets.empty()) {
     awareness->unregister_url_ = std::visit(
         [](const auto& target) -> std::string {

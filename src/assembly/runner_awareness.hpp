@@ -17,7 +17,7 @@
 namespace runwarden {
 
 class runner_awareness {
-public:
+ public:
   struct start_result {
     std::unique_ptr<runner_awareness> awareness;  // null exactly when error is set
     std::string error;                            // a config problem: exit_config
@@ -38,15 +38,13 @@ public:
   }
   const std::string& metrics_url() const { return metrics_url_; }
   std::chrono::milliseconds metrics_interval() const { return metrics_interval_; }
-  std::chrono::milliseconds metrics_interval_draining() const {
-    return metrics_interval_draining_;
-  }
+  std::chrono::milliseconds metrics_interval_draining() const { return metrics_interval_draining_; }
   // The runners to unregister and how; null when a drain unregisters nothing.
   const unregister_plan* unregistration() const { return unregistration_plan_.get(); }
 
   ~runner_awareness();
 
-private:
+ private:
   runner_awareness();
 
   std::string metrics_url_;

@@ -56,15 +56,15 @@ scaling_plan_result plan_scaling(const settings& config,
 
 scaler_wiring wire_scaler(const scaling_policy& policy, std::uint64_t random_seed,
                           std::shared_ptr<metrics_registry> metrics) {
-  scaling_observer observer{
-      .decided =
-          [metrics](scaling_decision_kind kind) {
-            metrics->count_scaling_decision(kind, std::chrono::system_clock::now());
-          },
-      .call_failed = [metrics](scaling_call,
-                               autoscaling_failure_kind kind) {
-        metrics->count_scaling_call_failure(kind);
-      }};
+  scaling_observer observer{.decided =
+                                [metrics](scaling_decision_kind kind) {
+                                  metrics->count_scaling_decision(kind,
+                                                                  std::chrono::system_clock::now());
+                                },
+                            .call_failed =
+                                [metrics](scaling_call, autoscaling_failure_kind kind) {
+                                  metrics->count_scaling_call_failure(kind);
+                                }};
   return scaler_wiring{.policy = policy,
                        .random_seed = random_seed,
                        .autoscaling_client = {},

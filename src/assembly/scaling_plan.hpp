@@ -22,7 +22,7 @@ namespace runwarden {
 struct scaling_plan_result {
   // Set when scaling is enabled or its job slots are published, and error is empty.
   std::optional<scaling_policy> policy;
-  std::string error;                     // a config problem: exit_config
+  std::string error;  // a config problem: exit_config
 };
 
 // `gitlab_runner`: runner.gitlab_config as read (instance_inputs), null when none is named;

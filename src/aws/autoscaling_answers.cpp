@@ -23,8 +23,8 @@ struct field_missing : std::runtime_error {
 std::string required_text(const pugi::xml_node& member, const char* name) {
   auto text = child_text(member, name);
   if (!text || text->empty())
-    throw field_missing{std::string{"a <"} + member.parent().name() + "> member has no <" +
-                        name + ">"};
+    throw field_missing{std::string{"a <"} + member.parent().name() + "> member has no <" + name +
+                        ">"};
   return *text;
 }
 
@@ -81,25 +81,26 @@ describe_answer<Item> walk_members(std::string_view body, const std::string& act
 }
 
 autoscaling_instance read_instance(const pugi::xml_node& member) {
-  return {required_text(member, "InstanceId"), required_text(member, "AutoScalingGroupName"),
+  return {required_text(member, "InstanceId"),
+          required_text(member, "AutoScalingGroupName"),
           child_text(member, "AvailabilityZone").value_or(""),
-          required_text(member, "LifecycleState"), child_text(member, "HealthStatus").value_or(""),
+          required_text(member, "LifecycleState"),
+          child_text(member, "HealthStatus").value_or(""),
           flag(member, "ProtectedFromScaleIn")};
 }
 
 lifecycle_hook read_hook(const pugi::xml_node& member) {
-  return {required_text(member, "LifecycleHookName"),
-          required_text(member, "AutoScalingGroupName"),
+  return {required_text(member, "LifecycleHookName"), required_text(member, "AutoScalingGroupName"),
           required_text(member, "LifecycleTransition"),
           // A heartbeat timeout of 0 would leave no time to heartbeat; AWS's least is 30.
           required_seconds(member, "HeartbeatTimeout", 1),
-          required_seconds(member, "GlobalTimeout", 0),
-          required_text(member, "DefaultResult")};
+          required_seconds(member, "GlobalTimeout", 0), required_text(member, "DefaultResult")};
 }
 
 auto_scaling_group read_group(const pugi::xml_node& member) {
   auto_scaling_group group{required_text(member, "AutoScalingGroupName"),
-                           required_count(member, "MinSize"), required_count(member, "MaxSize"),
+                           required_count(member, "MinSize"),
+                           required_count(member, "MaxSize"),
                            required_count(member, "DesiredCapacity"),
                            {}};
   for (const auto& instance : member.child("Instances").children("member"))
@@ -118,8 +119,7 @@ describe_answer<autoscaling_instance> parse_describe_auto_scaling_instances(std:
 }
 
 describe_answer<lifecycle_hook> parse_describe_lifecycle_hooks(std::string_view body) {
-  return walk_members<lifecycle_hook>(body, "DescribeLifecycleHooks", "LifecycleHooks",
-                                      read_hook);
+  return walk_members<lifecycle_hook>(body, "DescribeLifecycleHooks", "LifecycleHooks", read_hook);
 }
 
 describe_answer<auto_scaling_group> parse_describe_auto_scaling_groups(std::string_view body) {

@@ -38,8 +38,9 @@ autoscaling_endpoint_resolution take_apart(const std::string& text, const std::s
     return {std::nullopt, problem};
   if (url_part(url.get(), CURLUPART_QUERY) || url_part(url.get(), CURLUPART_FRAGMENT) ||
       url_part(url.get(), CURLUPART_USER))
-    return {std::nullopt, source + " has a user, query or fragment; only scheme, host, port and "
-                                   "path are allowed"};
+    return {std::nullopt, source +
+                              " has a user, query or fragment; only scheme, host, port and "
+                              "path are allowed"};
   autoscaling_endpoint endpoint;
   endpoint.url = text;
   endpoint.host_header = *host;
@@ -51,16 +52,16 @@ autoscaling_endpoint_resolution take_apart(const std::string& text, const std::s
 
 }  // namespace
 
-autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
-    const environment_map& environment, const std::string& region) {
+autoscaling_endpoint_resolution resolve_autoscaling_endpoint(const environment_map& environment,
+                                                             const std::string& region) {
   return resolve_query_endpoint(environment, region, autoscaling_query_service);
 }
 
 autoscaling_endpoint_resolution resolve_query_endpoint(const environment_map& environment,
                                                        const std::string& region,
                                                        const aws_query_service& service) {
-  for (const std::string& variable : {std::string{service.endpoint_variable},
-                                     std::string{"AWS_ENDPOINT_URL"}}) {
+  for (const std::string& variable :
+       {std::string{service.endpoint_variable}, std::string{"AWS_ENDPOINT_URL"}}) {
     const auto found = environment.find(variable);
     if (found != environment.end() && !found->second.empty())
       return take_apart(found->second, variable);

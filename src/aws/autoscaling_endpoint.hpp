@@ -24,8 +24,8 @@ struct autoscaling_endpoint_resolution {
   std::string error;
 };
 
-autoscaling_endpoint_resolution resolve_autoscaling_endpoint(
-    const environment_map& environment, const std::string& region);
+autoscaling_endpoint_resolution resolve_autoscaling_endpoint(const environment_map& environment,
+                                                             const std::string& region);
 
 // The service's own variable, else AWS_ENDPOINT_URL, else {endpoint_prefix}.{region}.
 autoscaling_endpoint_resolution resolve_query_endpoint(const environment_map& environment,

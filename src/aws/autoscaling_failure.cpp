@@ -22,8 +22,8 @@ bool one_of(std::string_view code, std::initializer_list<std::string_view> codes
 
 autoscaling_failure_kind kind_of(const aws_error_envelope& envelope, int http_status) {
   const auto& code = envelope.code;
-  if (one_of(code, {"Throttling", "ThrottlingException", "RequestLimitExceeded",
-                    "ResourceContention"}))
+  if (one_of(code,
+             {"Throttling", "ThrottlingException", "RequestLimitExceeded", "ResourceContention"}))
     return autoscaling_failure_kind::retry_with_backoff;
   if (code == "ScalingActivityInProgress") return autoscaling_failure_kind::retry_later;
   if (code == "ValidationError" && envelope.message.find(no_active_action) != std::string::npos)
@@ -47,8 +47,8 @@ std::string capped(std::string text) {
 autoscaling_failure classify_autoscaling_failure(const autoscaling_call& call, int http_status,
                                                  std::string_view body) {
   RUNWARDEN_ASSERT(http_status < 200 || http_status > 299);
-  const std::string what = "the " + call.action + " answer (HTTP " +
-                           std::to_string(http_status) + ")";
+  const std::string what =
+      "the " + call.action + " answer (HTTP " + std::to_string(http_status) + ")";
   const auto parse = parse_aws_error_envelope(body, what);
   if (!parse.envelope) {
     const auto kind = http_status >= 500 ? autoscaling_failure_kind::retry_with_backoff
@@ -68,12 +68,18 @@ autoscaling_failure classify_autoscaling_failure(const autoscaling_call& call, i
 
 std::string_view failure_kind_name(autoscaling_failure_kind kind) {
   switch (kind) {
-    case autoscaling_failure_kind::retry_with_backoff: return "retry_with_backoff";
-    case autoscaling_failure_kind::retry_later: return "retry_later";
-    case autoscaling_failure_kind::already_done: return "already_done";
-    case autoscaling_failure_kind::access_denied: return "access_denied";
-    case autoscaling_failure_kind::credentials_rejected: return "credentials_rejected";
-    case autoscaling_failure_kind::failed: return "failed";
+    case autoscaling_failure_kind::retry_with_backoff:
+      return "retry_with_backoff";
+    case autoscaling_failure_kind::retry_later:
+      return "retry_later";
+    case autoscaling_failure_kind::already_done:
+      return "already_done";
+    case autoscaling_failure_kind::access_denied:
+      return "access_denied";
+    case autoscaling_failure_kind::credentials_rejected:
+      return "credentials_rejected";
+    case autoscaling_failure_kind::failed:
+      return "failed";
   }
   return "failed";
 }

@@ -61,7 +61,7 @@ autoscaling_call record_lifecycle_action_heartbeat(const lifecycle_action_target
 }
 
 autoscaling_call complete_lifecycle_action_call(const lifecycle_action_target& target,
-                                           lifecycle_action_result result) {
+                                                lifecycle_action_result result) {
   auto call = start_call("CompleteLifecycleAction");
   add_target(call, target);
   call.parameters.emplace_back("LifecycleActionResult",

@@ -37,10 +37,9 @@ struct autoscaling_call {
   std::string_view iam_prefix = autoscaling_query_service.iam_prefix;
 };
 
-autoscaling_call describe_auto_scaling_instances(const std::vector<std::string>& instance_ids,
-                                                 std::optional<int> max_records = std::nullopt,
-                                                 const std::optional<std::string>& next_token =
-                                                     std::nullopt);
+autoscaling_call describe_auto_scaling_instances(
+    const std::vector<std::string>& instance_ids, std::optional<int> max_records = std::nullopt,
+    const std::optional<std::string>& next_token = std::nullopt);
 
 autoscaling_call describe_lifecycle_hooks(const std::string& group_name,
                                           const std::vector<std::string>& hook_names = {});
@@ -48,7 +47,7 @@ autoscaling_call describe_lifecycle_hooks(const std::string& group_name,
 autoscaling_call record_lifecycle_action_heartbeat(const lifecycle_action_target& target);
 
 autoscaling_call complete_lifecycle_action_call(const lifecycle_action_target& target,
-                                           lifecycle_action_result result);
+                                                lifecycle_action_result result);
 
 autoscaling_call set_desired_capacity(const std::string& group_name, int desired_capacity,
                                       bool honor_cooldown);
@@ -60,10 +59,10 @@ autoscaling_call set_instance_protection(const std::vector<std::string>& instanc
                                          const std::string& group_name,
                                          bool protected_from_scale_in);
 
-autoscaling_call describe_auto_scaling_groups(const std::vector<std::string>& group_names,
-                                              const std::optional<std::string>& next_token =
-                                                  std::nullopt,
-                                              std::optional<int> max_records = std::nullopt);
+autoscaling_call describe_auto_scaling_groups(
+    const std::vector<std::string>& group_names,
+    const std::optional<std::string>& next_token = std::nullopt,
+    std::optional<int> max_records = std::nullopt);
 
 // "autoscaling:CompleteLifecycleAction", "cloudwatch:PutMetricData": the IAM permission a
 // call needs.

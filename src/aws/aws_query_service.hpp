@@ -23,8 +23,7 @@ struct aws_query_service {
 
 // botocore's data/autoscaling/2011-01-01/service-2.json.
 inline constexpr aws_query_service autoscaling_query_service{
-    "autoscaling", "autoscaling", "AWS_ENDPOINT_URL_AUTO_SCALING", "autoscaling",
-    "auto scaling"};
+    "autoscaling", "autoscaling", "AWS_ENDPOINT_URL_AUTO_SCALING", "autoscaling", "auto scaling"};
 
 // botocore's data/cloudwatch/2010-08-01/service-2.json (signingName and endpointPrefix
 // "monitoring"; IAM calls the service "cloudwatch").

@@ -32,8 +32,8 @@ void load_xml_answer(std::string_view body, std::string_view what, xml_answer& a
     answer.error = named + " is an HTML page, not an AWS answer (a proxy or a wrong endpoint?)";
     return;
   }
-  const auto result = answer.document.load_buffer(body.data(), body.size(),
-                                                  pugi::parse_default, pugi::encoding_utf8);
+  const auto result = answer.document.load_buffer(body.data(), body.size(), pugi::parse_default,
+                                                  pugi::encoding_utf8);
   if (!result) {
     answer.error = named + " is not well-formed XML (" + result.description() + " at byte " +
                    std::to_string(result.offset) + " of " + std::to_string(body.size()) +

@@ -1,8 +1,8 @@
 // See cloudwatch_requests.hpp.
 #include "src/aws/cloudwatch_requests.hpp"
 
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 
 #include "src/util/assert.hpp"
 
@@ -48,8 +48,7 @@ autoscaling_call put_metric_data(const std::string& metric_namespace,
     parameters.emplace_back(prefix + "Timestamp", iso8601(datum.timestamp));
     parameters.emplace_back(prefix + "Value", std::to_string(datum.value));
     parameters.emplace_back(prefix + "Unit", datum.unit);
-    parameters.emplace_back(prefix + "StorageResolution",
-                            std::to_string(datum.storage_resolution));
+    parameters.emplace_back(prefix + "StorageResolution", std::to_string(datum.storage_resolution));
   }
   return call;
 }

@@ -22,8 +22,7 @@ credentials_chain_start start_credentials_chain(const environment_map& environme
   auto from_file = credentials_from_shared_file(*shared_file, path, profile);
   if (!from_file.error.empty()) return {.error = std::move(from_file.error)};
   if (!from_file.credentials) return {.use_instance_role = true, .source = "the instance role"};
-  return {.fixed = std::move(from_file.credentials),
-          .source = path + " (profile " + profile + ")"};
+  return {.fixed = std::move(from_file.credentials), .source = path + " (profile " + profile + ")"};
 }
 
 }  // namespace runwarden

@@ -14,9 +14,9 @@ namespace runwarden {
 
 struct credentials_chain_start {
   std::optional<aws_credentials> fixed = std::nullopt;  // from the environment or the shared file
-  bool use_instance_role = false;        // neither is configured
-  std::string source = {};               // where `fixed` came from, for the log
-  std::string error = {};                // a configured source is wrong
+  bool use_instance_role = false;                       // neither is configured
+  std::string source = {};                              // where `fixed` came from, for the log
+  std::string error = {};                               // a configured source is wrong
 };
 
 // `shared_file` is the content of shared_credentials_path(environment), nullopt when that

@@ -43,8 +43,10 @@ role_credentials_parse parse_role_credentials(std::string_view body) {
   if (!expiration_text) return {std::nullopt, missing("Expiration")};
   const auto expiration = parse_rfc3339(*expiration_text);
   if (!expiration)
-    return {std::nullopt, std::string{document} + " has an Expiration that is not an RFC 3339 "
-                                                  "time: " + *expiration_text};
+    return {std::nullopt, std::string{document} +
+                              " has an Expiration that is not an RFC 3339 "
+                              "time: " +
+                              *expiration_text};
   return {role_credentials{{*key_id, secret_text{*secret}, secret_text{*token}}, *expiration}, {}};
 }
 

@@ -31,9 +31,8 @@ hook_choice choose_hook(const std::vector<lifecycle_hook>& hooks, std::string_vi
   if (matching.size() == 1) return {*matching.front(), {}};
   std::string names;
   for (const auto* hook : matching) names += (names.empty() ? "" : ", ") + hook->hook_name;
-  return {std::nullopt, "the group has several " + std::string{transition} + " hooks (" +
-                            names + "); set " + std::string{setting} +
-                            " to the one runwarden answers"};
+  return {std::nullopt, "the group has several " + std::string{transition} + " hooks (" + names +
+                            "); set " + std::string{setting} + " to the one runwarden answers"};
 }
 
 lifecycle_action lifecycle_action_for(const lifecycle_hook& hook, instant now,

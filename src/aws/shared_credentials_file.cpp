@@ -42,8 +42,8 @@ credentials_lookup credentials_from_shared_file(std::string_view content, const 
   } catch (const boost::property_tree::ini_parser_error& problem) {
     // message() is the parser's own wording ("'=' character not found in line"); it never
     // quotes the line, which could hold a key.
-    return {std::nullopt, file + ", line " + std::to_string(problem.line()) + ": " +
-                              problem.message()};
+    return {std::nullopt,
+            file + ", line " + std::to_string(problem.line()) + ": " + problem.message()};
   }
   const auto section = tree.find(profile);
   if (section == tree.not_found())

@@ -80,8 +80,8 @@ sigv4_signature sign_sigv4(const sigv4_request& request, const aws_credentials& 
   sigv4_signature signature;
   signature.canonical_request = request.method + "\n" + canonical_uri(request.path) + "\n" +
                                 canonical_query_string(request.query) + "\n" +
-                                header_block.canonical + "\n" + header_block.signed_headers +
-                                "\n" + request.payload_hash;
+                                header_block.canonical + "\n" + header_block.signed_headers + "\n" +
+                                request.payload_hash;
   const std::string credential_scope =
       date + "/" + scope.region + "/" + scope.service + "/aws4_request";
   signature.string_to_sign = std::string{sigv4_algorithm} + "\n" + timestamp + "\n" +

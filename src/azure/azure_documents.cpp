@@ -28,9 +28,9 @@ std::optional<std::string> text_field(const json& object, const std::string& pla
 }
 
 azure_event_type type_of(std::string_view text) {
-  for (const auto type : {azure_event_type::reboot, azure_event_type::redeploy,
-                          azure_event_type::freeze, azure_event_type::preempt,
-                          azure_event_type::terminate})
+  for (const auto type :
+       {azure_event_type::reboot, azure_event_type::redeploy, azure_event_type::freeze,
+        azure_event_type::preempt, azure_event_type::terminate})
     if (to_string(type) == text) return type;
   return azure_event_type::other;
 }
@@ -78,8 +78,9 @@ std::optional<azure_event> read_event(const json& event, std::size_t index, std:
   if (!not_before->empty()) {
     read.not_before = parse_gmt_date(*not_before);
     if (!read.not_before) {
-      error = where(index) + " \"NotBefore\" is not an RFC 1123 date such as \"Mon, 19 Sep "
-                             "2016 18:29:47 GMT\"";
+      error = where(index) +
+              " \"NotBefore\" is not an RFC 1123 date such as \"Mon, 19 Sep "
+              "2016 18:29:47 GMT\"";
       return std::nullopt;
     }
   }
@@ -97,12 +98,18 @@ std::optional<azure_event> read_event(const json& event, std::size_t index, std:
 
 std::string_view to_string(azure_event_type type) {
   switch (type) {
-    case azure_event_type::reboot: return "Reboot";
-    case azure_event_type::redeploy: return "Redeploy";
-    case azure_event_type::freeze: return "Freeze";
-    case azure_event_type::preempt: return "Preempt";
-    case azure_event_type::terminate: return "Terminate";
-    case azure_event_type::other: break;
+    case azure_event_type::reboot:
+      return "Reboot";
+    case azure_event_type::redeploy:
+      return "Redeploy";
+    case azure_event_type::freeze:
+      return "Freeze";
+    case azure_event_type::preempt:
+      return "Preempt";
+    case azure_event_type::terminate:
+      return "Terminate";
+    case azure_event_type::other:
+      break;
   }
   return "other";
 }
@@ -145,8 +152,7 @@ azure_compute_parse parse_azure_compute(std::string_view body) {
     return {std::nullopt, std::string{page} + " is not a JSON object"};
   std::string error;
   auto name = text_field(parsed, std::string{page}, "name", error);
-  if (!name || name->empty())
-    return {std::nullopt, std::string{page} + " has no \"name\" string"};
+  if (!name || name->empty()) return {std::nullopt, std::string{page} + " has no \"name\" string"};
   azure_compute compute{std::move(*name), {}, {}};
   if (const auto it = parsed.find("resourceId"); it != parsed.end() && it->is_string())
     compute.resource_id = it->get<std::string>();

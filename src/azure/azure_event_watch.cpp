@@ -75,17 +75,21 @@ void azure_event_watch::consider(const azure_event& event, wall_time now,
   }
   std::optional<trigger_source> source;
   switch (event.type) {
-    case azure_event_type::preempt: source = trigger_source::azure_preempt; break;
-    case azure_event_type::terminate: source = trigger_source::azure_terminate; break;
+    case azure_event_type::preempt:
+      source = trigger_source::azure_preempt;
+      break;
+    case azure_event_type::terminate:
+      source = trigger_source::azure_terminate;
+      break;
     case azure_event_type::reboot:
       if (policy_.reboot == azure_optional_action::drain) source = trigger_source::azure_reboot;
       break;
     case azure_event_type::redeploy:
-      if (policy_.redeploy == azure_optional_action::drain)
-        source = trigger_source::azure_redeploy;
+      if (policy_.redeploy == azure_optional_action::drain) source = trigger_source::azure_redeploy;
       break;
     case azure_event_type::freeze:
-    case azure_event_type::other: break;
+    case azure_event_type::other:
+      break;
   }
   if (!source) {
     outcome.reports.push_back(

@@ -1,5 +1,5 @@
 #pragma once
-// What Azure's Scheduled Events mean for the runner (issue 21), as Microsoft documents them
+// What Azure's Scheduled Events mean for the runner, as Microsoft documents them
 // ("Azure Metadata Service: Scheduled Events for Linux VMs"): only events whose Resources
 // name this machine (its compute name) count; each counts once, by EventId.
 //

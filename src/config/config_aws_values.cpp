@@ -8,9 +8,9 @@
 #include <array>
 #include <vector>
 
-#include "src/config/config_cloud_values.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
 #include "src/aws/imds/target_lifecycle_state.hpp"
+#include "src/config/config_cloud_values.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {
@@ -76,9 +76,10 @@ bool read_aws_spot_poll_interval(config_value& value) {
   const auto interval = value.expect_duration();
   if (!interval) return false;
   if (*interval < poll_interval_min || *interval > spot_poll_interval_max) {
-    value.refuse(fmt::format("must be between {} ms and {} s (a spot notice comes two "
-                             "minutes ahead)",
-                             poll_interval_min.count(), spot_poll_interval_max.count() / 1000));
+    value.refuse(
+        fmt::format("must be between {} ms and {} s (a spot notice comes two "
+                    "minutes ahead)",
+                    poll_interval_min.count(), spot_poll_interval_max.count() / 1000));
     return false;
   }
   value.config().aws.spot_poll_interval = *interval;
@@ -89,9 +90,10 @@ bool read_aws_spot_safety_margin(config_value& value) {
   const auto margin = value.expect_duration();
   if (!margin) return false;
   if (*margin >= spot_notice_lead) {
-    value.refuse(fmt::format("must be less than {} s: a spot notice comes two minutes ahead, "
-                             "and a margin that long would stop the runner's jobs at the notice",
-                             spot_notice_lead.count() / 1000));
+    value.refuse(
+        fmt::format("must be less than {} s: a spot notice comes two minutes ahead, "
+                    "and a margin that long would stop the runner's jobs at the notice",
+                    spot_notice_lead.count() / 1000));
     return false;
   }
   value.config().aws.watch.spot_safety_margin = *margin;

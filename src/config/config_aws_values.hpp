@@ -1,6 +1,6 @@
 #pragma once
-// Readers for the [aws] table's keys whose values are more than a type and a range (issue 6:
-// the lifecycle watcher). config_schema.cpp binds them to their rows.
+// Readers for the [aws] table's keys whose values are more than a type and a range.
+// The lifecycle watcher reads them. config_schema.cpp binds them to their rows.
 
 #include "src/config/config_reader.hpp"
 

@@ -11,8 +11,7 @@ namespace runwarden {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> provider_words{"none", "aws", "azure", "gcp",
-                                                        "auto"};
+constexpr std::array<std::string_view, 5> provider_words{"none", "aws", "azure", "gcp", "auto"};
 constexpr std::array<std::string_view, 2> optional_action_words{"log", "drain"};
 // Each poll is one small request to a local service; a Preempt gives 30 s in all.
 constexpr std::chrono::milliseconds azure_poll_interval_min{100};

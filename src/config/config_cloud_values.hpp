@@ -1,5 +1,5 @@
 #pragma once
-// Readers for the [cloud] table (issue 21), which cloud's warnings the lifecycle watcher
+// Readers for the [cloud] table, which cloud's warnings the lifecycle watcher
 // follows, and for the keys of [azure] and [gcp] that are more than a type and a range
 // (the [aws] ones live in config_aws_values). config_schema.cpp binds them to their rows.
 

@@ -111,8 +111,8 @@ std::vector<std::string> check_merged_settings(const settings& config) {
   std::vector<std::string> errors;
   if (config.runner.command.empty())
     errors.push_back("no runner command: runwarden run [flags] -- COMMAND [ARGS...]");
-  const auto kind = config.runner.kind.value_or(guess_runner_kind(
-      config.runner.command.empty() ? "" : config.runner.command.front()));
+  const auto kind = config.runner.kind.value_or(
+      guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
   if (!kind_of(kind).signals_configurable &&
       (config.runner.graceful_signal || config.runner.forceful_signal))
     errors.push_back("runner kind " + std::string{kind_of(kind).text} +

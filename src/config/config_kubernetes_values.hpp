@@ -1,5 +1,5 @@
 #pragma once
-// The [kubernetes] table (issue 34): one reader per key, bound to its row in
+// The [kubernetes] table: one reader per key, bound to its row in
 // config_schema.cpp. Names are checked where they are resolved
 // (src/kubernetes/in_cluster_address), since the pod's name usually comes from the
 // environment, not from here.

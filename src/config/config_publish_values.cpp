@@ -32,8 +32,9 @@ bool read_scaling_publish_interval(config_value& value) {
   if (!interval) return false;
   if (*interval < publish_interval_min || *interval > publish_interval_max ||
       *interval % std::chrono::seconds{1} != std::chrono::milliseconds{0}) {
-    value.refuse("must be whole seconds from \"1s\" to \"60s\": CloudWatch files points by "
-                 "the second, and target tracking needs one a minute at least");
+    value.refuse(
+        "must be whole seconds from \"1s\" to \"60s\": CloudWatch files points by "
+        "the second, and target tracking needs one a minute at least");
     return false;
   }
   value.config().scaling.publish_interval = *interval;
@@ -43,10 +44,10 @@ bool read_scaling_publish_interval(config_value& value) {
 bool read_scaling_publish_namespace(config_value& value) {
   auto name = value.expect_nonempty_string("leave the key out for \"Runwarden\"");
   if (!name) return false;
-  if (name->size() > namespace_length_max || name->starts_with("AWS/") ||
-      name->starts_with(":")) {
-    value.refuse("must be at most 255 characters, not start with ':' and not with \"AWS/\", "
-                 "which is AWS's own");
+  if (name->size() > namespace_length_max || name->starts_with("AWS/") || name->starts_with(":")) {
+    value.refuse(
+        "must be at most 255 characters, not start with ':' and not with \"AWS/\", "
+        "which is AWS's own");
     return false;
   }
   value.config().scaling.publish_namespace = std::move(*name);

@@ -1,5 +1,5 @@
 #pragma once
-// The [scaling] keys of issue 34: publishing the runner's job slots for the group's own
+// The [scaling] keys for publishing the runner's job slots for the group's own
 // target-tracking policy (publish, publish_interval, publish_namespace), and who decides the
 // group's capacity (scaler: runwarden's built-in scaler, or the group's policies with
 // runwarden keeping only scale-in protection). One reader per key, bound to its row in

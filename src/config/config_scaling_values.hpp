@@ -1,5 +1,5 @@
 #pragma once
-// The [scaling] table (issue 7): one reader per key, bound to its row in config_schema.cpp,
+// The [scaling] table: one reader per key, bound to its row in config_schema.cpp,
 // and the checks that span keys: a step larger than the ceiling, scaling without the AWS
 // lifecycle provider that drains an instance giving itself up.
 

@@ -13,8 +13,8 @@
 
 #include "src/config/config_aws_values.hpp"
 #include "src/config/config_cloud_values.hpp"
-#include "src/config/config_publish_values.hpp"
 #include "src/config/config_kubernetes_values.hpp"
+#include "src/config/config_publish_values.hpp"
 #include "src/config/config_scaling_values.hpp"
 #include "src/config/config_unregister_values.hpp"
 #include "src/config/config_values.hpp"
@@ -114,7 +114,8 @@ constexpr key_spec schema[] = {
     {"control", "linger_after_gone", read_linger_after_gone},
     {"control", "insecure_unauthenticated_wrapper_api",
      [](config_value& value) {
-       return store(value.expect_bool(), value.config().control.insecure_unauthenticated_wrapper_api);
+       return store(value.expect_bool(),
+                    value.config().control.insecure_unauthenticated_wrapper_api);
      }},
     {"control", "insecure_unauthenticated_warden_shutdown",
      [](config_value& value) {
@@ -186,9 +187,9 @@ constexpr key_spec schema[] = {
      }},
     {"aws", "launch_hook",
      [](config_value& value) {
-       return store(value.expect_nonempty_string(
-                        "leave the key out to answer the group's only launch hook"),
-                    value.config().aws.launch_hook);
+       return store(
+           value.expect_nonempty_string("leave the key out to answer the group's only launch hook"),
+           value.config().aws.launch_hook);
      }},
     {"aws", "scheduled_events_interval", read_aws_scheduled_events_interval},
     {"aws", "scheduled_event_margin",

@@ -147,9 +147,10 @@ bool read_drain_start_grace(config_value& value) {
   const std::optional<std::chrono::milliseconds> grace = value.expect_duration();
   if (!grace) return false;
   if (*grace > start_grace_max) {
-    value.refuse(fmt::format("must be at most {} (it holds a drain's signal to a just-started "
-                             "runner, and a spot notice gives two minutes in all)",
-                             format_duration(start_grace_max)));
+    value.refuse(
+        fmt::format("must be at most {} (it holds a drain's signal to a just-started "
+                    "runner, and a spot notice gives two minutes in all)",
+                    format_duration(start_grace_max)));
     return false;
   }
   value.config().drain.start_grace = *grace;
@@ -166,8 +167,8 @@ bool read_drain_unregister_alongside_below(config_value& value) {
   }
   const duration_parse_result parsed = parse_duration(*text);
   if (!parsed.value) {
-    value.refuse(fmt::format("{}; write \"none\" to always unregister after the stop",
-                             parsed.error));
+    value.refuse(
+        fmt::format("{}; write \"none\" to always unregister after the stop", parsed.error));
     return false;
   }
   value.config().drain.unregister_alongside_below = parsed.value;
@@ -203,8 +204,8 @@ bool read_linger_after_gone(config_value& value) {
     value.refuse(fmt::format("{}; write \"forever\", or \"0s\" to exit at gone", parsed.error));
     return false;
   }
-  value.config().control.linger_after_gone = linger_policy{.forever = false,
-                                                           .duration = *parsed.value};
+  value.config().control.linger_after_gone =
+      linger_policy{.forever = false, .duration = *parsed.value};
   return true;
 }
 

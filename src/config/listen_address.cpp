@@ -29,8 +29,7 @@ listen_address_result parse_unix(std::string_view path) {
   if (path.empty() || path.front() != '/')
     return failed("a unix socket needs an absolute path: unix:///run/runwarden/control.sock");
   if (path.size() > unix_path_bytes_max)
-    return failed("unix socket path longer than " + std::to_string(unix_path_bytes_max) +
-                  " bytes");
+    return failed("unix socket path longer than " + std::to_string(unix_path_bytes_max) + " bytes");
   if (path.back() == '/') return failed("a unix socket path names a file, not a directory");
   return {unix_socket_address{std::string{path}}, {}};
 }
@@ -72,8 +71,8 @@ listen_address_result parse_tcp(std::string_view rest) {
   if (!valid_host(host, bracketed))
     return failed("host \"" + std::string{host} + "\" is not a name or an IP address");
   unsigned port = 0;
-  const auto [end, error] = std::from_chars(port_text.data(), port_text.data() + port_text.size(),
-                                            port);
+  const auto [end, error] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (error != std::errc{} || end != port_text.data() + port_text.size() || port > 65535)
     return failed("port \"" + std::string{port_text} + "\" is not a number from 0 to 65535");
   return {tcp_address{std::string{host}, static_cast<std::uint16_t>(port)}, {}};
@@ -84,8 +83,7 @@ listen_address_result parse_tcp(std::string_view rest) {
 listen_address_result parse_listen_address(std::string_view text) {
   if (text.starts_with(unix_scheme)) return parse_unix(text.substr(unix_scheme.size()));
   if (text.starts_with(tcp_scheme)) return parse_tcp(text.substr(tcp_scheme.size()));
-  return failed("\"" + std::string{text} +
-                "\" is neither unix:///PATH nor tcp://HOST:PORT");
+  return failed("\"" + std::string{text} + "\" is neither unix:///PATH nor tcp://HOST:PORT");
 }
 
 std::string grpc_target(const listen_address& address) {
@@ -101,8 +99,7 @@ bool is_loopback(const listen_address& address) {
   if (tcp == nullptr) return true;
   if (tcp->host == "localhost") return true;
   in_addr v4{};
-  if (::inet_pton(AF_INET, tcp->host.c_str(), &v4) == 1)
-    return (ntohl(v4.s_addr) >> 24) == 127;
+  if (::inet_pton(AF_INET, tcp->host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
   in6_addr v6{};
   if (::inet_pton(AF_INET6, tcp->host.c_str(), &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
   return false;  // Any other name may resolve anywhere.

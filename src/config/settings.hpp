@@ -13,9 +13,9 @@
 #include "src/azure/azure_event_watch.hpp"
 #include "src/gcp/gcp_notice_watch.hpp"
 #include "src/kubernetes/kubernetes_settings.hpp"
+#include "src/logging/log_settings.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/scaling/scaling_policy.hpp"
-#include "src/logging/log_settings.hpp"
 #include "src/supervision/restart_policy.hpp"
 #include "src/unregister/unregister_settings.hpp"
 #include "src/webhook/webhook_settings.hpp"
@@ -70,7 +70,7 @@ struct linger_policy {
   friend bool operator==(const linger_policy&, const linger_policy&) = default;
 };
 
-// The control plane (issue 3): gRPC server, HTTP endpoints.
+// The control plane: gRPC server, HTTP endpoints.
 struct control_settings {
   // unix:///PATH or tcp://HOST:PORT; empty means default_control_socket(); "none" disables.
   std::string grpc_listen;
@@ -139,10 +139,10 @@ struct gcp_settings {
   gcp_notice_policy notices;  // the deadlines of a preemption and a host maintenance
 };
 
-// Where the runner's job slots are published for the group's own scaling policies (issue 34).
+// Where the runner's job slots are published for the group's own scaling policies.
 enum class metrics_publish : std::uint8_t { none, cloudwatch };
 
-// Scaling the Auto Scaling group from this runner's own load (issue 7). Off by default.
+// Scaling the Auto Scaling group from this runner's own load. Off by default.
 struct scaling_settings {
   bool enabled = false;
   // Job slots of the runner; empty: gitlab-runner's concurrent and limits, read from
@@ -156,7 +156,7 @@ struct scaling_settings {
   std::string publish_namespace = "Runwarden";
 };
 
-// The journal (issue 4): every input of the drain, recorded before it takes effect.
+// The journal: every input of the drain, recorded before it takes effect.
 struct journal_settings {
   // Empty: /var/lib/runwarden for root, else $XDG_STATE_HOME/runwarden.
   std::string state_directory;

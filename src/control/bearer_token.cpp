@@ -57,17 +57,17 @@ void log_refused_call(const grpc::ServerContextBase& context) {
   // The peer only: what the caller sent may be a mistyped real token.
   warden_logger()->warn(
       "control API: refused a call from {} without a valid bearer token{}", context.peer(),
-      *left_out == 0 ? std::string{}
-                     : fmt::format(" ({} more refused since the last such line, not logged)",
-                                   *left_out));
+      *left_out == 0
+          ? std::string{}
+          : fmt::format(" ({} more refused since the last such line, not logged)", *left_out));
 }
 
 bool call_authorized(const grpc::ServerContextBase& context,
                      const std::optional<std::string>& token) {
   if (!token) return true;
   const auto& metadata = context.client_metadata();
-  const auto [first, last] = metadata.equal_range(
-      grpc::string_ref{authorization_key.data(), authorization_key.size()});
+  const auto [first, last] =
+      metadata.equal_range(grpc::string_ref{authorization_key.data(), authorization_key.size()});
   bool authorized = false;
   for (auto entry = first; entry != last; ++entry) {
     const std::string_view value{entry->second.data(), entry->second.size()};

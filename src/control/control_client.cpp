@@ -22,10 +22,9 @@ client_failure probe_failure(const std::string& path, const std::string& address
   const int error = probe_unix_socket(path);
   if (error == 0) return {};
   if (error == EACCES || error == EPERM)
-    return {exit_ctl_permission,
-            "permission denied on " + address_text +
-                ": run as the socket's owner or a member of its group"};
-  const std::string why = error == ENOENT ? "no such file"
+    return {exit_ctl_permission, "permission denied on " + address_text +
+                                     ": run as the socket's owner or a member of its group"};
+  const std::string why = error == ENOENT         ? "no such file"
                           : error == ECONNREFUSED ? "connection refused"
                                                   : std::strerror(error);
   return {exit_unavailable, "no runwarden listening at " + address_text + ": " + why};
@@ -53,7 +52,8 @@ client_failure failure_of(const grpc::Status& status, const std::string& address
                           bool has_token) {
   const std::string said = status.error_message();
   switch (status.error_code()) {
-    case grpc::StatusCode::OK: return {};
+    case grpc::StatusCode::OK:
+      return {};
     case grpc::StatusCode::UNAUTHENTICATED:
       return {exit_ctl_token_refused,
               "the token was refused by runwarden at " + address_text +
@@ -69,9 +69,8 @@ client_failure failure_of(const grpc::Status& status, const std::string& address
     case grpc::StatusCode::CANCELLED:
       return {exit_ctl_temporary, "the call to " + address_text + " was cut off: " + said};
     default:
-      return {exit_ctl_protocol, "unexpected answer from runwarden at " + address_text +
-                                     ": code " + std::to_string(status.error_code()) + ": " +
-                                     said};
+      return {exit_ctl_protocol, "unexpected answer from runwarden at " + address_text + ": code " +
+                                     std::to_string(status.error_code()) + ": " + said};
   }
 }
 

@@ -51,8 +51,8 @@ std::string read_tls(const control_settings& settings, control_endpoint& endpoin
   if (!cert) return "control.tls_cert_file: " + error;
   auto key = read_small_file(settings.tls_key_file, error);
   if (!key) return "control.tls_key_file: " + error;
-  endpoint.tls = grpc::SslServerCredentialsOptions::PemKeyCertPair{std::move(*key),
-                                                                    std::move(*cert)};
+  endpoint.tls =
+      grpc::SslServerCredentialsOptions::PemKeyCertPair{std::move(*key), std::move(*cert)};
   return "";
 }
 
@@ -82,15 +82,13 @@ std::string read_quiet_period(control_endpoint& endpoint) {
   if (!text) return "";
   const std::string_view value{text};
   long long milliseconds = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(),
-                                            milliseconds);
+  const auto [end, error] =
+      std::from_chars(value.data(), value.data() + value.size(), milliseconds);
   if (error != std::errc{} || end != value.data() + value.size() ||
-      milliseconds < grpc_quiet_period_min.count() ||
-      milliseconds > grpc_quiet_period_max.count())
+      milliseconds < grpc_quiet_period_min.count() || milliseconds > grpc_quiet_period_max.count())
     return std::string{grpc_quiet_period_variable} + ": expected milliseconds from " +
            std::to_string(grpc_quiet_period_min.count()) + " to " +
-           std::to_string(grpc_quiet_period_max.count()) + ", got \"" + std::string{value} +
-           "\"";
+           std::to_string(grpc_quiet_period_max.count()) + ", got \"" + std::string{value} + "\"";
   endpoint.grpc_quiet_period = std::chrono::milliseconds{milliseconds};
   return "";
 }
@@ -111,11 +109,10 @@ control_endpoint_result prepare_control_endpoint(const control_settings& setting
   if (settings.grpc_listen == disabled_word) return {};
   control_endpoint endpoint;
   endpoint.allow_link_local_callbacks = allow_link_local_callbacks;
-  endpoint.address_text = settings.grpc_listen.empty() ? "unix://" + default_control_socket()
-                                                        : settings.grpc_listen;
+  endpoint.address_text =
+      settings.grpc_listen.empty() ? "unix://" + default_control_socket() : settings.grpc_listen;
   auto parsed = parse_listen_address(endpoint.address_text);
-  if (!parsed.error.empty())
-    return failed(exit_config, "control.grpc_listen: " + parsed.error);
+  if (!parsed.error.empty()) return failed(exit_config, "control.grpc_listen: " + parsed.error);
   endpoint.address = std::move(parsed.address);
   if (!settings.token_file.empty()) {
     auto token = read_token_file(settings.token_file);
@@ -130,9 +127,11 @@ control_endpoint_result prepare_control_endpoint(const control_settings& setting
   if (auto problem = read_quiet_period(endpoint); !problem.empty())
     return failed(exit_config, problem);
   if (!is_loopback(endpoint.address) && endpoint.token && !endpoint.tls)
-    warden_logger()->warn("the control API on {} is not encrypted: its token crosses the "
-                          "network in clear text (set control.tls_cert_file and "
-                          "control.tls_key_file)", endpoint.address_text);
+    warden_logger()->warn(
+        "the control API on {} is not encrypted: its token crosses the "
+        "network in clear text (set control.tls_cert_file and "
+        "control.tls_key_file)",
+        endpoint.address_text);
   if (std::holds_alternative<unix_socket_address>(endpoint.address))
     return prepare_socket(std::move(endpoint));
   return {std::move(endpoint), {}, 0};

@@ -4,8 +4,9 @@
 // The rules: a TCP address that is not loopback needs a token, since anyone who reaches it
 // could stop the runner, unless the operator opts in by name to an unauthenticated wrapper
 // API (as gitlab-runner's own wrapper is; the Warden's shutdown calls stay closed unless
-// opened by a second opt-in), which is logged loudly at every start; TLS takes a certificate and a key, on TCP only; a unix socket's
-// directory is made ready and a stale socket removed (see unix_socket_file.hpp).
+// opened by a second opt-in), which is logged loudly at every start; TLS takes a certificate and a
+// key, on TCP only; a unix socket's directory is made ready and a stale socket removed (see
+// unix_socket_file.hpp).
 
 #include <grpcpp/security/server_credentials.h>
 

@@ -58,8 +58,7 @@ control_server_start control_server::start(control_endpoint endpoint, caf::actor
 std::string control_server::listen() {
   int port = 0;
   if (endpoint_.tls) {
-    const grpc_listening_port listening{grpc_target(endpoint_.address),
-                                        tls_credentials(endpoint_)};
+    const grpc_listening_port listening{grpc_target(endpoint_.address), tls_credentials(endpoint_)};
     always_on_ = grpc_host::start(context_, &listening, port);
     if (!always_on_)
       return "cannot listen on " + endpoint_.address_text +

@@ -49,7 +49,7 @@ class control_server {
 
   control_endpoint endpoint_;
   control_context context_;
-  std::unique_ptr<grpc_host> always_on_;     // TLS endpoints
+  std::unique_ptr<grpc_host> always_on_;       // TLS endpoints
   std::unique_ptr<grpc_on_demand> on_demand_;  // the others
   std::optional<socket_file_identity> socket_file_;
 };

@@ -38,7 +38,7 @@ std::unique_ptr<grpc_host> grpc_host::start(const control_context& context,
     builder.AddListeningPort(port->target, port->credentials, &bound_port);
     // gRPC's own listener (TLS) closes a connection that has not finished its handshake
     // and sent HTTP/2's settings by then (120 s by default): a connection that sends
-    // nothing holds nothing for long (issue 31). Handed connections have no handshake;
+    // nothing holds nothing for long. Handed connections have no handshake;
     // the on-demand acceptor bounds those (grpc_on_demand.hpp).
     builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
                                static_cast<int>(tls_handshake_timeout.count()));

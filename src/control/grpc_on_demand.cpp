@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/basic_socket_acceptor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/generic/stream_protocol.hpp>
@@ -19,7 +20,6 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <list>
@@ -68,8 +68,7 @@ struct handed_connection {
 };
 
 // Opens, binds and listens; returns the failing step and the system's reason, or empty.
-std::string listen_on(generic_acceptor& acceptor, const generic_stream::endpoint& where,
-                      bool tcp) {
+std::string listen_on(generic_acceptor& acceptor, const generic_stream::endpoint& where, bool tcp) {
   boost::system::error_code error;
   acceptor.open(where.protocol(), error);
   if (error) return "socket: " + error.message();
@@ -145,7 +144,7 @@ class grpc_on_demand::running {
   asio::io_context io_{1};
   asio::executor_work_guard<asio::io_context::executor_type> work_{io_.get_executor()};
   std::list<listener> listeners_;  // lists: handlers in flight refer to their elements
-  watched connections_;  // each connection gRPC serves, oldest first; connections_max
+  watched connections_;            // each connection gRPC serves, oldest first; connections_max
   asio::steady_timer quiet_timer_{io_};
   std::unique_ptr<grpc_host> host_;
   std::thread thread_;
@@ -160,8 +159,7 @@ std::string grpc_on_demand::running::listen(const listen_address& address, std::
 
 // Every address the host resolves to, on one port, as gRPC listens ("localhost" is ::1 and
 // 127.0.0.1); addresses this host cannot bind are skipped while at least one binds.
-std::string grpc_on_demand::running::listen_tcp(const tcp_address& address,
-                                                std::uint16_t& port) {
+std::string grpc_on_demand::running::listen_tcp(const tcp_address& address, std::uint16_t& port) {
   tcp_ = true;
   boost::system::error_code error;
   asio::ip::tcp::resolver resolver{io_};
@@ -215,16 +213,16 @@ void grpc_on_demand::running::accept_next(listener& on) {
       return;
     }
   }
-  on.acceptor.async_accept([this, &on](boost::system::error_code error,
-                                       generic_stream::socket connection) {
-    if (error == asio::error::operation_aborted) return;
-    if (!error) return on_accepted(on, std::move(connection));
-    warden_logger()->warn("control API: accept failed: {}; retrying", error.message());
-    on.retry.expires_after(accept_retry_delay);
-    on.retry.async_wait([this, &on](boost::system::error_code waited) {
-      if (waited != asio::error::operation_aborted) accept_next(on);
-    });
-  });
+  on.acceptor.async_accept(
+      [this, &on](boost::system::error_code error, generic_stream::socket connection) {
+        if (error == asio::error::operation_aborted) return;
+        if (!error) return on_accepted(on, std::move(connection));
+        warden_logger()->warn("control API: accept failed: {}; retrying", error.message());
+        on.retry.expires_after(accept_retry_delay);
+        on.retry.async_wait([this, &on](boost::system::error_code waited) {
+          if (waited != asio::error::operation_aborted) accept_next(on);
+        });
+      });
 }
 
 // At the limit the oldest unproven connection gives way; should it have been proven since
@@ -238,8 +236,10 @@ void grpc_on_demand::running::on_accepted(listener& on, generic_stream::socket c
       connection.close(ignored);
       return accept_next(on);
     }
-    warden_logger()->debug("control API: {} connections open; the oldest that authenticated "
-                           "nothing is closed for a new one", connections_max);
+    warden_logger()->debug(
+        "control API: {} connections open; the oldest that authenticated "
+        "nothing is closed for a new one",
+        connections_max);
     shut_down(*oldest);
     connections_.erase(oldest);  // closes the duplicate and cancels its waits
   }
@@ -358,8 +358,7 @@ void grpc_on_demand::running::stop(std::chrono::milliseconds grace) {
   if (host_) host_->stop(grace);  // the thread ended early, on an exception
 }
 
-grpc_on_demand::grpc_on_demand(std::unique_ptr<running> serving)
-    : running_(std::move(serving)) {}
+grpc_on_demand::grpc_on_demand(std::unique_ptr<running> serving) : running_(std::move(serving)) {}
 
 grpc_on_demand::~grpc_on_demand() { stop(std::chrono::milliseconds::zero()); }
 

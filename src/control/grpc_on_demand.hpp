@@ -20,7 +20,7 @@
 // .hpp). One that has not within unproven_connection_timeout is closed, and at the
 // connection limit the oldest unproven one (accepted unproven_connection_eviction_age ago at
 // least) is closed for a newcomer, so idle connections that authenticate nothing cannot
-// lock a token holder out (issue 31). Proven connections are never closed here: holding a
+// lock a token holder out. Proven connections are never closed here: holding a
 // slot with one takes the token.
 //
 // TLS cannot ride a handed connection in gRPC 1.51, so TLS endpoints stay on an always-on
@@ -48,8 +48,7 @@ class grpc_on_demand {
   // Binds and listens on `address` (a unix socket whose path prepare_socket_path made ready,
   // or every address a TCP host resolves to) and starts the acceptor's thread. `context`
   // must outlive the server.
-  static grpc_on_demand_start start(const listen_address& address,
-                                    const control_context& context,
+  static grpc_on_demand_start start(const listen_address& address, const control_context& context,
                                     std::chrono::milliseconds quiet_period);
 
   ~grpc_on_demand();

@@ -22,7 +22,7 @@ struct http_start_result {
 };
 
 class http_endpoints {
-public:
+ public:
   // Listens on settings.http_listen (HOST:PORT or [IPv6]:PORT; port 0 picks a free port)
   // and logs the address it got. `registry` must outlive the endpoints.
   static http_start_result start(const control_settings& settings, metrics_registry& registry,
@@ -39,7 +39,7 @@ public:
   // any thread but the endpoints' own.
   void stop();
 
-private:
+ private:
   struct running;
   http_endpoints(std::unique_ptr<running> serving, std::uint16_t port, std::string address);
 

@@ -2,7 +2,7 @@
 // The bounds of the HTTP endpoints: how many connections, how large a request, how long a
 // read or write may take, how many requests one connection may make. Scrapers and probes
 // send a few hundred bytes, so these are generous for them and small for anything else.
-// A connection that authenticates nothing must not hold a slot the probes need (issue 31):
+// A connection that authenticates nothing must not hold a slot the probes need:
 // each request has to arrive whole within read_timeout, and when every slot is taken the
 // connection that has waited longest for its request is closed to admit the newcomer.
 

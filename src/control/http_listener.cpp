@@ -37,8 +37,8 @@ void http_listener::accept_next() {
   if (connections_ >= limits_.connections_max) {
     const auto longest = longest_waiting();
     if (!longest) return;  // on_session_closed or on_session_waiting resumes
-    if (!evictable(*longest)) return resume_at(*longest->waiting_since() +
-                                               limits_.eviction_wait_min);
+    if (!evictable(*longest))
+      return resume_at(*longest->waiting_since() + limits_.eviction_wait_min);
   }
   accepting_ = true;
   acceptor_.async_accept(
@@ -66,8 +66,7 @@ void http_listener::on_accept(boost::system::error_code error,
   }
   // accepting_ stays set until the end, so that the hooks the eviction and the new
   // session's first read run do not start a second accept.
-  const auto longest =
-      connections_ >= limits_.connections_max ? longest_waiting() : nullptr;
+  const auto longest = connections_ >= limits_.connections_max ? longest_waiting() : nullptr;
   if (connections_ >= limits_.connections_max && !(longest && evictable(*longest))) {
     // The session that was to give way began answering since the accept started: the
     // newcomer is refused rather than the limit broken, and reconnects.
@@ -77,13 +76,12 @@ void http_listener::on_accept(boost::system::error_code error,
     if (longest) longest->evict();  // gives its slot back at once
     ++connections_;
     std::weak_ptr<http_listener> listener = weak_from_this();
-    http_session_hooks hooks{
-        [listener] {
-          if (auto alive = listener.lock()) alive->on_session_closed();
-        },
-        [listener] {
-          if (auto alive = listener.lock()) alive->on_session_waiting();
-        }};
+    http_session_hooks hooks{[listener] {
+                               if (auto alive = listener.lock()) alive->on_session_closed();
+                             },
+                             [listener] {
+                               if (auto alive = listener.lock()) alive->on_session_waiting();
+                             }};
     auto session =
         std::make_shared<http_session>(std::move(socket), limits_, registry_, std::move(hooks));
     sessions_.push_back(session);

@@ -3,7 +3,7 @@
 // At the limit a newcomer is still admitted once some session has waited for a request
 // for eviction_wait_min: the one that has waited longest is evicted for it, so idle or
 // trickling connections (which cost an attacker nothing) cannot keep a health probe out
-// (issue 31). Until then, and while every session is busy answering, it stops accepting,
+//. Until then, and while every session is busy answering, it stops accepting,
 // so further clients wait in the kernel's listen backlog instead of costing memory here;
 // it resumes when a session ends, starts waiting or becomes old enough to evict. Runs on
 // the endpoints' io_context thread only.
@@ -25,14 +25,14 @@ namespace runwarden {
 class http_session;
 
 class http_listener : public std::enable_shared_from_this<http_listener> {
-public:
+ public:
   http_listener(boost::asio::ip::tcp::acceptor acceptor, metrics_registry& registry,
                 http_limits limits);
 
   // Begins accepting. Call once, before the io_context runs or on its thread.
   void start();
 
-private:
+ private:
   void accept_next();
   void on_accept(boost::system::error_code error, boost::asio::ip::tcp::socket socket);
   void on_session_closed();

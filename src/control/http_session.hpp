@@ -29,7 +29,7 @@ struct http_session_hooks {
 };
 
 class http_session : public std::enable_shared_from_this<http_session> {
-public:
+ public:
   using clock = std::chrono::steady_clock;
 
   http_session(boost::asio::ip::tcp::socket socket, const http_limits& limits,
@@ -48,7 +48,7 @@ public:
   // once; the session object itself ends when its cancelled read completes.
   void evict();
 
-private:
+ private:
   using request_parser = boost::beast::http::request_parser<boost::beast::http::string_body>;
   using response = boost::beast::http::response<boost::beast::http::string_body>;
 

@@ -28,13 +28,11 @@ grpc::ServerUnaryReactor* process_wrapper_service::CheckStatus(
     grpc::CallbackServerContext* call, const runner_wrapper::CheckStatusRequest*,
     runner_wrapper::CheckStatusResponse* response) {
   if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
-  return answer_from_warden(context_, call, response, &fill_wrapper_status,
-                            caf::get_atom::value);
+  return answer_from_warden(context_, call, response, &fill_wrapper_status, caf::get_atom::value);
 }
 
 grpc::ServerUnaryReactor* process_wrapper_service::InitGracefulShutdown(
-    grpc::CallbackServerContext* call,
-    const runner_wrapper::InitGracefulShutdownRequest* request,
+    grpc::CallbackServerContext* call, const runner_wrapper::InitGracefulShutdownRequest* request,
     runner_wrapper::InitGracefulShutdownResponse* response) {
   if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
   shutdown_requested event{.source = trigger_source::control_api, .reason = graceful_reason};
@@ -52,9 +50,9 @@ grpc::ServerUnaryReactor* process_wrapper_service::InitForcefulShutdown(
     grpc::CallbackServerContext* call, const runner_wrapper::InitForcefulShutdownRequest*,
     runner_wrapper::InitForcefulShutdownResponse* response) {
   if (!authorize_call(context_, *call)) return finish_now(call, unauthenticated_status());
-  return answer_from_warden(context_, call, response, &fill_wrapper_status,
-                            forceful_shutdown_requested{trigger_source::control_api,
-                                                        forceful_reason});
+  return answer_from_warden(
+      context_, call, response, &fill_wrapper_status,
+      forceful_shutdown_requested{trigger_source::control_api, forceful_reason});
 }
 
 }  // namespace runwarden

@@ -22,12 +22,10 @@ class process_wrapper_service final : public runner_wrapper::ProcessWrapper::Cal
                                         const runner_wrapper::CheckStatusRequest* request,
                                         runner_wrapper::CheckStatusResponse* response) override;
   grpc::ServerUnaryReactor* InitGracefulShutdown(
-      grpc::CallbackServerContext* call,
-      const runner_wrapper::InitGracefulShutdownRequest* request,
+      grpc::CallbackServerContext* call, const runner_wrapper::InitGracefulShutdownRequest* request,
       runner_wrapper::InitGracefulShutdownResponse* response) override;
   grpc::ServerUnaryReactor* InitForcefulShutdown(
-      grpc::CallbackServerContext* call,
-      const runner_wrapper::InitForcefulShutdownRequest* request,
+      grpc::CallbackServerContext* call, const runner_wrapper::InitForcefulShutdownRequest* request,
       runner_wrapper::InitForcefulShutdownResponse* response) override;
 
  private:

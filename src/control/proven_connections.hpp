@@ -4,7 +4,7 @@
 // on-demand acceptor drops a connection that has not within unproven_connection_timeout,
 // and at its connection limit evicts unproven ones first (grpc_on_demand.hpp), so idle
 // connections that authenticate nothing cannot hold the slots a token holder needs
-// (issue 31). gRPC names a handed connection's peer "fd:N" after its descriptor, which is
+//. gRPC names a handed connection's peer "fd:N" after its descriptor, which is
 // how a call finds its connection; the acceptor forgets N before it hands a new
 // connection that descriptor. Calls mark from gRPC's threads, the acceptor reads from its
 // own, so one mutex guards the set.

@@ -36,8 +36,8 @@ bool is_host_name(std::string_view host) {
 bool is_port(std::string_view text) {
   unsigned port = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), port);
-  return !text.empty() && error == std::errc{} && end == text.data() + text.size() &&
-         port >= 1 && port <= 65535;
+  return !text.empty() && error == std::errc{} && end == text.data() + text.size() && port >= 1 &&
+         port <= 65535;
 }
 
 std::optional<std::string> authority_problem(std::string_view authority) {
@@ -92,9 +92,8 @@ std::optional<std::string> headers_problem(const shutdown_callback& callback) {
   std::size_t bytes = 0;
   for (const auto& [name, value] : callback.headers) {
     if (!is_token(name)) return "callback header name \"" + name + "\" is not a valid name";
-    const bool clean = std::all_of(value.begin(), value.end(), [](char c) {
-      return c == '\t' || (c >= 0x20 && c != 0x7f);
-    });
+    const bool clean = std::all_of(value.begin(), value.end(),
+                                   [](char c) { return c == '\t' || (c >= 0x20 && c != 0x7f); });
     if (!clean) return "callback header " + name + " has a line break or control character";
     bytes += name.size() + value.size();
   }
@@ -108,10 +107,11 @@ std::optional<std::string> target_problem(std::string_view url) {
   const auto parsed = parse_webhook_target(url);
   if (!parsed.target) return std::nullopt;  // the notifier refuses it by its own words
   const auto& target = *parsed.target;
-  const bool refused = target.host_is_address ? is_refused_address(target.host)
-                                              : is_metadata_host_name(target.host);
+  const bool refused =
+      target.host_is_address ? is_refused_address(target.host) : is_metadata_host_name(target.host);
   if (!refused) return std::nullopt;
-  return "callback url " + target.label() + " is a link-local or instance-metadata target "
+  return "callback url " + target.label() +
+         " is a link-local or instance-metadata target "
          "(rule: runwarden never lets an API caller aim it at the metadata service; the "
          "operator may allow it with webhook.allow_link_local)";
 }

@@ -32,8 +32,7 @@ inline constexpr std::size_t callback_header_bytes_max = 48 * 1024;  // names an
 // alike), headers sorted by name; nullopt when the caller left it empty.
 template <class wire_callback>
 std::optional<shutdown_callback> callback_from_wire(const wire_callback& wire) {
-  if (wire.url().empty() && wire.method().empty() && wire.headers().empty())
-    return std::nullopt;
+  if (wire.url().empty() && wire.method().empty() && wire.headers().empty()) return std::nullopt;
   shutdown_callback callback{wire.url(), wire.method(), {}};
   for (const auto& [name, value] : wire.headers()) callback.headers.emplace_back(name, value);
   std::sort(callback.headers.begin(), callback.headers.end());

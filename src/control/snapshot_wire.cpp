@@ -11,46 +11,74 @@ using google::protobuf::util::TimeUtil;
 
 v1::State state_of(warden_status status) {
   switch (status) {
-    case warden_status::starting: return v1::STATE_STARTING;
-    case warden_status::running: return v1::STATE_RUNNING;
-    case warden_status::shutting_down: return v1::STATE_SHUTTING_DOWN;
-    case warden_status::gone: return v1::STATE_GONE;
+    case warden_status::starting:
+      return v1::STATE_STARTING;
+    case warden_status::running:
+      return v1::STATE_RUNNING;
+    case warden_status::shutting_down:
+      return v1::STATE_SHUTTING_DOWN;
+    case warden_status::gone:
+      return v1::STATE_GONE;
   }
   return v1::STATE_UNSPECIFIED;
 }
 
 v1::DrainPhase phase_of(drain_phase phase) {
   switch (phase) {
-    case drain_phase::none: return v1::DRAIN_PHASE_NONE;
-    case drain_phase::waiting_for_runner: return v1::DRAIN_PHASE_WAITING_FOR_RUNNER;
-    case drain_phase::draining: return v1::DRAIN_PHASE_DRAINING;
-    case drain_phase::forcing: return v1::DRAIN_PHASE_FORCING;
-    case drain_phase::killing: return v1::DRAIN_PHASE_KILLING;
-    case drain_phase::unregistering: return v1::DRAIN_PHASE_UNREGISTERING;
-    case drain_phase::completing: return v1::DRAIN_PHASE_COMPLETING;
-    case drain_phase::done: return v1::DRAIN_PHASE_DONE;
+    case drain_phase::none:
+      return v1::DRAIN_PHASE_NONE;
+    case drain_phase::waiting_for_runner:
+      return v1::DRAIN_PHASE_WAITING_FOR_RUNNER;
+    case drain_phase::draining:
+      return v1::DRAIN_PHASE_DRAINING;
+    case drain_phase::forcing:
+      return v1::DRAIN_PHASE_FORCING;
+    case drain_phase::killing:
+      return v1::DRAIN_PHASE_KILLING;
+    case drain_phase::unregistering:
+      return v1::DRAIN_PHASE_UNREGISTERING;
+    case drain_phase::completing:
+      return v1::DRAIN_PHASE_COMPLETING;
+    case drain_phase::done:
+      return v1::DRAIN_PHASE_DONE;
   }
   return v1::DRAIN_PHASE_UNSPECIFIED;
 }
 
 v1::Trigger trigger_of(trigger_source source) {
   switch (source) {
-    case trigger_source::signal_terminate: return v1::TRIGGER_SIGNAL_TERMINATE;
-    case trigger_source::signal_interrupt: return v1::TRIGGER_SIGNAL_INTERRUPT;
-    case trigger_source::signal_quit: return v1::TRIGGER_SIGNAL_QUIT;
-    case trigger_source::control_api: return v1::TRIGGER_CONTROL_API;
-    case trigger_source::cloud_lifecycle: return v1::TRIGGER_CLOUD_LIFECYCLE;
-    case trigger_source::idle_scale_in: return v1::TRIGGER_IDLE_SCALE_IN;
-    case trigger_source::spot_interruption: return v1::TRIGGER_SPOT_INTERRUPTION;
-    case trigger_source::rebalance_recommendation: return v1::TRIGGER_REBALANCE_RECOMMENDATION;
-    case trigger_source::ec2_scheduled_maintenance: return v1::TRIGGER_EC2_SCHEDULED_MAINTENANCE;
-    case trigger_source::azure_preempt: return v1::TRIGGER_AZURE_PREEMPT;
-    case trigger_source::azure_terminate: return v1::TRIGGER_AZURE_TERMINATE;
-    case trigger_source::azure_reboot: return v1::TRIGGER_AZURE_REBOOT;
-    case trigger_source::azure_redeploy: return v1::TRIGGER_AZURE_REDEPLOY;
-    case trigger_source::gcp_preemption: return v1::TRIGGER_GCP_PREEMPTION;
-    case trigger_source::gcp_host_maintenance: return v1::TRIGGER_GCP_HOST_MAINTENANCE;
-    case trigger_source::host: return v1::TRIGGER_HOST;
+    case trigger_source::signal_terminate:
+      return v1::TRIGGER_SIGNAL_TERMINATE;
+    case trigger_source::signal_interrupt:
+      return v1::TRIGGER_SIGNAL_INTERRUPT;
+    case trigger_source::signal_quit:
+      return v1::TRIGGER_SIGNAL_QUIT;
+    case trigger_source::control_api:
+      return v1::TRIGGER_CONTROL_API;
+    case trigger_source::cloud_lifecycle:
+      return v1::TRIGGER_CLOUD_LIFECYCLE;
+    case trigger_source::idle_scale_in:
+      return v1::TRIGGER_IDLE_SCALE_IN;
+    case trigger_source::spot_interruption:
+      return v1::TRIGGER_SPOT_INTERRUPTION;
+    case trigger_source::rebalance_recommendation:
+      return v1::TRIGGER_REBALANCE_RECOMMENDATION;
+    case trigger_source::ec2_scheduled_maintenance:
+      return v1::TRIGGER_EC2_SCHEDULED_MAINTENANCE;
+    case trigger_source::azure_preempt:
+      return v1::TRIGGER_AZURE_PREEMPT;
+    case trigger_source::azure_terminate:
+      return v1::TRIGGER_AZURE_TERMINATE;
+    case trigger_source::azure_reboot:
+      return v1::TRIGGER_AZURE_REBOOT;
+    case trigger_source::azure_redeploy:
+      return v1::TRIGGER_AZURE_REDEPLOY;
+    case trigger_source::gcp_preemption:
+      return v1::TRIGGER_GCP_PREEMPTION;
+    case trigger_source::gcp_host_maintenance:
+      return v1::TRIGGER_GCP_HOST_MAINTENANCE;
+    case trigger_source::host:
+      return v1::TRIGGER_HOST;
   }
   return v1::TRIGGER_UNSPECIFIED;
 }
@@ -63,10 +91,10 @@ class wall_clock_view {
 
   // To the nearest millisecond: the two clocks are read a few hundred nanoseconds apart, and
   // a deadline set at a whole second (a spot notice's) must read as that second, not
-  // ".000000221Z" (issue 31).
+  // ".000000221Z".
   google::protobuf::Timestamp timestamp_of(instant at) const {
-    const auto wall = wall_now_ - std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                                      taken_ - at);
+    const auto wall =
+        wall_now_ - std::chrono::duration_cast<std::chrono::system_clock::duration>(taken_ - at);
     return TimeUtil::MillisecondsToTimestamp(
         std::chrono::round<std::chrono::milliseconds>(wall.time_since_epoch()).count());
   }

@@ -23,9 +23,8 @@ class wall_clock_anchor {
   std::chrono::system_clock::time_point wall_time_of(instant at);
 
   // The same, with both clocks read by the caller (one after the other).
-  std::chrono::system_clock::time_point wall_time_of(instant at, instant steady_now,
-                                                     std::chrono::system_clock::time_point
-                                                         wall_now);
+  std::chrono::system_clock::time_point wall_time_of(
+      instant at, instant steady_now, std::chrono::system_clock::time_point wall_now);
 
  private:
   std::atomic<std::int64_t> offset_ns_{0};  // wall minus steady

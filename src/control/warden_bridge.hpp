@@ -2,7 +2,7 @@
 // How a gRPC handler asks the warden without ever blocking a gRPC thread: it spawns a
 // one-shot actor that sends the question, and the answer (or the failure) is handed to a
 // callback on a CAF thread, which finishes the call. The actor ends once it got the answer.
-// Spawning is thread-safe, so any gRPC thread may do it (shared notes §3.2). Server
+// Spawning is thread-safe, so any gRPC thread may do it. Server
 // shutdown waits for every open call to finish, and every question here is answered or
 // times out, so no call outlives the server.
 
@@ -56,8 +56,7 @@ using failure_handler = std::function<void(const std::string&)>;
 
 // Sends `message` to the warden, which answers every question with a warden_snapshot. The
 // warden goes in as a spawn argument rather than a capture: CAF 0.17.6 binds a null
-// reference when an actor is spawned without arguments, which UBSan stops (shared notes,
-// pitfall 11).
+// reference when an actor is spawned without arguments, which UBSan stops.
 template <class... message_types>
 void ask_warden(const control_context& context, snapshot_handler on_answer,
                 failure_handler on_failure, message_types... message) {
@@ -82,9 +81,11 @@ inline grpc::ServerUnaryReactor* finish_now(grpc::CallbackServerContext* call,
 // Finishes a unary call with the warden's answer to `message`, which `fill` writes into
 // `response`. gRPC owns `response` until the call is finished, which happens only here.
 template <class response_type, class... message_types>
-grpc::ServerUnaryReactor* answer_from_warden(
-    const control_context& context, grpc::CallbackServerContext* call,
-    response_type* response, response_filler<response_type> fill, message_types... message) {
+grpc::ServerUnaryReactor* answer_from_warden(const control_context& context,
+                                             grpc::CallbackServerContext* call,
+                                             response_type* response,
+                                             response_filler<response_type> fill,
+                                             message_types... message) {
   auto* reactor = call->DefaultReactor();
   ask_warden(
       context,
@@ -93,8 +94,8 @@ grpc::ServerUnaryReactor* answer_from_warden(
         reactor->Finish(grpc::Status::OK);
       },
       [=](const std::string& why) {
-        reactor->Finish({grpc::StatusCode::UNAVAILABLE, "runwarden's warden did not answer: " +
-                                                            why});
+        reactor->Finish(
+            {grpc::StatusCode::UNAVAILABLE, "runwarden's warden did not answer: " + why});
       },
       std::move(message)...);
   return reactor;

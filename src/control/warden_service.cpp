@@ -39,8 +39,7 @@ grpc::ServerUnaryReactor* warden_service::Shutdown(grpc::CallbackServerContext* 
   if (!context_.warden_shutdown_open) return finish_now(call, shutdown_closed_status());
   auto checked = check_shutdown_request(*request, now_on_actor_clock(context_.system),
                                         context_.allow_link_local_callbacks);
-  if (!checked.event)
-    return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, checked.error});
+  if (!checked.event) return finish_now(call, {grpc::StatusCode::INVALID_ARGUMENT, checked.error});
   return answer_from_warden(context_, call, response, &fill_status, std::move(*checked.event));
 }
 

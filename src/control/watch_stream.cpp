@@ -18,9 +18,7 @@ namespace {
 
 using status_writer = grpc::ServerWriteReactor<v1::StatusResponse>;
 
-bool is_last(const v1::StatusResponse& response) {
-  return response.state() == v1::STATE_GONE;
-}
+bool is_last(const v1::StatusResponse& response) { return response.state() == v1::STATE_GONE; }
 
 class watch_outbox {
  public:
@@ -134,8 +132,8 @@ class watch_reactor final : public status_writer {
   explicit watch_reactor(const control_context& context)
       : watches_(context.watches),
         outbox_(std::make_shared<watch_outbox>(this)),
-        subscriber_(context.system.spawn(watch_subscriber, context.warden, context.wall_clock,
-                                         outbox_)) {}
+        subscriber_(
+            context.system.spawn(watch_subscriber, context.warden, context.wall_clock, outbox_)) {}
 
   void OnWriteDone(bool ok) override { outbox_->write_done(ok); }
 

@@ -55,10 +55,14 @@ std::string go_signal_text(int signal_number) {
 runner_wrapper::Status wrapper_status_of(const warden_snapshot& snapshot) {
   switch (snapshot.status) {
     // The wrapper says unknown until its process has started.
-    case warden_status::starting: return runner_wrapper::unknown;
-    case warden_status::running: return runner_wrapper::running;
-    case warden_status::shutting_down: return runner_wrapper::in_shutdown;
-    case warden_status::gone: return runner_wrapper::stopped;
+    case warden_status::starting:
+      return runner_wrapper::unknown;
+    case warden_status::running:
+      return runner_wrapper::running;
+    case warden_status::shutting_down:
+      return runner_wrapper::in_shutdown;
+    case warden_status::gone:
+      return runner_wrapper::stopped;
   }
   return runner_wrapper::unknown;
 }

@@ -11,8 +11,7 @@ namespace runwarden {
 namespace {
 
 std::string milliseconds_text(instant at) {
-  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(at).count()) +
-         "ms";
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(at).count()) + "ms";
 }
 
 struct effect_text {

@@ -1,6 +1,6 @@
 // The drain machine's transitions. Each event has one handler; each handler spells out what
 // it does in every state, including the states where the event changes nothing, so the
-// state × event table is complete (STYLE.md). Stale timers are recognised by their id and
+// state × event table is complete. Stale timers are recognised by their id and
 // ignored, which is why no effect ever cancels a timer.
 #include "src/drain/drain_machine.hpp"
 
@@ -22,10 +22,14 @@ namespace {
 // The signal each stage of the escalation sends; none for no stage.
 int signal_of(const drain_config& config, escalation stage) {
   switch (stage) {
-    case escalation::graceful_sent: return config.graceful_signal;
-    case escalation::forceful_sent: return config.forceful_signal;
-    case escalation::kill_sent: return SIGKILL;
-    case escalation::none: break;
+    case escalation::graceful_sent:
+      return config.graceful_signal;
+    case escalation::forceful_sent:
+      return config.forceful_signal;
+    case escalation::kill_sent:
+      return SIGKILL;
+    case escalation::none:
+      break;
   }
   return 0;
 }
@@ -34,7 +38,7 @@ int signal_of(const drain_config& config, escalation stage) {
 
 // One step: the runner and the drain's signals here, the wind-down in its base.
 class drain_machine::stepper : public drain_wind_down {
-public:
+ public:
   using drain_wind_down::drain_wind_down;
   using drain_wind_down::operator();
 
@@ -61,7 +65,8 @@ public:
     say(report_level::info, "runner started, pid " + std::to_string(event.pid));
     if (state_.status == warden_status::starting) move_to(warden_status::running);
     // A drain requested while the runner was being spawned starts now that it can.
-    if (state_.status == warden_status::shutting_down && !graceful_signal_waits_for_unregistration())
+    if (state_.status == warden_status::shutting_down &&
+        !graceful_signal_waits_for_unregistration())
       send_graceful_signal_once_ready();
   }
 
@@ -119,8 +124,10 @@ public:
       return;  // begin_drain sent both signals if the runner is up.
     }
     const auto why = "forceful shutdown requested by " + std::string{to_string(event.source)};
-    if (state_.runner == runner_state::alive) escalate_to_forceful(why);
-    else if (winding_down()) stop_waiting(why);
+    if (state_.runner == runner_state::alive)
+      escalate_to_forceful(why);
+    else if (winding_down())
+      stop_waiting(why);
   }
 
   void operator()(const reload_requested&) {
@@ -148,19 +155,26 @@ public:
         if (!take_timer(state_.timers.kill_timeout, event.id)) return;
         if (state_.runner != runner_state::alive) return;
         state_.stage = escalation::kill_sent;
-        say(report_level::warning, "runner still alive " +
-                                       describe_duration(config_.kill_timeout) +
+        say(report_level::warning, "runner still alive " + describe_duration(config_.kill_timeout) +
                                        " after the forceful signal: sending SIGKILL");
         emit(signal_runner{*state_.runner_pid, SIGKILL, signal_purpose::kill});
         return;
-      case timer_kind::lifecycle_heartbeat: on_lifecycle_heartbeat(event.id); return;
-      case timer_kind::lifecycle_expiry: on_lifecycle_expiry(event.id); return;
+      case timer_kind::lifecycle_heartbeat:
+        on_lifecycle_heartbeat(event.id);
+        return;
+      case timer_kind::lifecycle_expiry:
+        on_lifecycle_expiry(event.id);
+        return;
       case timer_kind::runner_start_grace:
         if (!take_timer(state_.timers.runner_start_grace, event.id)) return;
         on_runner_ready();
         return;
-      case timer_kind::unregistration_last_attempt: on_last_unregistration_attempt(event.id); return;
-      case timer_kind::unregistration_alert: on_unregistration_alert(event.id); return;
+      case timer_kind::unregistration_last_attempt:
+        on_last_unregistration_attempt(event.id);
+        return;
+      case timer_kind::unregistration_alert:
+        on_unregistration_alert(event.id);
+        return;
     }
   }
 
@@ -168,8 +182,8 @@ public:
   // or a signal of a stage not (yet) sent records nothing.
   void operator()(const runner_signal_delivered& event) {
     if (state_.runner != runner_state::alive || state_.runner_pid != event.pid) return;
-    for (const auto stage : {escalation::kill_sent, escalation::forceful_sent,
-                             escalation::graceful_sent}) {
+    for (const auto stage :
+         {escalation::kill_sent, escalation::forceful_sent, escalation::graceful_sent}) {
       if (stage > state_.stage || signal_of(config_, stage) != event.signal_number) continue;
       state_.delivered = std::max(state_.delivered, stage);
       return;
@@ -197,7 +211,7 @@ public:
     }
   }
 
-private:
+ private:
   void begin_drain(const shutdown_requested& event) {
     move_to(warden_status::shutting_down);
     state_.drain_started_at = now_;
@@ -227,10 +241,9 @@ private:
   // A trigger during a drain never restarts it. It may tighten the deadline, and a second
   // SIGTERM or SIGINT after an operator signal means "now" (as Ctrl-C twice does).
   void join_drain(const shutdown_requested& event) {
-    const bool repeated_operator_signal =
-        (event.source == trigger_source::signal_terminate ||
-         event.source == trigger_source::signal_interrupt) &&
-        state_.operator_signals_received > 0;
+    const bool repeated_operator_signal = (event.source == trigger_source::signal_terminate ||
+                                           event.source == trigger_source::signal_interrupt) &&
+                                          state_.operator_signals_received > 0;
     if (is_operator_signal(event.source)) ++state_.operator_signals_received;
     if (event.deadline && (!state_.drain_deadline || *event.deadline < *state_.drain_deadline)) {
       set_deadline(*event.deadline);
@@ -270,8 +283,9 @@ private:
   void consider_restart(const exit_status& status) {
     const auto& policy = config_.restart;
     if (!exit_calls_for_restart(policy.type, status)) {
-      finish(status.as_exit_code(), "runner ended (" + to_string(status) + "); restart policy " +
-                                        std::string{to_string(policy.type)} + " keeps it down",
+      finish(status.as_exit_code(),
+             "runner ended (" + to_string(status) + "); restart policy " +
+                 std::string{to_string(policy.type)} + " keeps it down",
              status.unknown);
       return;
     }
@@ -280,14 +294,15 @@ private:
       const int code = status.normal() ? 1 : status.as_exit_code();
       // A runner that keeps dying needs a person, whatever the gone notification says.
       emit(send_notification{notification_kind::restart_budget_spent, {}});
-      finish(code, "runner ended (" + to_string(status) + ") and the restart budget is spent: " +
-                       std::to_string(state_.recent_restarts.size()) + " restarts within " +
-                       describe_duration(policy.budget_window),
+      finish(code,
+             "runner ended (" + to_string(status) + ") and the restart budget is spent: " +
+                 std::to_string(state_.recent_restarts.size()) + " restarts within " +
+                 describe_duration(policy.budget_window),
              status.unknown);
       return;
     }
-    const auto delay = backoff_delay(policy, state_.recent_restarts.size(),
-                                     next_unit_random(state_.random_state));
+    const auto delay =
+        backoff_delay(policy, state_.recent_restarts.size(), next_unit_random(state_.random_state));
     state_.recent_restarts.push_back(now_);
     ++state_.restarts_total;
     state_.runner = runner_state::backing_off;

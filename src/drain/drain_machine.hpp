@@ -108,7 +108,7 @@ enum class step_progress : std::uint8_t { not_started, in_progress, done };
 struct lifecycle_action {
   std::string hook_name;
   duration heartbeat_timeout;  // zero: the cloud takes no heartbeats (Azure)
-  instant expires_at;  // the hook's global timeout: past it the cloud goes on regardless
+  instant expires_at;          // the hook's global timeout: past it the cloud goes on regardless
   // Kept free before expires_at for the wind-down; unset: drain_config::wind_down_reserve.
   // An Azure event brings its own drain deadline, so it keeps none.
   std::optional<duration> wind_down_reserve = std::nullopt;
@@ -136,7 +136,7 @@ struct drain_state {
   std::vector<shutdown_callback> callbacks;  // at most shutdown_callbacks_max
   bool force_requested = false;
   // A deadline passed while the runner was in its start grace: the forceful signal waits for
-  // the grace too (issue 31), as a runner without handlers yet dies of any signal.
+  // the grace too, as a runner without handlers yet dies of any signal.
   bool forceful_held = false;
   escalation stage = escalation::none;
   // The last stage whose signal kill() is known to have delivered; recovery re-sends the
@@ -158,7 +158,7 @@ struct drain_state {
   step_progress lifecycle_lookup = step_progress::not_started;
   step_progress lifecycle_completion = step_progress::not_started;
   std::optional<exit_status> drained_exit;  // how the runner ended, once the drain ended it
-  std::string unregistration_result;  // per runner, as the unregistrar told it
+  std::string unregistration_result;        // per runner, as the unregistrar told it
   // When the next lifecycle heartbeat is due, while one is armed (for status texts).
   std::optional<instant> next_heartbeat_at;
   // When the unregistration began: its alert is due alert_after later (recovery re-arms it).
@@ -228,8 +228,7 @@ struct runner_load_observed {
 struct unregistration_finished {
   bool confirmed = true;
   std::string detail = {};
-  friend bool operator==(const unregistration_finished&,
-                         const unregistration_finished&) = default;
+  friend bool operator==(const unregistration_finished&, const unregistration_finished&) = default;
 };
 struct lifecycle_action_pending {
   lifecycle_action action;
@@ -255,8 +254,7 @@ struct lifecycle_lookup_ended {
 struct runner_signal_delivered {
   std::int64_t pid;
   int signal_number;
-  friend bool operator==(const runner_signal_delivered&,
-                         const runner_signal_delivered&) = default;
+  friend bool operator==(const runner_signal_delivered&, const runner_signal_delivered&) = default;
 };
 
 // A lifecycle completion was due while no lifecycle client was there to ask (one restarted
@@ -275,24 +273,48 @@ using drain_event =
 
 // Effects: what to do, in the imperative.
 struct spawn_runner {};
-struct signal_runner { std::int64_t pid; int signal_number; signal_purpose purpose; };
-struct arm_timer { timer_kind kind; timer_id id; instant at; };
-struct change_status { warden_status from; warden_status to; };
-struct exit_warden { int exit_code; std::string reason; };
+struct signal_runner {
+  std::int64_t pid;
+  int signal_number;
+  signal_purpose purpose;
+};
+struct arm_timer {
+  timer_kind kind;
+  timer_id id;
+  instant at;
+};
+struct change_status {
+  warden_status from;
+  warden_status to;
+};
+struct exit_warden {
+  int exit_code;
+  std::string reason;
+};
 // Tell the configured webhook, and at gone the callbacks collected, how the drain goes.
-struct send_notification { notification_kind kind; std::vector<shutdown_callback> callbacks; };
-struct report { report_level level; std::string text; };
+struct send_notification {
+  notification_kind kind;
+  std::vector<shutdown_callback> callbacks;
+};
+struct report {
+  report_level level;
+  std::string text;
+};
 struct unregister_runner {};
-struct record_lifecycle_heartbeat { std::string hook_name; };
-struct complete_lifecycle_action { std::string hook_name; lifecycle_result result; };
+struct record_lifecycle_heartbeat {
+  std::string hook_name;
+};
+struct complete_lifecycle_action {
+  std::string hook_name;
+  lifecycle_result result;
+};
 
-using drain_effect =
-    std::variant<spawn_runner, signal_runner, arm_timer, change_status, exit_warden,
-                 send_notification, report, unregister_runner, record_lifecycle_heartbeat,
-                 complete_lifecycle_action>;
+using drain_effect = std::variant<spawn_runner, signal_runner, arm_timer, change_status,
+                                  exit_warden, send_notification, report, unregister_runner,
+                                  record_lifecycle_heartbeat, complete_lifecycle_action>;
 
 class drain_machine {
-public:
+ public:
   explicit drain_machine(drain_config config);
 
   // Applies one event at time `now` and returns the effects, in the order to carry out.
@@ -308,7 +330,7 @@ public:
   std::vector<arm_timer> timer_rearms() const;
   const drain_config& config() const { return config_; }
 
-private:
+ private:
   class stepper;
   drain_config config_;
   drain_state state_;

@@ -16,8 +16,8 @@ std::string describe_duration(duration value) {
 void drain_step_context::send_graceful_signal() {
   RUNWARDEN_ASSERT(state_.runner == runner_state::alive && state_.stage == escalation::none);
   state_.stage = escalation::graceful_sent;
-  say(report_level::info, "asking the runner to finish its jobs (" +
-                              signal_name(config_.graceful_signal) + ")");
+  say(report_level::info,
+      "asking the runner to finish its jobs (" + signal_name(config_.graceful_signal) + ")");
   emit(signal_runner{*state_.runner_pid, config_.graceful_signal, signal_purpose::graceful});
   // A deadline that passed, or a force requested, while the runner was spawning.
   if (state_.force_requested) {
@@ -36,10 +36,10 @@ void drain_step_context::send_graceful_signal_once_ready() {
   RUNWARDEN_ASSERT(state_.runner == runner_state::alive && state_.stage == escalation::none);
   if (!runner_ready() && !state_.force_requested) {
     if (!state_.timers.runner_start_grace) {
-      say(report_level::info, "the runner started moments ago: the graceful signal waits "
-                              "until its metrics answer or " +
-                                  describe_duration(config_.runner_start_grace) +
-                                  " after its start");
+      say(report_level::info,
+          "the runner started moments ago: the graceful signal waits "
+          "until its metrics answer or " +
+              describe_duration(config_.runner_start_grace) + " after its start");
       arm(state_.timers.runner_start_grace, timer_kind::runner_start_grace,
           *state_.runner_started_at + config_.runner_start_grace);
     }
@@ -59,8 +59,9 @@ void drain_step_context::escalate_to_forceful(const std::string& why) {
   // for the start grace like the graceful one.
   if (!runner_ready() && !state_.force_requested) {
     if (!state_.forceful_held)
-      say(report_level::warning, why + ": the runner started moments ago; the forceful signal "
-                                       "waits until it is ready");
+      say(report_level::warning, why +
+                                     ": the runner started moments ago; the forceful signal "
+                                     "waits until it is ready");
     state_.forceful_held = true;
     if (!state_.timers.runner_start_grace)
       arm(state_.timers.runner_start_grace, timer_kind::runner_start_grace,
@@ -69,8 +70,8 @@ void drain_step_context::escalate_to_forceful(const std::string& why) {
   }
   state_.forceful_held = false;
   state_.stage = escalation::forceful_sent;
-  say(report_level::warning, why + ": stopping the runner now (" +
-                                 signal_name(config_.forceful_signal) + ")");
+  say(report_level::warning,
+      why + ": stopping the runner now (" + signal_name(config_.forceful_signal) + ")");
   emit(signal_runner{*state_.runner_pid, config_.forceful_signal, signal_purpose::forceful});
   arm(state_.timers.kill_timeout, timer_kind::kill_timeout, now_ + config_.kill_timeout);
 }

@@ -15,13 +15,13 @@
 namespace runwarden {
 
 class drain_step_context {
-public:
+ public:
   drain_step_context(const drain_config& config, drain_state& state, instant now)
       : config_(config), state_(state), now_(now) {}
 
   std::vector<drain_effect> take_effects() { return std::move(effects_); }
 
-protected:
+ protected:
   // Signals the runner to finish its jobs; a force or deadline that already came follows.
   void send_graceful_signal();
   // The same, unless the runner started moments ago and has not shown it is ready: then the
@@ -39,9 +39,7 @@ protected:
   void arm(std::optional<armed_timer>& slot, timer_kind kind, instant at);
   // True when `id` is the timer currently armed in `slot`; disarms it.
   static bool take_timer(std::optional<armed_timer>& slot, timer_id id);
-  static instant earliest(std::optional<instant> a, instant b) {
-    return a && *a < b ? *a : b;
-  }
+  static instant earliest(std::optional<instant> a, instant b) { return a && *a < b ? *a : b; }
 
   void say(report_level level, std::string text) { emit(report{level, std::move(text)}); }
   void emit(drain_effect effect) { effects_.push_back(std::move(effect)); }
@@ -50,7 +48,7 @@ protected:
   drain_state& state_;
   const instant now_;
 
-private:
+ private:
   std::vector<drain_effect> effects_;
 };
 

@@ -24,11 +24,11 @@ enum class trigger_source : std::uint8_t {
   signal_interrupt,  // SIGINT: Ctrl-C
   signal_quit,       // SIGQUIT: gitlab-runner's own word for "drain"
   control_api,
-  cloud_lifecycle,    // the Auto Scaling target lifecycle state (Terminated, ...)
+  cloud_lifecycle,  // the Auto Scaling target lifecycle state (Terminated, ...)
   idle_scale_in,
-  spot_interruption,  // an EC2 spot instance-action notice; carries a deadline
+  spot_interruption,         // an EC2 spot instance-action notice; carries a deadline
   rebalance_recommendation,  // an EC2 rebalance recommendation, when configured to drain
-  // The other clouds' warnings (issue 21), each with the deadline its notice gives.
+  // The other clouds' warnings, each with the deadline its notice gives.
   ec2_scheduled_maintenance,  // an EC2 scheduled event (instance-stop, -retirement, reboots)
   azure_preempt,              // an Azure Spot eviction: Scheduled Events' Preempt, >= 30 s
   azure_terminate,            // a scale-set scale-in with a terminate notification
@@ -37,18 +37,18 @@ enum class trigger_source : std::uint8_t {
   gcp_preemption,             // Google Cloud instance/preempted TRUE: about 30 s
   gcp_host_maintenance,       // Google Cloud TERMINATE_ON_HOST_MAINTENANCE
   host,  // the program that embeds runwarden (include/runwarden/instance.hpp), which has no
-        // control API
+         // control API
 };
 
 enum class timer_kind : std::uint8_t {
   restart_backoff,
   drain_deadline,
   kill_timeout,
-  lifecycle_heartbeat,  // time to tell the cloud the drain still needs the instance
-  lifecycle_expiry,     // the cloud gives up waiting for the lifecycle action
-  runner_start_grace,   // a runner just started has had time to install its signal handlers
+  lifecycle_heartbeat,          // time to tell the cloud the drain still needs the instance
+  lifecycle_expiry,             // the cloud gives up waiting for the lifecycle action
+  runner_start_grace,           // a runner just started has had time to install its signal handlers
   unregistration_last_attempt,  // one more unregistration attempt before the drain deadline
-  unregistration_alert,  // an unregistration still unconfirmed this long calls for a person
+  unregistration_alert,         // an unregistration still unconfirmed this long calls for a person
 };
 // How a lifecycle action ends: CONTINUE lets the cloud go on (terminate, launch), ABANDON
 // tells it this instance failed (a launch that never became ready).

@@ -41,8 +41,8 @@ void drain_wind_down::operator()(const runner_load_observed& event) {
 // the next one started, belongs to no runner and is dropped.
 void drain_wind_down::operator()(const job_reported& event) {
   if (state_.runner != runner_state::alive || state_.status == warden_status::gone) {
-    say(report_level::debug, std::string{"ignored a job report ("} + to_string(event.kind) +
-                                 ") while no runner runs");
+    say(report_level::debug,
+        std::string{"ignored a job report ("} + to_string(event.kind) + ") while no runner runs");
     return;
   }
   const auto outcome = state_.jobs_reported.apply(event);
@@ -59,8 +59,8 @@ void drain_wind_down::operator()(const job_reported& event) {
         say(report_level::debug, "job " + event.job_id + " ended, but was not running");
       break;
     case job_report_outcome::full:
-      say(report_level::warning, "job " + event.job_id + " not counted: " +
-                                     std::to_string(reported_jobs_max) +
+      say(report_level::warning, "job " + event.job_id +
+                                     " not counted: " + std::to_string(reported_jobs_max) +
                                      " reported jobs have not ended (missed ends?)");
       break;
   }
@@ -77,14 +77,15 @@ void drain_wind_down::jobs_changed(std::optional<std::uint32_t> jobs_running) {
 }
 
 void drain_wind_down::on_runner_ready() {
-  if (state_.status != warden_status::shutting_down || state_.runner != runner_state::alive)
-    return;
+  if (state_.status != warden_status::shutting_down || state_.runner != runner_state::alive) return;
   if (state_.forceful_held) {
     say(report_level::info, "the runner is ready for its signals");
     // The graceful one first when it was held too; it escalates at once, as the deadline
     // has passed.
-    if (state_.stage == escalation::none) send_graceful_signal();
-    else escalate_to_forceful("the drain deadline passed");
+    if (state_.stage == escalation::none)
+      send_graceful_signal();
+    else
+      escalate_to_forceful("the drain deadline passed");
     return;
   }
   if (state_.stage != escalation::none || graceful_signal_waits_for_unregistration()) return;
@@ -118,8 +119,9 @@ void drain_wind_down::operator()(const lifecycle_action_completed& event) {
   }
   state_.lifecycle_completion = step_progress::done;
   say(event.confirmed ? report_level::info : report_level::error,
-      (event.confirmed ? "lifecycle action completed"
-                       : "the lifecycle action could not be completed; the cloud will time it out") +
+      (event.confirmed
+           ? "lifecycle action completed"
+           : "the lifecycle action could not be completed; the cloud will time it out") +
           (event.detail.empty() ? "" : ": " + event.detail));
   if (winding_down()) continue_wind_down();
 }
@@ -130,8 +132,8 @@ void drain_wind_down::operator()(const lifecycle_lookup_ended& event) {
     return;
   }
   state_.lifecycle_lookup = step_progress::done;
-  say(report_level::info, "no lifecycle hook to answer" +
-                              (event.detail.empty() ? "" : ": " + event.detail));
+  say(report_level::info,
+      "no lifecycle hook to answer" + (event.detail.empty() ? "" : ": " + event.detail));
   if (winding_down()) continue_wind_down();
 }
 
@@ -144,15 +146,16 @@ void drain_wind_down::operator()(const lifecycle_client_unavailable&) {
     return;
   }
   if (config_.await_lifecycle_lookup) {
-    say(report_level::warning,
-        "no lifecycle client is up to complete hook " + state_.lifecycle->hook_name +
-            " yet; the completion waits for it (the hook expires in " +
-            describe_duration(state_.lifecycle->expires_at - now_) + ")");
+    say(report_level::warning, "no lifecycle client is up to complete hook " +
+                                   state_.lifecycle->hook_name +
+                                   " yet; the completion waits for it (the hook expires in " +
+                                   describe_duration(state_.lifecycle->expires_at - now_) + ")");
     return;
   }
   state_.lifecycle_completion = step_progress::done;
-  say(report_level::error, "the lifecycle action could not be completed: no lifecycle client "
-                           "is configured; the cloud will time it out");
+  say(report_level::error,
+      "the lifecycle action could not be completed: no lifecycle client "
+      "is configured; the cloud will time it out");
   if (winding_down()) continue_wind_down();
 }
 
@@ -186,8 +189,9 @@ std::optional<instant> drain_wind_down::adopt_lifecycle_action(const lifecycle_a
 bool drain_wind_down::graceful_signal_waits_for_unregistration() {
   if (!config_.unregister_before_stop || state_.force_requested) return false;
   if (state_.unregistration == step_progress::not_started) {
-    say(report_level::info, "unregistering before the runner is stopped, so that the CI "
-                            "server hands it no new job and lets it go once idle");
+    say(report_level::info,
+        "unregistering before the runner is stopped, so that the CI "
+        "server hands it no new job and lets it go once idle");
     start_unregistration();
   }
   return state_.unregistration == step_progress::in_progress;

@@ -8,7 +8,7 @@
 namespace runwarden {
 
 class drain_wind_down : public drain_step_context {
-public:
+ public:
   using drain_step_context::drain_step_context;
 
   void operator()(const runner_load_observed& event);
@@ -18,7 +18,7 @@ public:
   void operator()(const lifecycle_lookup_ended& event);
   void operator()(const lifecycle_client_unavailable& event);
 
-protected:
+ protected:
   // The runner's combined job count changed (metrics or reports): kept, and said when its
   // last job finished during a drain.
   void jobs_changed(std::optional<std::uint32_t> jobs_running);
@@ -50,7 +50,7 @@ protected:
   // no time to unregister after the stop: the unregistration starts now, beside the drain.
   void unregister_alongside_short_deadline();
 
-private:
+ private:
   void start_unregistration();
   void schedule_heartbeat();
 };

@@ -51,19 +51,26 @@ std::optional<std::string> job_id_problem(std::string_view job_id) {
 
 const char* to_string(job_report_kind kind) {
   switch (kind) {
-    case job_report_kind::started: return "started";
-    case job_report_kind::ended: return "ended";
+    case job_report_kind::started:
+      return "started";
+    case job_report_kind::ended:
+      return "ended";
   }
   return "?";
 }
 
 const char* to_string(job_report_outcome outcome) {
   switch (outcome) {
-    case job_report_outcome::started: return "started";
-    case job_report_outcome::already_started: return "already_started";
-    case job_report_outcome::ended: return "ended";
-    case job_report_outcome::unknown_job: return "unknown_job";
-    case job_report_outcome::full: return "full";
+    case job_report_outcome::started:
+      return "started";
+    case job_report_outcome::already_started:
+      return "already_started";
+    case job_report_outcome::ended:
+      return "ended";
+    case job_report_outcome::unknown_job:
+      return "unknown_job";
+    case job_report_outcome::full:
+      return "full";
   }
   return "?";
 }

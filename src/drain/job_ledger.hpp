@@ -52,7 +52,7 @@ enum class job_report_outcome : std::uint8_t {
 };
 
 class job_ledger {
-public:
+ public:
   job_report_outcome apply(const job_reported& report);
   // The runner exited: its jobs ended with it. The runner still reports (its next incarnation
   // runs the same hooks), so the count stays known, at zero.
@@ -63,7 +63,7 @@ public:
   const std::vector<std::string>& jobs() const { return jobs_; }  // in the order started
   friend bool operator==(const job_ledger&, const job_ledger&) = default;
 
-private:
+ private:
   bool reporting_ = false;
   std::vector<std::string> jobs_;  // at most reported_jobs_max
 };

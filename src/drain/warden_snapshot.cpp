@@ -15,36 +15,47 @@ drain_phase phase_of(const drain_state& state) {
       (state.lifecycle_lookup == step_progress::in_progress && state.drained_exit))
     return drain_phase::completing;
   switch (state.stage) {
-    case escalation::none: return drain_phase::waiting_for_runner;
-    case escalation::graceful_sent: return drain_phase::draining;
-    case escalation::forceful_sent: return drain_phase::forcing;
-    case escalation::kill_sent: return drain_phase::killing;
+    case escalation::none:
+      return drain_phase::waiting_for_runner;
+    case escalation::graceful_sent:
+      return drain_phase::draining;
+    case escalation::forceful_sent:
+      return drain_phase::forcing;
+    case escalation::kill_sent:
+      return drain_phase::killing;
   }
   return drain_phase::none;
 }
 
 auto comparable(const warden_snapshot& s) {
-  return std::tie(s.status, s.status_since, s.phase, s.runner_pid, s.restarts_total,
-                  s.last_exit, s.drain_started_at, s.drain_deadline, s.trigger, s.reason,
-                  s.jobs_running, s.reported_jobs, s.lifecycle_hook, s.unregistration, s.exit_code,
-                  s.exit_unknown,
-                  s.exit_reason, s.spawn_failure, s.runner_state, s.next_heartbeat_at, s.lifecycle_expires_at,
-                  s.instance_id, s.auto_scaling_group, s.unregistration_attempts,
-                  s.next_unregistration_at);
+  return std::tie(s.status, s.status_since, s.phase, s.runner_pid, s.restarts_total, s.last_exit,
+                  s.drain_started_at, s.drain_deadline, s.trigger, s.reason, s.jobs_running,
+                  s.reported_jobs, s.lifecycle_hook, s.unregistration, s.exit_code, s.exit_unknown,
+                  s.exit_reason, s.spawn_failure, s.runner_state, s.next_heartbeat_at,
+                  s.lifecycle_expires_at, s.instance_id, s.auto_scaling_group,
+                  s.unregistration_attempts, s.next_unregistration_at);
 }
 
 }  // namespace
 
 std::string_view to_string(drain_phase phase) {
   switch (phase) {
-    case drain_phase::none: return "none";
-    case drain_phase::waiting_for_runner: return "waiting_for_runner";
-    case drain_phase::draining: return "draining";
-    case drain_phase::forcing: return "forcing";
-    case drain_phase::killing: return "killing";
-    case drain_phase::unregistering: return "unregistering";
-    case drain_phase::completing: return "completing";
-    case drain_phase::done: return "done";
+    case drain_phase::none:
+      return "none";
+    case drain_phase::waiting_for_runner:
+      return "waiting_for_runner";
+    case drain_phase::draining:
+      return "draining";
+    case drain_phase::forcing:
+      return "forcing";
+    case drain_phase::killing:
+      return "killing";
+    case drain_phase::unregistering:
+      return "unregistering";
+    case drain_phase::completing:
+      return "completing";
+    case drain_phase::done:
+      return "done";
   }
   return "unknown";
 }

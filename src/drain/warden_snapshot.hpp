@@ -43,11 +43,11 @@ struct warden_snapshot {
   std::optional<std::uint32_t> jobs_running;
   std::vector<std::string> reported_jobs;  // the jobs the runner reported and not ended
   std::string runner_state;  // the runner's own view of its state, when it reports one
-  std::optional<std::string> lifecycle_hook;  // the hook this drain completes, if any
-  std::optional<instant> next_heartbeat_at;   // the hook's next heartbeat, while one is due
+  std::optional<std::string> lifecycle_hook;    // the hook this drain completes, if any
+  std::optional<instant> next_heartbeat_at;     // the hook's next heartbeat, while one is due
   std::optional<instant> lifecycle_expires_at;  // the hook's global timeout, until completed
-  std::string unregistration;  // per runner, once unregistration finished
-  std::optional<int> exit_code;               // once gone
+  std::string unregistration;                   // per runner, once unregistration finished
+  std::optional<int> exit_code;                 // once gone
   bool exit_unknown = false;  // once gone: the runner's end was seen, not how it ended
   std::string exit_reason;
   std::string spawn_failure;  // why the runner could not be started, when it could not

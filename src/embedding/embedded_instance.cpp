@@ -9,8 +9,8 @@
 
 #include "messages/warden_messages.hpp"
 #include "runwarden_version.hpp"
-#include "src/drain/shutdown_request_limits.hpp"
 #include "src/assembly/local_instance.hpp"
+#include "src/drain/shutdown_request_limits.hpp"
 #include "src/embedding/embedded_log.hpp"
 #include "src/embedding/host_relay.hpp"
 #include "src/embedding/public_status.hpp"
@@ -32,22 +32,24 @@ struct instance::running {
 instance::started instance::start(caf::actor_system& system, const config& settings) {
   const auto& checked = settings.value_->checked;
   auto log = embedded_log_route::install(checked.log, settings.value_->sink);
-  auto metrics =
-      std::make_shared<metrics_registry>(version_text, std::chrono::system_clock::now());
+  auto metrics = std::make_shared<metrics_registry>(version_text, std::chrono::system_clock::now());
   auto prepared = local_instance::prepare(checked, metrics);
   if (!prepared.instance) return {std::nullopt, std::move(prepared.error)};
   // The relay exists before the warden, whose exit listener it is. It may use the journal:
   // stop() waits for the relay's end before the journal goes.
   auto& journal = prepared.instance->journal();
   auto gone = std::make_shared<std::atomic<bool>>(false);
-  auto state = std::make_unique<running>(
-      running{std::move(log), system, std::move(prepared.instance),
-              system.spawn(host_relay, [&journal] { journal.retire(); }, gone), gone});
-  state->local->start(system, state->relay,
-                      [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
-                        metrics->observe(effect, snapshot);
-                      },
-                      child_reaping::runner_only);  // the host's children are the host's
+  auto state =
+      std::make_unique<running>(running{std::move(log), system, std::move(prepared.instance),
+                                        system.spawn(
+                                            host_relay, [&journal] { journal.retire(); }, gone),
+                                        gone});
+  state->local->start(
+      system, state->relay,
+      [metrics](const drain_effect& effect, const warden_snapshot& snapshot) {
+        metrics->observe(effect, snapshot);
+      },
+      child_reaping::runner_only);  // the host's children are the host's
   caf::anon_send(state->local->actors().warden(), subscribe_atom::value,
                  status_subscriber_actor{state->relay});
   return {instance{std::move(state)}, {}};
@@ -71,8 +73,9 @@ std::optional<status> instance::current_status(std::chrono::milliseconds wait_ma
   // CAF adds the wait to its clock: a host's milliseconds::max() would overflow it.
   const auto bounded_wait = std::clamp(wait_max, std::chrono::milliseconds::zero(),
                                        std::chrono::milliseconds{duration_max});
-  asker->request(running_->local->actors().warden(), caf::duration{bounded_wait},
-                 caf::get_atom::value)
+  asker
+      ->request(running_->local->actors().warden(), caf::duration{bounded_wait},
+                caf::get_atom::value)
       .receive([&](const warden_snapshot& snapshot) { answer = public_status(snapshot); },
                [&](const caf::error&) {});
   return answer;
@@ -99,9 +102,9 @@ std::string instance::request_shutdown(shutdown_request request) const {
   }
   std::optional<instant> deadline;
   if (request.deadline)
-    deadline = std::chrono::duration_cast<instant>(
-                   running_->system.clock().now().time_since_epoch()) +
-               *request.deadline;
+    deadline =
+        std::chrono::duration_cast<instant>(running_->system.clock().now().time_since_epoch()) +
+        *request.deadline;
   caf::anon_send(warden, shutdown_requested{.source = trigger_source::host,
                                             .deadline = deadline,
                                             .reason = std::move(request.reason)});

@@ -26,24 +26,30 @@ constexpr std::chrono::seconds queued_lines_wait_max{2};
 
 embedded::log_level public_level(spdlog::level::level_enum level) {
   switch (level) {
-    case spdlog::level::trace: return embedded::log_level::trace;
-    case spdlog::level::debug: return embedded::log_level::debug;
-    case spdlog::level::info: return embedded::log_level::info;
-    case spdlog::level::warn: return embedded::log_level::warning;
-    case spdlog::level::err: return embedded::log_level::error;
-    default: return embedded::log_level::critical;
+    case spdlog::level::trace:
+      return embedded::log_level::trace;
+    case spdlog::level::debug:
+      return embedded::log_level::debug;
+    case spdlog::level::info:
+      return embedded::log_level::info;
+    case spdlog::level::warn:
+      return embedded::log_level::warning;
+    case spdlog::level::err:
+      return embedded::log_level::error;
+    default:
+      return embedded::log_level::critical;
   }
 }
 
 struct route {
   std::uint64_t id;
   spdlog::level::level_enum level;
-  embedded::log_sink sink;                     // empty: stderr
+  embedded::log_sink sink;                    // empty: stderr
   std::unique_ptr<spdlog::formatter> format;  // for stderr
 };
 
 class router_sink final : public spdlog::sinks::base_sink<std::mutex> {
-public:
+ public:
   // The level the loggers keep: the newest route's, `off` with none.
   spdlog::level::level_enum add(route added) {
     const std::lock_guard lock{mutex_};
@@ -56,7 +62,7 @@ public:
     return routes_.empty() ? spdlog::level::off : routes_.back().level;
   }
 
-protected:
+ protected:
   void sink_it_(const spdlog::details::log_msg& message) override {
     if (routes_.empty()) return;
     const auto& to = routes_.back();
@@ -78,7 +84,7 @@ protected:
   void set_pattern_(const std::string&) override {}
   void set_formatter_(std::unique_ptr<spdlog::formatter>) override {}
 
-private:
+ private:
   std::vector<route> routes_;
 };
 
@@ -119,11 +125,11 @@ std::unique_ptr<embedded_log_route> embedded_log_route::install(const log_settin
   const std::lock_guard lock{log.mutex};
   if (!log.router) create_loggers(log);
   const auto id = log.next_id++;
-  log.set_level(log.router->add({.id = id,
-                                 .level = parse_log_level(settings.level).value_or(
-                                     spdlog::level::info),
-                                 .sink = std::move(sink),
-                                 .format = log_line_formatter(settings.format)}));
+  log.set_level(
+      log.router->add({.id = id,
+                       .level = parse_log_level(settings.level).value_or(spdlog::level::info),
+                       .sink = std::move(sink),
+                       .format = log_line_formatter(settings.format)}));
   return std::unique_ptr<embedded_log_route>{new embedded_log_route{id}};
 }
 

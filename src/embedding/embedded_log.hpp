@@ -19,7 +19,7 @@
 namespace runwarden {
 
 class embedded_log_route {
-public:
+ public:
   // `sink` empty: stderr, in settings.format. Lines below settings.level are dropped.
   static std::unique_ptr<embedded_log_route> install(const log_settings& settings,
                                                      embedded::log_sink sink);
@@ -27,7 +27,7 @@ public:
   embedded_log_route& operator=(const embedded_log_route&) = delete;
   ~embedded_log_route();
 
-private:
+ private:
   explicit embedded_log_route(std::uint64_t id) : id_(id) {}
   std::uint64_t id_;
 };

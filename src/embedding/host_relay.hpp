@@ -7,8 +7,8 @@
 
 #include <atomic>
 #include <cstddef>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -30,9 +30,9 @@ struct gone_callback {
 
 struct host_relay_state {
   static inline const char* name = "host_relay";
-  std::vector<caf::actor> listeners;     // at most host_listeners_max
-  std::vector<gone_callback> callbacks;  // at most host_listeners_max
-  std::optional<embedded::status> last;  // stays at the first status at gone
+  std::vector<caf::actor> listeners;        // at most host_listeners_max
+  std::vector<gone_callback> callbacks;     // at most host_listeners_max
+  std::optional<embedded::status> last;     // stays at the first status at gone
   std::shared_ptr<std::atomic<bool>> gone;  // set at gone, for the handle to read
 };
 

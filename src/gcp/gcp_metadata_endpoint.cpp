@@ -18,8 +18,10 @@ gcp_metadata_endpoint_result resolve_gcp_metadata_endpoint(
     endpoint = "http://" + it->second;
     origin = gcp_metadata_host_variable;
     if (const auto problem = imds_endpoint_problem(endpoint))
-      return {{}, origin + " \"" + it->second + "\" must be a host and an optional port, "
-                           "such as \"169.254.169.254\" or \"127.0.0.1:8080\""};
+      return {{},
+              origin + " \"" + it->second +
+                  "\" must be a host and an optional port, "
+                  "such as \"169.254.169.254\" or \"127.0.0.1:8080\""};
   }
   if (const auto problem = imds_endpoint_problem(endpoint))
     return {{}, origin + " \"" + endpoint + "\" " + *problem};

@@ -32,10 +32,10 @@ watch_outcome gcp_notice_watch::on_preempted(std::string_view value, wall_time n
   }
   if (preemption_latched_) return outcome;
   preemption_latched_ = true;
-  outcome.trigger = lifecycle_trigger{
-      trigger_source::gcp_preemption, now + policy_.preemption_deadline,
-      "Google Cloud preempted this instance (instance/preempted TRUE at " +
-          format_rfc3339_utc(now) + ")"};
+  outcome.trigger =
+      lifecycle_trigger{trigger_source::gcp_preemption, now + policy_.preemption_deadline,
+                        "Google Cloud preempted this instance (instance/preempted TRUE at " +
+                            format_rfc3339_utc(now) + ")"};
   return outcome;
 }
 

@@ -36,7 +36,8 @@ metadata_key_watch::metadata_key_watch(metadata_key_watch_config config)
     : config_(std::move(config)), random_state_(config_.random_seed) {
   RUNWARDEN_ASSERT(!config_.endpoint.empty() && !config_.key.empty());
   RUNWARDEN_ASSERT(config_.wait_timeout.count() > 0 && config_.read_timeout.count() > 0);
-  RUNWARDEN_ASSERT(config_.backoff_initial.count() > 0 && config_.backoff_initial <= config_.backoff_max);
+  RUNWARDEN_ASSERT(config_.backoff_initial.count() > 0 &&
+                   config_.backoff_initial <= config_.backoff_max);
 }
 
 metadata_request metadata_key_watch::start() { return plain_read(); }
@@ -68,8 +69,9 @@ metadata_key_step metadata_key_watch::answer_arrived(const imds_answer& answer) 
   }
   // The header names arrive in lower case (http_messages.hpp).
   if (header_value(answer, "metadata-flavor") != gcp_flavor)
-    return back_off("no flavor", where + ": the answer lacks \"Metadata-Flavor: Google\"; "
-                                         "it does not come from the metadata server");
+    return back_off("no flavor", where +
+                                     ": the answer lacks \"Metadata-Flavor: Google\"; "
+                                     "it does not come from the metadata server");
   metadata_key_step step;
   if (!problem_kind_.empty()) {
     step.reports.push_back({report_level::info, where + ": answers again"});

@@ -35,7 +35,7 @@ inline constexpr std::size_t gcp_value_bytes_max = 4 * 1024;
 struct metadata_key_watch_config {
   std::string endpoint;  // from resolve_gcp_metadata_endpoint
   std::string key;       // under /computeMetadata/v1/, such as "instance/preempted"
-  std::chrono::seconds wait_timeout{std::chrono::minutes{5}};  // timeout_sec of a hanging GET
+  std::chrono::seconds wait_timeout{std::chrono::minutes{5}};       // timeout_sec of a hanging GET
   std::chrono::milliseconds read_timeout{std::chrono::seconds{2}};  // a plain GET's
   std::chrono::milliseconds backoff_initial{std::chrono::seconds{1}};
   std::chrono::milliseconds backoff_max{std::chrono::seconds{30}};
@@ -75,9 +75,9 @@ class metadata_key_watch {
 
   metadata_key_watch_config config_;
   std::optional<std::string> value_;
-  std::string etag_;                 // of value_; empty until the first good read
-  std::uint32_t failures_ = 0;       // in a row, for the backoff
-  std::string problem_kind_;         // empty while the key reads as expected
+  std::string etag_;            // of value_; empty until the first good read
+  std::uint32_t failures_ = 0;  // in a row, for the backoff
+  std::string problem_kind_;    // empty while the key reads as expected
   std::uint64_t random_state_ = 0;
 };
 

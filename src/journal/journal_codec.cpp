@@ -16,48 +16,72 @@ namespace pb = journal::v1;
 // Each switch below returns UNSPECIFIED only for a value cast from outside its enum.
 pb::TriggerSource to_wire(trigger_source source) {
   switch (source) {
-    case trigger_source::signal_terminate: return pb::TRIGGER_SOURCE_SIGNAL_TERMINATE;
-    case trigger_source::signal_interrupt: return pb::TRIGGER_SOURCE_SIGNAL_INTERRUPT;
-    case trigger_source::signal_quit: return pb::TRIGGER_SOURCE_SIGNAL_QUIT;
-    case trigger_source::control_api: return pb::TRIGGER_SOURCE_CONTROL_API;
-    case trigger_source::cloud_lifecycle: return pb::TRIGGER_SOURCE_CLOUD_LIFECYCLE;
-    case trigger_source::idle_scale_in: return pb::TRIGGER_SOURCE_IDLE_SCALE_IN;
-    case trigger_source::spot_interruption: return pb::TRIGGER_SOURCE_SPOT_INTERRUPTION;
+    case trigger_source::signal_terminate:
+      return pb::TRIGGER_SOURCE_SIGNAL_TERMINATE;
+    case trigger_source::signal_interrupt:
+      return pb::TRIGGER_SOURCE_SIGNAL_INTERRUPT;
+    case trigger_source::signal_quit:
+      return pb::TRIGGER_SOURCE_SIGNAL_QUIT;
+    case trigger_source::control_api:
+      return pb::TRIGGER_SOURCE_CONTROL_API;
+    case trigger_source::cloud_lifecycle:
+      return pb::TRIGGER_SOURCE_CLOUD_LIFECYCLE;
+    case trigger_source::idle_scale_in:
+      return pb::TRIGGER_SOURCE_IDLE_SCALE_IN;
+    case trigger_source::spot_interruption:
+      return pb::TRIGGER_SOURCE_SPOT_INTERRUPTION;
     case trigger_source::rebalance_recommendation:
       return pb::TRIGGER_SOURCE_REBALANCE_RECOMMENDATION;
     case trigger_source::ec2_scheduled_maintenance:
       return pb::TRIGGER_SOURCE_EC2_SCHEDULED_MAINTENANCE;
-    case trigger_source::azure_preempt: return pb::TRIGGER_SOURCE_AZURE_PREEMPT;
-    case trigger_source::azure_terminate: return pb::TRIGGER_SOURCE_AZURE_TERMINATE;
-    case trigger_source::azure_reboot: return pb::TRIGGER_SOURCE_AZURE_REBOOT;
-    case trigger_source::azure_redeploy: return pb::TRIGGER_SOURCE_AZURE_REDEPLOY;
-    case trigger_source::gcp_preemption: return pb::TRIGGER_SOURCE_GCP_PREEMPTION;
-    case trigger_source::gcp_host_maintenance: return pb::TRIGGER_SOURCE_GCP_HOST_MAINTENANCE;
-    case trigger_source::host: return pb::TRIGGER_SOURCE_HOST;
+    case trigger_source::azure_preempt:
+      return pb::TRIGGER_SOURCE_AZURE_PREEMPT;
+    case trigger_source::azure_terminate:
+      return pb::TRIGGER_SOURCE_AZURE_TERMINATE;
+    case trigger_source::azure_reboot:
+      return pb::TRIGGER_SOURCE_AZURE_REBOOT;
+    case trigger_source::azure_redeploy:
+      return pb::TRIGGER_SOURCE_AZURE_REDEPLOY;
+    case trigger_source::gcp_preemption:
+      return pb::TRIGGER_SOURCE_GCP_PREEMPTION;
+    case trigger_source::gcp_host_maintenance:
+      return pb::TRIGGER_SOURCE_GCP_HOST_MAINTENANCE;
+    case trigger_source::host:
+      return pb::TRIGGER_SOURCE_HOST;
   }
   return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
 
 pb::TimerKind to_wire(timer_kind kind) {
   switch (kind) {
-    case timer_kind::restart_backoff: return pb::TIMER_KIND_RESTART_BACKOFF;
-    case timer_kind::drain_deadline: return pb::TIMER_KIND_DRAIN_DEADLINE;
-    case timer_kind::kill_timeout: return pb::TIMER_KIND_KILL_TIMEOUT;
-    case timer_kind::lifecycle_heartbeat: return pb::TIMER_KIND_LIFECYCLE_HEARTBEAT;
-    case timer_kind::lifecycle_expiry: return pb::TIMER_KIND_LIFECYCLE_EXPIRY;
-    case timer_kind::runner_start_grace: return pb::TIMER_KIND_RUNNER_START_GRACE;
+    case timer_kind::restart_backoff:
+      return pb::TIMER_KIND_RESTART_BACKOFF;
+    case timer_kind::drain_deadline:
+      return pb::TIMER_KIND_DRAIN_DEADLINE;
+    case timer_kind::kill_timeout:
+      return pb::TIMER_KIND_KILL_TIMEOUT;
+    case timer_kind::lifecycle_heartbeat:
+      return pb::TIMER_KIND_LIFECYCLE_HEARTBEAT;
+    case timer_kind::lifecycle_expiry:
+      return pb::TIMER_KIND_LIFECYCLE_EXPIRY;
+    case timer_kind::runner_start_grace:
+      return pb::TIMER_KIND_RUNNER_START_GRACE;
     case timer_kind::unregistration_last_attempt:
       return pb::TIMER_KIND_UNREGISTRATION_LAST_ATTEMPT;
-    case timer_kind::unregistration_alert: return pb::TIMER_KIND_UNREGISTRATION_ALERT;
+    case timer_kind::unregistration_alert:
+      return pb::TIMER_KIND_UNREGISTRATION_ALERT;
   }
   return pb::TIMER_KIND_UNSPECIFIED;
 }
 
 pb::RestartType to_wire(restart_type type) {
   switch (type) {
-    case restart_type::permanent: return pb::RESTART_TYPE_PERMANENT;
-    case restart_type::transient: return pb::RESTART_TYPE_TRANSIENT;
-    case restart_type::temporary: return pb::RESTART_TYPE_TEMPORARY;
+    case restart_type::permanent:
+      return pb::RESTART_TYPE_PERMANENT;
+    case restart_type::transient:
+      return pb::RESTART_TYPE_TRANSIENT;
+    case restart_type::temporary:
+      return pb::RESTART_TYPE_TEMPORARY;
   }
   return pb::RESTART_TYPE_UNSPECIFIED;
 }
@@ -190,7 +214,8 @@ pb::Event encode_event(const drain_event& event) {
 
 drain_event decode_event(const pb::Event& message) {
   switch (message.kind_case()) {
-    case pb::Event::kWardenStarted: return warden_started{};
+    case pb::Event::kWardenStarted:
+      return warden_started{};
     case pb::Event::kRunnerSpawned: {
       const auto& spawned = message.runner_spawned();
       return runner_spawned{spawned.pid(), {spawned.start_time_ticks(), spawned.boot_id()}};
@@ -204,23 +229,24 @@ drain_event decode_event(const pb::Event& message) {
                                                      .value = exited.status().value(),
                                                      .unknown = exited.status().unknown()}};
     }
-    case pb::Event::kShutdownRequested: return decode_shutdown(message.shutdown_requested());
+    case pb::Event::kShutdownRequested:
+      return decode_shutdown(message.shutdown_requested());
     case pb::Event::kForcefulShutdownRequested: {
       const auto& requested = message.forceful_shutdown_requested();
       return forceful_shutdown_requested{
           .source = from_wire<trigger_source>(requested.source(), "trigger"),
           .reason = requested.reason()};
     }
-    case pb::Event::kReloadRequested: return reload_requested{};
+    case pb::Event::kReloadRequested:
+      return reload_requested{};
     case pb::Event::kTimerFired:
       return timer_fired{from_wire<timer_kind>(message.timer_fired().kind(), "timer kind"),
                          message.timer_fired().id()};
     case pb::Event::kRunnerLoadObserved: {
       const auto& observed = message.runner_load_observed();
-      return runner_load_observed{observed.has_jobs_running()
-                                      ? std::optional{observed.jobs_running()}
-                                      : std::nullopt,
-                                  observed.runner_state()};
+      return runner_load_observed{
+          observed.has_jobs_running() ? std::optional{observed.jobs_running()} : std::nullopt,
+          observed.runner_state()};
     }
     case pb::Event::kUnregistrationFinished:
       return unregistration_finished{message.unregistration_finished().confirmed(),
@@ -242,12 +268,14 @@ drain_event decode_event(const pb::Event& message) {
     case pb::Event::kRunnerSignalDelivered:
       return runner_signal_delivered{message.runner_signal_delivered().pid(),
                                      message.runner_signal_delivered().signal_number()};
-    case pb::Event::kLifecycleClientUnavailable: return lifecycle_client_unavailable{};
+    case pb::Event::kLifecycleClientUnavailable:
+      return lifecycle_client_unavailable{};
     case pb::Event::kJobReported:
-      return job_reported{message.job_reported().ended() ? job_report_kind::ended
-                                                         : job_report_kind::started,
-                          message.job_reported().job_id()};
-    case pb::Event::KIND_NOT_SET: break;
+      return job_reported{
+          message.job_reported().ended() ? job_report_kind::ended : job_report_kind::started,
+          message.job_reported().job_id()};
+    case pb::Event::KIND_NOT_SET:
+      break;
   }
   throw journal_format_error{"event of no known kind"};
 }
@@ -281,23 +309,22 @@ pb::DrainConfig encode_config(const drain_config& config) {
 drain_config decode_config(const pb::DrainConfig& message) {
   using std::chrono::milliseconds;
   const auto& restart = message.restart();
-  drain_config config{
-      .graceful_signal = message.graceful_signal(),
-      .forceful_signal = message.forceful_signal(),
-      .restart = {.type = from_wire<restart_type>(restart.type(), "restart type"),
-                  .backoff_initial = milliseconds{restart.backoff_initial_ms()},
-                  .backoff_max = milliseconds{restart.backoff_max_ms()},
-                  .jitter = restart.jitter(),
-                  .budget_restarts_max = restart.budget_restarts_max(),
-                  .budget_window = milliseconds{restart.budget_window_ms()}},
-      .drain_timeout = std::nullopt,
-      .kill_timeout = duration{message.kill_timeout_ns()},
-      .random_seed = message.random_seed(),
-      .unregister = message.unregister(),
-      .unregister_before_stop = message.unregister_before_stop(),
-      .wind_down_reserve = duration{message.wind_down_reserve_ns()},
-      .await_lifecycle_lookup = message.await_lifecycle_lookup(),
-      .runner_start_grace = duration{message.runner_start_grace_ns()}};
+  drain_config config{.graceful_signal = message.graceful_signal(),
+                      .forceful_signal = message.forceful_signal(),
+                      .restart = {.type = from_wire<restart_type>(restart.type(), "restart type"),
+                                  .backoff_initial = milliseconds{restart.backoff_initial_ms()},
+                                  .backoff_max = milliseconds{restart.backoff_max_ms()},
+                                  .jitter = restart.jitter(),
+                                  .budget_restarts_max = restart.budget_restarts_max(),
+                                  .budget_window = milliseconds{restart.budget_window_ms()}},
+                      .drain_timeout = std::nullopt,
+                      .kill_timeout = duration{message.kill_timeout_ns()},
+                      .random_seed = message.random_seed(),
+                      .unregister = message.unregister(),
+                      .unregister_before_stop = message.unregister_before_stop(),
+                      .wind_down_reserve = duration{message.wind_down_reserve_ns()},
+                      .await_lifecycle_lookup = message.await_lifecycle_lookup(),
+                      .runner_start_grace = duration{message.runner_start_grace_ns()}};
   if (message.has_drain_timeout_ns()) config.drain_timeout = duration{message.drain_timeout_ns()};
   if (message.has_unregistration_alert_after_ns())
     config.unregistration_alert_after = duration{message.unregistration_alert_after_ns()};
@@ -344,7 +371,8 @@ journal_record decode_record(std::string_view payload) {
                            .event = decode_event(entry.event()),
                            .effects = {entry.effects().begin(), entry.effects().end()}};
     }
-    case pb::Record::KIND_NOT_SET: break;
+    case pb::Record::KIND_NOT_SET:
+      break;
   }
   throw journal_format_error{"record of no known kind"};
 }

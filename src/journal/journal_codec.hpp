@@ -15,7 +15,7 @@ namespace runwarden {
 
 // A record whose payload is not a valid version 1 record.
 class journal_format_error : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 

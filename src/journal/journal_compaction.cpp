@@ -4,8 +4,7 @@
 namespace runwarden {
 
 std::optional<std::vector<compacted_step>> compacted_steps(const drain_config& config,
-                                                           const drain_state& state,
-                                                           instant now) {
+                                                           const drain_state& state, instant now) {
   if (state.status != warden_status::running || state.runner != runner_state::alive ||
       !state.runner_pid)
     return std::nullopt;

@@ -28,7 +28,6 @@ struct compacted_step {
 // `config`, at `now`; nullopt when the state is not one compaction may rebuild (a drain
 // under way, a runner being spawned or between restarts).
 std::optional<std::vector<compacted_step>> compacted_steps(const drain_config& config,
-                                                           const drain_state& state,
-                                                           instant now);
+                                                           const drain_state& state, instant now);
 
 }  // namespace runwarden

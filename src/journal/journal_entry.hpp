@@ -13,8 +13,8 @@
 namespace runwarden {
 
 struct journal_header {
-  std::string created_by;               // "runwarden 0.1.0"
-  std::int64_t created_unix_ns = 0;     // wall-clock time of creation, for people
+  std::string created_by;            // "runwarden 0.1.0"
+  std::int64_t created_unix_ns = 0;  // wall-clock time of creation, for people
   drain_config config;
 };
 

@@ -70,8 +70,8 @@ journal_read parse_journal(std::string_view bytes) {
   }
   contents.damage = decode_entries(scan, bytes, contents.entries);
   if (!contents.damage && scan.damage)
-    contents.damage = journal_damage{scan.damage->offset, scan.damage->record_number,
-                                     scan.damage->what, 0};
+    contents.damage =
+        journal_damage{scan.damage->offset, scan.damage->record_number, scan.damage->what, 0};
   contents.good_bytes = contents.damage ? contents.damage->offset : scan.good_bytes;
   if (contents.damage) contents.damage->bytes_dropped = bytes.size() - contents.good_bytes;
   return journal_read{std::move(contents), {}};

@@ -34,8 +34,9 @@ replay_result replay_journal(const journal_header& header,
   drain_machine machine{header.config};
   replay_result result;
   for (const auto& entry : entries) {
-    result.text += "#" + std::to_string(entry.sequence) + " at=" +
-                   std::to_string(entry.at.count()) + "ns " + to_string(entry.event) + "\n";
+    result.text += "#" + std::to_string(entry.sequence) +
+                   " at=" + std::to_string(entry.at.count()) + "ns " + to_string(entry.event) +
+                   "\n";
     std::vector<std::string> replayed;
     for (const auto& effect : machine.step(entry.event, entry.at)) {
       replayed.push_back(to_string(effect));
@@ -49,8 +50,7 @@ replay_result replay_journal(const journal_header& header,
 std::string describe(const replay_difference& difference) {
   return "entry " + std::to_string(difference.sequence) + ", effect " +
          std::to_string(difference.effect_index + 1) + ": recorded " +
-         quoted_or_none(difference.recorded) + ", replayed " +
-         quoted_or_none(difference.replayed);
+         quoted_or_none(difference.recorded) + ", replayed " + quoted_or_none(difference.replayed);
 }
 
 }  // namespace runwarden

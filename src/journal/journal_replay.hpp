@@ -21,7 +21,7 @@ namespace runwarden {
 
 struct replay_difference {
   std::uint64_t sequence = 0;
-  std::size_t effect_index = 0;        // the first effect that differs
+  std::size_t effect_index = 0;         // the first effect that differs
   std::optional<std::string> recorded;  // nullopt: the live run had fewer effects
   std::optional<std::string> replayed;  // nullopt: the replay has fewer effects
 };

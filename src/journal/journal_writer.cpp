@@ -39,22 +39,21 @@ journal_open open_failed(std::string error) { return journal_open{std::nullopt, 
 // Writes prologue and header into `staging` and syncs it; the error text, if any.
 std::optional<std::string> write_staging(const std::filesystem::path& staging,
                                          const journal_header& header) {
-  const int descriptor =
-      ::open(staging.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-             S_IRUSR | S_IWUSR);
+  const int descriptor = ::open(
+      staging.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, S_IRUSR | S_IWUSR);
   if (descriptor < 0) return system_error_text("cannot create journal", staging);
   const auto bytes = encode_prologue() + encode_frame(encode_record(header));
   const bool written = write_fully(descriptor, bytes) && ::fsync(descriptor) == 0;
-  auto error = written ? std::optional<std::string>{}
-                       : system_error_text("cannot write journal", staging);
+  auto error =
+      written ? std::optional<std::string>{} : system_error_text("cannot write journal", staging);
   ::close(descriptor);
   return error;
 }
 
 }  // namespace
 
-journal_open journal_writer::create(const std::filesystem::path& file,
-                                    const journal_header& header, journal_sync_policy policy) {
+journal_open journal_writer::create(const std::filesystem::path& file, const journal_header& header,
+                                    journal_sync_policy policy) {
   std::error_code ignored;
   if (std::filesystem::exists(file, ignored))
     return open_failed("journal " + file.string() + " exists already; recover or retire it");
@@ -143,8 +142,7 @@ std::optional<std::string> journal_writer::append(instant at, const drain_event&
   ++next_sequence_;
   size_bytes_ += frame.size();
   ++unsynced_records_;
-  if (policy_.records_per_sync != 0 && unsynced_records_ >= policy_.records_per_sync)
-    return sync();
+  if (policy_.records_per_sync != 0 && unsynced_records_ >= policy_.records_per_sync) return sync();
   return std::nullopt;
 }
 

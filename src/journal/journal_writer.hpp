@@ -30,7 +30,7 @@ struct journal_sync_policy {
 struct journal_open;
 
 class journal_writer {
-public:
+ public:
   // Creates `file` anew with `header` as record 0: written beside it, fsynced and renamed
   // into place, so a crash never leaves a journal without a whole header. `file` must not
   // exist yet (a previous journal is recovered or retired first).
@@ -65,7 +65,7 @@ public:
   std::uint64_t size_bytes() const { return size_bytes_; }
   const std::filesystem::path& file() const { return file_; }
 
-private:
+ private:
   journal_writer(std::filesystem::path file, int descriptor, std::uint64_t next_sequence,
                  std::uint64_t size_bytes, journal_sync_policy policy);
   // After a failed write: the file cut back to size_bytes_, its last whole record.

@@ -64,8 +64,8 @@ std::optional<std::string> prepare_state_directory(const std::filesystem::path& 
   if (auto problem = state_directory_problem(directory, ::geteuid())) return problem;
   // Permission bits do not tell the whole truth (read-only mounts, ACLs, root): try it.
   const auto probe = directory / ".runwarden-write-probe";
-  const int descriptor = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-                                                   O_CLOEXEC, S_IRUSR | S_IWUSR);
+  const int descriptor = ::open(
+      probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, S_IRUSR | S_IWUSR);
   if (descriptor < 0 && errno == ELOOP)
     return "refusing the state directory " + directory.string() + ": " + probe.string() +
            " is a symbolic link";

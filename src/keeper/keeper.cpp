@@ -53,7 +53,7 @@ sigset_t keeper_signals() {
 
 // The binary's path, read once: after an upgrade it names the new binary, which both the
 // next warden and a re-executed keeper run. Where no /proc is mounted (an empty root, a bare
-// container: issue 35) it is the path the kernel says this process was started by
+// container) it is the path the kernel says this process was started by
 // (AT_EXECFN), made absolute.
 std::string own_path() {
   std::array<char, 4096> path{};
@@ -69,7 +69,7 @@ std::string own_path() {
 // A message sent to the warden that must not be lost while its link is momentarily full: a
 // bounded queue. A warden that leaves it full is not reading, and is restarted.
 class outbox {
-public:
+ public:
   bool push(std::string_view message) {
     if (count_ == slots_.size() || message.size() > slot_bytes) return false;
     auto& slot = slots_[(first_ + count_++) % slots_.size()];
@@ -88,7 +88,7 @@ public:
   }
   void clear() { first_ = count_ = 0; }
 
-private:
+ private:
   static constexpr std::size_t slot_bytes = 512;
   struct slot {
     std::array<char, slot_bytes> bytes{};
@@ -119,14 +119,14 @@ constexpr std::chrono::seconds link_patience{2};
 constexpr int chunks_per_turn = 16;
 
 class keeper {
-public:
+ public:
   keeper(int argc, char** argv) : argv_(argv, argv + argc), path_(own_path()) {
     argv_.push_back(nullptr);
     pipes_[1].err = true;
   }
   int run();
 
-private:
+ private:
   // The warden.
   void start_warden();
   void warden_ended(int wait_status);
@@ -230,7 +230,8 @@ int keeper::poll_timeout_ms(clock::time_point now) const {
   auto next = timing_.next_systemd_ping(now);
   if (restart_at_) next = std::min(next, *restart_at_);
   if (warden_ > 0) next = std::min(next, ping_due_);
-  if (link_full_since_ && output_waiting()) next = std::min(next, *link_full_since_ + link_patience);
+  if (link_full_since_ && output_waiting())
+    next = std::min(next, *link_full_since_ + link_patience);
   const auto left = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
   return static_cast<int>(std::clamp<long long>(left, 0, 60'000));
 }
@@ -242,8 +243,8 @@ void keeper::on_timers(clock::time_point now) {
     start_warden();
   }
   if (warden_ > 0 && now >= ping_due_) {
-    log_.line("the warden (pid %d) has not shown for %lld s that it can act; killing it",
-              warden_, static_cast<long long>(timing_.warden_interval_s()));
+    log_.line("the warden (pid %d) has not shown for %lld s that it can act; killing it", warden_,
+              static_cast<long long>(timing_.warden_interval_s()));
     kill_warden();
     ping_due_ = clock::time_point::max();  // its end restarts it
   }
@@ -318,9 +319,10 @@ void keeper::warden_ended(int wait_status) {
     log_.line("the warden (pid %d) was killed by signal %d; starting it again in %lld ms", pid,
               WTERMSIG(wait_status), static_cast<long long>(delay.count()));
   else
-    log_.line("the warden (pid %d) exited %d while the runner (pid %d) runs; starting it again "
-              "in %lld ms", pid, WEXITSTATUS(wait_status), runner_,
-              static_cast<long long>(delay.count()));
+    log_.line(
+        "the warden (pid %d) exited %d while the runner (pid %d) runs; starting it again "
+        "in %lld ms",
+        pid, WEXITSTATUS(wait_status), runner_, static_cast<long long>(delay.count()));
   restart_at_ = clock::now() + delay;
 }
 
@@ -366,9 +368,10 @@ void keeper::on_message(std::string_view message) {
     if (runner_ > 0) runner = {.state = protocol::runner_report::kind::running, .pid = runner_};
     send_control({buffer_.data(), protocol::encode_keeper_hello(buffer_, runner)});
     for (const auto& signal : pending_.items())  // a warden before this one may have it
-      send_control({buffer_.data(), protocol::encode_number_pair(buffer_, "resent",
-                                                                 static_cast<std::int64_t>(signal.sequence),
-                                                                 signal.number)});
+      send_control(
+          {buffer_.data(),
+           protocol::encode_number_pair(
+               buffer_, "resent", static_cast<std::int64_t>(signal.sequence), signal.number)});
   } else if (kind == "spawn") {
     if (warden_ > 0) spawn_runner(rest);  // a dead warden's could never release its runner
   } else if (kind == "release") {
@@ -392,8 +395,9 @@ void keeper::on_message(std::string_view message) {
 void keeper::send_control(std::string_view message) {
   RUNWARDEN_ASSERT(!message.empty());
   if (link_ < 0 || !greeted_) return;  // the next warden's hello tells it what it needs
-  if (outbox_.empty() && ::send(link_, message.data(), message.size(),
-                                MSG_DONTWAIT | MSG_NOSIGNAL) == static_cast<ssize_t>(message.size()))
+  if (outbox_.empty() &&
+      ::send(link_, message.data(), message.size(), MSG_DONTWAIT | MSG_NOSIGNAL) ==
+          static_cast<ssize_t>(message.size()))
     return;
   if (!outbox_.push(message)) {
     log_.line("the warden (pid %d) reads nothing from the keeper; killing it", warden_);
@@ -481,8 +485,8 @@ void keeper::signal_runner(std::string_view rest) {
   if (!asked || asked->first != runner_ || runner_ <= 0) return;
   const int number = static_cast<int>(asked->second);
   if (::kill(-runner_, number) == 0 || ::kill(runner_, number) == 0)
-    send_control({buffer_.data(),
-                  protocol::encode_number_pair(buffer_, "delivered", runner_, number)});
+    send_control(
+        {buffer_.data(), protocol::encode_number_pair(buffer_, "delivered", runner_, number)});
 }
 
 void keeper::close_gate() {
@@ -506,8 +510,8 @@ void keeper::runner_ended(int wait_status) {
 
 void keeper::tell_exit() {
   exit_untold_ = false;
-  send_control({buffer_.data(),
-                protocol::encode_exited(buffer_, {last_.pid, last_.signaled, last_.code})});
+  send_control(
+      {buffer_.data(), protocol::encode_exited(buffer_, {last_.pid, last_.signaled, last_.code})});
 }
 
 bool keeper::output_waiting() const {
@@ -515,7 +519,9 @@ bool keeper::output_waiting() const {
 }
 
 void keeper::pump(runner_pipe& pipe) {
-  const auto relay = [this, &pipe](std::string_view line) { return relay_line(pipe.err, line, true); };
+  const auto relay = [this, &pipe](std::string_view line) {
+    return relay_line(pipe.err, line, true);
+  };
   for (int turn = 0; turn < chunks_per_turn; ++turn) {
     if (pipe.waiting()) {
       pipe.chunk_at += pipe.lines.feed(
@@ -526,9 +532,8 @@ void keeper::pump(runner_pipe& pipe) {
     const auto n = ::read(pipe.fd, pipe.chunk.data(), pipe.chunk.size());
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
     if (n <= 0) {
-      pipe.lines.finish([this, &pipe](std::string_view line) {
-        return relay_line(pipe.err, line, false);
-      });
+      pipe.lines.finish(
+          [this, &pipe](std::string_view line) { return relay_line(pipe.err, line, false); });
       ::close(pipe.fd);
       pipe.fd = -1;
       return;
@@ -548,9 +553,8 @@ bool keeper::relay_line(bool err, std::string_view line, bool may_wait) {
     ++dropped_lines_;
     return true;
   }
-  if (outbox_.empty() &&
-      ::send(link_, message.data(), length, MSG_DONTWAIT | MSG_NOSIGNAL) ==
-          static_cast<ssize_t>(length)) {
+  if (outbox_.empty() && ::send(link_, message.data(), length, MSG_DONTWAIT | MSG_NOSIGNAL) ==
+                             static_cast<ssize_t>(length)) {
     dropped_lines_ = 0;
     link_full_since_.reset();
     return true;
@@ -581,8 +585,10 @@ void keeper::reap() {
     int wait_status = 0;
     const pid_t pid = ::waitpid(-1, &wait_status, WNOHANG);
     if (pid <= 0) return;
-    if (pid == runner_) runner_ended(wait_status);
-    else if (pid == warden_) warden_ended(wait_status);
+    if (pid == runner_)
+      runner_ended(wait_status);
+    else if (pid == warden_)
+      warden_ended(wait_status);
     // else an orphan of the runner's, adopted by the subreaper: nothing to tell
   }
 }
@@ -594,9 +600,9 @@ void keeper::received(int signal_number) {
               signal_number);
     return;
   }
-  send_control({buffer_.data(), protocol::encode_number_pair(buffer_, "signal",
-                                                             static_cast<std::int64_t>(sequence),
-                                                             signal_number)});
+  send_control(
+      {buffer_.data(), protocol::encode_number_pair(
+                           buffer_, "signal", static_cast<std::int64_t>(sequence), signal_number)});
 }
 
 void keeper::acknowledged(std::string_view rest) {

@@ -1,5 +1,5 @@
 #pragma once
-// The keeper (DESIGN.md, "Process structure"): the small process that `runwarden run` and
+// The keeper: the small process that `runwarden run` and
 // `runwarden wrapper` become, so that the runner's life never hangs on the big one. It is the
 // runner's parent and the service's main process (systemd's MainPID, PID 1 in a container):
 //

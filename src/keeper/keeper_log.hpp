@@ -6,14 +6,14 @@
 namespace runwarden {
 
 class keeper_log {
-public:
+ public:
   void line(const char* format, ...) __attribute__((format(printf, 2, 3)));
   // Logs `what` failed with `error` and returns `exit_code`.
   int error_exit(const char* what, int error, int exit_code);
   void set_json(bool json) { json_ = json; }
   bool json() const { return json_; }
 
-private:
+ private:
   bool json_ = false;
 };
 

@@ -27,8 +27,7 @@ void to_environment(const state& carried) {
        {static_cast<long long>(carried.runner), static_cast<long long>(carried.stdout_fd),
         static_cast<long long>(carried.stderr_fd), static_cast<long long>(carried.last.state),
         static_cast<long long>(carried.last.pid), static_cast<long long>(carried.last.signaled),
-        static_cast<long long>(carried.last.code),
-        static_cast<long long>(carried.next_sequence),
+        static_cast<long long>(carried.last.code), static_cast<long long>(carried.next_sequence),
         static_cast<long long>(carried.json_log)})
     text += " " + std::to_string(number);
   for (const auto& signal : carried.pending.items())

@@ -17,7 +17,7 @@ inline constexpr const char* variable = "RUNWARDEN_KEEPER_RESUME";
 
 // The signals received and not yet acknowledged by a warden, in their order.
 class signals {
-public:
+ public:
   struct item {
     std::uint64_t sequence = 0;
     int number = 0;
@@ -27,7 +27,7 @@ public:
   void remove(std::uint64_t sequence);
   std::span<const item> items() const { return {items_.data(), count_}; }
 
-private:
+ private:
   std::array<item, count_max> items_{};
   std::size_t count_ = 0;
 };

@@ -10,7 +10,7 @@
 namespace runwarden {
 
 class keeper_timing {
-public:
+ public:
   using clock = std::chrono::steady_clock;
   // A warden that ran this long had started well: its end is no crash loop.
   static constexpr std::chrono::seconds stable_after{60};
@@ -48,7 +48,7 @@ public:
   void reset_backoff() { failed_starts_ = 0; }
   bool gave_up() const { return failed_starts_ >= failed_starts_max; }
 
-private:
+ private:
   std::chrono::microseconds systemd_interval_{0};
   clock::time_point next_systemd_ping_{};
   std::chrono::microseconds warden_interval_{default_warden_interval};

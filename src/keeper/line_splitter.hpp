@@ -13,7 +13,7 @@
 namespace runwarden {
 
 class line_splitter {
-public:
+ public:
   // Feeds `bytes`; `emit(std::string_view line)` is called for each line completed and
   // returns whether it took the line. Returns how many bytes were consumed: fewer than given
   // when emit refused a line, which is offered again, whole, at the next feed.
@@ -42,7 +42,7 @@ public:
     length_ = 0;
   }
 
-private:
+ private:
   std::string_view line() const {
     std::size_t n = length_;
     if (n > 0 && line_[n - 1] == '\r') --n;

@@ -1,6 +1,6 @@
 #pragma once
 // The [kubernetes] table: runwarden as its own pod's entrypoint, telling the cluster when the
-// pod is busy (issue 34). Off by default; outside Kubernetes nothing of it is opened.
+// pod is busy. Off by default; outside Kubernetes nothing of it is opened.
 // config/runwarden.toml documents each key.
 
 #include <cstdint>

@@ -2,22 +2,22 @@
 // runner's arbitrary output included, is escaped correctly.
 #include "src/logging/logging.hpp"
 
-#include <chrono>
-#include <mutex>
-#include <nlohmann/json.hpp>
+#include <spdlog/async.h>
 #include <spdlog/details/os.h>
 #include <spdlog/formatter.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/async.h>
 #include <spdlog/spdlog.h>
+#include <chrono>
+#include <mutex>
+#include <nlohmann/json.hpp>
 
 namespace runwarden {
 
 namespace {
 
 class json_line_formatter final : public spdlog::formatter {
-public:
+ public:
   void format(const spdlog::details::log_msg& message, spdlog::memory_buf_t& destination) override {
     const auto since_epoch = message.time.time_since_epoch();
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(since_epoch);
@@ -37,8 +37,7 @@ public:
   }
 };
 
-std::shared_ptr<spdlog::logger> make_logger(const std::string& name,
-                                            const spdlog::sink_ptr& sink) {
+std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const spdlog::sink_ptr& sink) {
   auto logger = std::make_shared<spdlog::logger>(name, sink);
   spdlog::register_logger(logger);
   return logger;
@@ -75,8 +74,7 @@ std::unique_ptr<spdlog::formatter> log_line_formatter(log_format format) {
 std::optional<spdlog::level::level_enum> parse_log_level(std::string_view text) {
   for (int level = spdlog::level::trace; level < spdlog::level::n_levels; ++level) {
     const auto name = spdlog::level::to_string_view(spdlog::level::level_enum(level));
-    if (text == std::string_view(name.data(), name.size()))
-      return spdlog::level::level_enum(level);
+    if (text == std::string_view(name.data(), name.size())) return spdlog::level::level_enum(level);
   }
   if (text == "warn") return spdlog::level::warn;
   return std::nullopt;

@@ -14,7 +14,7 @@ inline constexpr int runner_end_unknown_exit_code = 75;
 // restarted runwarden (no child of it, so its status cannot be waited for), unknown.
 struct exit_status {
   bool signaled = false;
-  int value = 0;  // the exit code, or the signal number when signaled
+  int value = 0;         // the exit code, or the signal number when signaled
   bool unknown = false;  // the end was seen, its status could not be read
   // The shell's convention, which tini and runwarden follow for their own exit code.
   int as_exit_code() const {

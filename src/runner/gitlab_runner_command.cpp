@@ -37,9 +37,9 @@ gitlab_runner_flags read_gitlab_runner_flags(const std::vector<std::string>& com
           .config_file = flag_value(command, {"config", "c"})};
 }
 
-std::optional<std::string> effective_listen_address(
-    const std::optional<std::string>& flag, const std::optional<std::string>& environment,
-    const std::optional<std::string>& config_file) {
+std::optional<std::string> effective_listen_address(const std::optional<std::string>& flag,
+                                                    const std::optional<std::string>& environment,
+                                                    const std::optional<std::string>& config_file) {
   if (given(flag)) return flag;
   if (given(environment)) return environment;
   if (given(config_file)) return config_file;

@@ -22,9 +22,9 @@ gitlab_runner_flags read_gitlab_runner_flags(const std::vector<std::string>& com
 
 // The listen_address gitlab-runner uses: the flag, else LISTEN_ADDRESS, else config.toml's;
 // an empty flag or variable counts as not given, as in listenAddress(). Empty: no metrics.
-std::optional<std::string> effective_listen_address(
-    const std::optional<std::string>& flag, const std::optional<std::string>& environment,
-    const std::optional<std::string>& config_file);
+std::optional<std::string> effective_listen_address(const std::optional<std::string>& flag,
+                                                    const std::optional<std::string>& environment,
+                                                    const std::optional<std::string>& config_file);
 
 // Where gitlab-runner looks for config.toml when no --config is given: CONFIG_FILE, else
 // /etc/gitlab-runner/config.toml for root, else ~/.gitlab-runner/config.toml

@@ -173,8 +173,7 @@ std::optional<std::string> metrics_url(std::string_view listen_address) {
       if (!rest.starts_with(':')) return std::nullopt;
       port = rest.substr(1);
     }
-  } else if (const std::size_t colon = listen_address.find(':');
-             colon != std::string_view::npos) {
+  } else if (const std::size_t colon = listen_address.find(':'); colon != std::string_view::npos) {
     if (listen_address.find(':', colon + 1) != std::string_view::npos) return std::nullopt;
     host = listen_address.substr(0, colon);
     port = listen_address.substr(colon + 1);

@@ -22,8 +22,8 @@ namespace runwarden {
 
 struct gitlab_runner_entry {
   std::string name;
-  std::string url;            // the GitLab instance, e.g. "https://gitlab.com"
-  std::int64_t id = 0;        // the runner's id in GitLab (`id`); 0 when the entry has none
+  std::string url;      // the GitLab instance, e.g. "https://gitlab.com"
+  std::int64_t id = 0;  // the runner's id in GitLab (`id`); 0 when the entry has none
   // "glrt-..." for runners created in GitLab 16+, else legacy. Empty (or blank) when the
   // entry has none: gitlab-runner 19.1+ then skips the entry with a warning (HasToken(),
   // commands/multi.go feedRunner), so it is no error here either; see has_token().
@@ -49,7 +49,7 @@ struct gitlab_runner_config {
   std::optional<std::string> listen_address;
   // shutdown_timeout in seconds; gitlab-runner uses it only when positive (GetShutdownTimeout).
   std::chrono::seconds shutdown_timeout = gitlab_default_shutdown_timeout;
-  std::int64_t concurrent = 1;                // gitlab-runner's default when the key is absent
+  std::int64_t concurrent = 1;  // gitlab-runner's default when the key is absent
   std::vector<gitlab_runner_entry> runners;
   std::optional<std::string> system_id;  // set by the loader when the file holds one
   std::string system_id_problem;         // why system_id is empty, for the status page

@@ -15,8 +15,8 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 }
 
 bool counts_toward_desired(std::string_view state) {
-  return !starts_with(state, "Terminat") && !starts_with(state, "Detach") &&
-         state != "Standby" && state != "EnteringStandby";
+  return !starts_with(state, "Terminat") && !starts_with(state, "Detach") && state != "Standby" &&
+         state != "EnteringStandby";
 }
 
 }  // namespace

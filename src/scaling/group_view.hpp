@@ -19,8 +19,8 @@ struct group_view {
   std::int32_t min_size = 0;
   std::int32_t max_size = 0;
   std::int32_t desired_capacity = 0;
-  std::int32_t pending = 0;      // launching (Pending*), or wanted and not listed yet
-  std::int32_t terminating = 0;  // Terminating* (scale-in or a replacement under way)
+  std::int32_t pending = 0;                    // launching (Pending*), or wanted and not listed yet
+  std::int32_t terminating = 0;                // Terminating* (scale-in or a replacement under way)
   std::optional<std::string> self_state = {};  // empty: this instance is not in the list
   bool self_protected = false;
   friend bool operator==(const group_view&, const group_view&) = default;

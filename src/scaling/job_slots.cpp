@@ -14,9 +14,12 @@ std::optional<job_slots> job_slots_of(warden_status status,
   if (!jobs_running) return std::nullopt;
   switch (status) {
     case warden_status::starting:
-    case warden_status::gone: return std::nullopt;
-    case warden_status::running: return job_slots{*jobs_running, std::max(capacity, *jobs_running)};
-    case warden_status::shutting_down: return job_slots{*jobs_running, *jobs_running};
+    case warden_status::gone:
+      return std::nullopt;
+    case warden_status::running:
+      return job_slots{*jobs_running, std::max(capacity, *jobs_running)};
+    case warden_status::shutting_down:
+      return job_slots{*jobs_running, *jobs_running};
   }
   return std::nullopt;
 }

@@ -16,11 +16,16 @@ struct overloaded : handlers... {
 
 std::string_view label_of(scaling_decision_kind kind) {
   switch (kind) {
-    case scaling_decision_kind::scale_up: return "scale_up";
-    case scaling_decision_kind::scale_in_self: return "scale_in_self";
-    case scaling_decision_kind::protect: return "protect";
-    case scaling_decision_kind::unprotect: return "unprotect";
-    case scaling_decision_kind::hold: return "hold";
+    case scaling_decision_kind::scale_up:
+      return "scale_up";
+    case scaling_decision_kind::scale_in_self:
+      return "scale_in_self";
+    case scaling_decision_kind::protect:
+      return "protect";
+    case scaling_decision_kind::unprotect:
+      return "unprotect";
+    case scaling_decision_kind::hold:
+      return "hold";
   }
   return "hold";
 }
@@ -57,8 +62,7 @@ std::string to_string(const scaling_decision& decision) {
           },
           [](const scale_in_self& in) { return fmt::format("scale_in_self: {}", in.reason); },
           [](const protect_self& protect) {
-            return fmt::format("{}: {}", protect.protect ? "protect" : "unprotect",
-                               protect.reason);
+            return fmt::format("{}: {}", protect.protect ? "protect" : "unprotect", protect.reason);
           },
           [](const hold_off& hold) { return fmt::format("hold: {}", hold.reason); },
           [](const scaling_note& note) { return note.text; },

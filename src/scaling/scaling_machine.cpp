@@ -39,8 +39,7 @@ bool idle_long_enough(const scaling_state& state, instant now) {
          now - *state.idle_since >= duration{state.policy.idle_threshold};
 }
 
-void observe_load(scaling_state& state, const load_observed& load, instant now,
-                  scaling_step& out) {
+void observe_load(scaling_state& state, const load_observed& load, instant now, scaling_step& out) {
   if (load.status == warden_status::shutting_down || load.status == warden_status::gone) {
     state.finished = true;
     out.decisions.push_back(
@@ -116,11 +115,11 @@ void drive_scaling(scaling_state& state, instant now, scaling_step& out) {
   if (now < *state.intent_not_before) return;
   state.intent_not_before.reset();
   state.scaling_in_flight = scaling_call::read_group;
-  out.decisions.push_back(read_group_now{
-      intent == scaling_intent::scale_up
-          ? fmt::format("saturated ({} of {} jobs) for {}", *state.jobs_running,
-                        state.policy.capacity, text_of(now - *state.saturated_since))
-          : fmt::format("idle for {}", text_of(now - *state.idle_since))});
+  out.decisions.push_back(
+      read_group_now{intent == scaling_intent::scale_up
+                         ? fmt::format("saturated ({} of {} jobs) for {}", *state.jobs_running,
+                                       state.policy.capacity, text_of(now - *state.saturated_since))
+                         : fmt::format("idle for {}", text_of(now - *state.idle_since))});
 }
 
 // A group read that decided against acting: say why, and read again only after a cooldown.
@@ -139,10 +138,9 @@ void decide_scale_up(scaling_state& state, const group_view& group, instant now,
                             top, group.group_name, group.min_size));
   if (group.pending >= policy.step)
     return hold(state, now, out,
-                fmt::format("saturated, but {} instance(s) already launching in {}",
-                            group.pending, group.group_name));
-  const std::int32_t target =
-      std::min(group.desired_capacity + policy.step - group.pending, top);
+                fmt::format("saturated, but {} instance(s) already launching in {}", group.pending,
+                            group.group_name));
+  const std::int32_t target = std::min(group.desired_capacity + policy.step - group.pending, top);
   if (target <= group.desired_capacity) {
     const bool at_max = top == group.max_size;
     return hold(state, now, out,
@@ -167,10 +165,9 @@ void decide_scale_in(scaling_state& state, const group_view& group, instant now,
                 fmt::format("idle, but {} is in motion ({} launching, {} terminating)",
                             group.group_name, group.pending, group.terminating));
   state.scaling_in_flight = scaling_call::scale_in_self;
-  out.decisions.push_back(scale_in_self{
-      fmt::format("idle for {}: {} desired {} -> {} (min {})", text_of(now - *state.idle_since),
-                  group.group_name, group.desired_capacity, group.desired_capacity - 1,
-                  group.min_size)});
+  out.decisions.push_back(scale_in_self{fmt::format(
+      "idle for {}: {} desired {} -> {} (min {})", text_of(now - *state.idle_since),
+      group.group_name, group.desired_capacity, group.desired_capacity - 1, group.min_size)});
 }
 
 void decide_with_group(scaling_state& state, const group_view& group, instant now,
@@ -207,8 +204,9 @@ void on_success(scaling_state& state, scaling_call call, instant now, scaling_st
   state.scaling_failures = 0;
   if (call == scaling_call::scale_in_self) {
     state.finished = true;
-    out.decisions.push_back(scaling_note{
-        report_level::info, "this instance gave itself up: its terminate lifecycle hook drains it"});
+    out.decisions.push_back(
+        scaling_note{report_level::info,
+                     "this instance gave itself up: its terminate lifecycle hook drains it"});
     return;
   }
   // The new instances need time to take jobs: a fresh window after the cooldown.
@@ -216,8 +214,7 @@ void on_success(scaling_state& state, scaling_call call, instant now, scaling_st
   if (state.saturated_since) state.saturated_since = now;
 }
 
-void on_failure(scaling_state& state, const call_failed& failed, instant now,
-                scaling_step& out) {
+void on_failure(scaling_state& state, const call_failed& failed, instant now, scaling_step& out) {
   if (failed.failure.kind == autoscaling_failure_kind::already_done)
     return on_success(state, failed.call, now, out);
   const bool protection = failed.call == scaling_call::protect;
@@ -226,10 +223,9 @@ void on_failure(scaling_state& state, const call_failed& failed, instant now,
   ++failures;
   const scaling_policy& policy = state.policy;
   const bool denied = failed.failure.kind == autoscaling_failure_kind::access_denied;
-  const duration wait =
-      denied ? duration{policy.retry_max}
-             : capped_backoff(policy.retry_initial, policy.retry_max, failures, retry_jitter,
-                              next_unit_random(state.random_state));
+  const duration wait = denied ? duration{policy.retry_max}
+                               : capped_backoff(policy.retry_initial, policy.retry_max, failures,
+                                                retry_jitter, next_unit_random(state.random_state));
   if (protection) {
     state.protection_in_flight.reset();
     state.protection_not_before = now + wait;
@@ -256,7 +252,8 @@ std::optional<instant> next_wake(const scaling_state& state, instant now) {
   if (state.finished) return std::nullopt;
   const scaling_policy& policy = state.policy;
   std::optional<instant> earliest;
-  if (state.saturated_since) consider(earliest, *state.saturated_since + duration{policy.window}, now);
+  if (state.saturated_since)
+    consider(earliest, *state.saturated_since + duration{policy.window}, now);
   if (state.dip_since) consider(earliest, *state.dip_since + duration{policy.dip_tolerance}, now);
   if (state.idle_since) {
     consider(earliest, *state.idle_since + duration{policy.idle_threshold}, now);
@@ -301,10 +298,14 @@ scaling_step step(scaling_state& state, const scaling_event& event, instant now)
 
 std::string_view to_string(scaling_call call) {
   switch (call) {
-    case scaling_call::read_group: return "reading the group";
-    case scaling_call::scale_up: return "SetDesiredCapacity";
-    case scaling_call::scale_in_self: return "TerminateInstanceInAutoScalingGroup";
-    case scaling_call::protect: return "SetInstanceProtection";
+    case scaling_call::read_group:
+      return "reading the group";
+    case scaling_call::scale_up:
+      return "SetDesiredCapacity";
+    case scaling_call::scale_in_self:
+      return "TerminateInstanceInAutoScalingGroup";
+    case scaling_call::protect:
+      return "SetInstanceProtection";
   }
   return "a scaling call";
 }

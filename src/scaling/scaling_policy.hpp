@@ -18,7 +18,7 @@ struct scaling_policy {
   // Hysteresis: a dip below capacity shorter than this (a job ending and the next one being
   // picked up) does not end a saturated spell.
   std::chrono::milliseconds dip_tolerance{std::chrono::seconds{20}};
-  std::int32_t step = 1;                 // instances added per scale-up
+  std::int32_t step = 1;                // instances added per scale-up
   std::optional<std::int32_t> ceiling;  // desired capacity never set above this
   // No job for this long, and the group above its min: the instance gives itself up.
   std::chrono::milliseconds idle_threshold{std::chrono::minutes{10}};

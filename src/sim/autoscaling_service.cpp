@@ -32,28 +32,30 @@ http_response error(int status, const std::string& code, const std::string& mess
           .body = fmt::format("<ErrorResponse xmlns=\"http://autoscaling.amazonaws.com/doc/"
                               "2011-01-01/\"><Error><Type>Sender</Type><Code>{}</Code>"
                               "<Message>{}</Message></Error><RequestId>sim</RequestId>"
-                              "</ErrorResponse>", code, message)};
+                              "</ErrorResponse>",
+                              code, message)};
 }
 
 std::string flag(bool value) { return value ? "true" : "false"; }
 
 std::string instance_member(const sim_instance& instance) {
-  return fmt::format("<member><InstanceId>{}</InstanceId><AutoScalingGroupName>{}"
-                     "</AutoScalingGroupName><AvailabilityZone>sim-1a</AvailabilityZone>"
-                     "<LifecycleState>{}</LifecycleState><HealthStatus>HEALTHY</HealthStatus>"
-                     "<ProtectedFromScaleIn>{}</ProtectedFromScaleIn></member>",
-                     instance.id, sim_group_name, instance.lifecycle_state,
-                     flag(instance.protected_from_scale_in));
+  return fmt::format(
+      "<member><InstanceId>{}</InstanceId><AutoScalingGroupName>{}"
+      "</AutoScalingGroupName><AvailabilityZone>sim-1a</AvailabilityZone>"
+      "<LifecycleState>{}</LifecycleState><HealthStatus>HEALTHY</HealthStatus>"
+      "<ProtectedFromScaleIn>{}</ProtectedFromScaleIn></member>",
+      instance.id, sim_group_name, instance.lifecycle_state,
+      flag(instance.protected_from_scale_in));
 }
 
 std::string hook_member(const char* name, const char* transition, const fleet_scenario& s) {
-  return fmt::format("<member><LifecycleHookName>{}</LifecycleHookName><AutoScalingGroupName>"
-                     "{}</AutoScalingGroupName><LifecycleTransition>{}</LifecycleTransition>"
-                     "<HeartbeatTimeout>{}</HeartbeatTimeout><GlobalTimeout>{}</GlobalTimeout>"
-                     "<DefaultResult>{}</DefaultResult></member>",
-                     name, sim_group_name, transition, s.heartbeat_timeout.count(),
-                     s.global_timeout.count(),
-                     std::string_view{name} == sim_launch_hook ? "ABANDON" : "CONTINUE");
+  return fmt::format(
+      "<member><LifecycleHookName>{}</LifecycleHookName><AutoScalingGroupName>"
+      "{}</AutoScalingGroupName><LifecycleTransition>{}</LifecycleTransition>"
+      "<HeartbeatTimeout>{}</HeartbeatTimeout><GlobalTimeout>{}</GlobalTimeout>"
+      "<DefaultResult>{}</DefaultResult></member>",
+      name, sim_group_name, transition, s.heartbeat_timeout.count(), s.global_timeout.count(),
+      std::string_view{name} == sim_launch_hook ? "ABANDON" : "CONTINUE");
 }
 
 http_response no_active_action(const std::string& instance_id) {
@@ -74,10 +76,10 @@ http_response autoscaling_service::answer(const std::string& body, sim_seconds n
   for (auto& [key, value] : form_decode(body)) parameters.emplace(key, value);
   const auto action = param(parameters, "Action");
   const auto& scenario = world_.scenario_;
-  const auto instance_id = param(parameters, action == "DescribeAutoScalingInstances" ||
-                                                     action == "SetInstanceProtection"
-                                                 ? "InstanceIds.member.1"
-                                                 : "InstanceId");
+  const auto instance_id = param(
+      parameters, action == "DescribeAutoScalingInstances" || action == "SetInstanceProtection"
+                      ? "InstanceIds.member.1"
+                      : "InstanceId");
   const auto index = world_.index_of(instance_id);
   if (action == "DescribeAutoScalingInstances") {
     const bool listed = index && !world_.instances_[*index].gone;
@@ -86,8 +88,8 @@ http_response autoscaling_service::answer(const std::string& body, sim_seconds n
                           "</AutoScalingInstances>");
   }
   if (action == "DescribeLifecycleHooks") {
-    std::string hooks = hook_member(sim_terminate_hook, "autoscaling:EC2_INSTANCE_TERMINATING",
-                                    scenario);
+    std::string hooks =
+        hook_member(sim_terminate_hook, "autoscaling:EC2_INSTANCE_TERMINATING", scenario);
     if (scenario.launch_hook)
       hooks += hook_member(sim_launch_hook, "autoscaling:EC2_INSTANCE_LAUNCHING", scenario);
     return ok(action, "<LifecycleHooks>" + hooks + "</LifecycleHooks>");
@@ -96,11 +98,11 @@ http_response autoscaling_service::answer(const std::string& body, sim_seconds n
     std::string members;
     for (const auto& instance : world_.instances_)
       if (!instance.gone)
-        members += fmt::format("<member><InstanceId>{}</InstanceId><LifecycleState>{}"
-                               "</LifecycleState><HealthStatus>Healthy</HealthStatus>"
-                               "<ProtectedFromScaleIn>{}</ProtectedFromScaleIn></member>",
-                               instance.id, instance.lifecycle_state,
-                               flag(instance.protected_from_scale_in));
+        members += fmt::format(
+            "<member><InstanceId>{}</InstanceId><LifecycleState>{}"
+            "</LifecycleState><HealthStatus>Healthy</HealthStatus>"
+            "<ProtectedFromScaleIn>{}</ProtectedFromScaleIn></member>",
+            instance.id, instance.lifecycle_state, flag(instance.protected_from_scale_in));
     return ok(action, fmt::format("<AutoScalingGroups><member><AutoScalingGroupName>{}"
                                   "</AutoScalingGroupName><MinSize>{}</MinSize><MaxSize>{}"
                                   "</MaxSize><DesiredCapacity>{}</DesiredCapacity><Instances>{}"
@@ -111,17 +113,20 @@ http_response autoscaling_service::answer(const std::string& body, sim_seconds n
   if (action == "SetDesiredCapacity") {
     const int desired = std::stoi(param(parameters, "DesiredCapacity"));
     if (desired > scenario.max_size || desired < scenario.min_size)
-      return error(400, "ValidationError",
-                   fmt::format("New SetDesiredCapacity value {} is {} value {} for the "
-                               "AutoScalingGroup.", desired,
-                               desired > scenario.max_size ? "above max" : "below min",
-                               desired > scenario.max_size ? scenario.max_size : scenario.min_size));
+      return error(
+          400, "ValidationError",
+          fmt::format("New SetDesiredCapacity value {} is {} value {} for the "
+                      "AutoScalingGroup.",
+                      desired, desired > scenario.max_size ? "above max" : "below min",
+                      desired > scenario.max_size ? scenario.max_size : scenario.min_size));
     world_.set_desired(desired, now);
     return ok(action, "");
   }
   if (!index || world_.instances_[*index].gone)
-    return error(400, "ValidationError", "Instance Id not found - No managed instance found for "
-                                         "instance ID: " + instance_id);
+    return error(400, "ValidationError",
+                 "Instance Id not found - No managed instance found for "
+                 "instance ID: " +
+                     instance_id);
   auto& instance = world_.instances_[*index];
   if (action == "SetInstanceProtection") {
     instance.protected_from_scale_in = param(parameters, "ProtectedFromScaleIn") == "true";
@@ -134,18 +139,20 @@ http_response autoscaling_service::answer(const std::string& body, sim_seconds n
                    fmt::format("Currently, desiredSize equals minSize ({}). Terminating "
                                "instance without replacement will violate group's min size "
                                "constraint. Either set shouldDecrementDesiredCapacity flag to "
-                               "false or lower group's min size.", scenario.min_size));
+                               "false or lower group's min size.",
+                               scenario.min_size));
     world_.begin_termination(*index, now, decrement);
-    return ok(action, "<Activity><ActivityId>sim</ActivityId><StatusCode>InProgress"
-                      "</StatusCode></Activity>");
+    return ok(action,
+              "<Activity><ActivityId>sim</ActivityId><StatusCode>InProgress"
+              "</StatusCode></Activity>");
   }
   const bool launch = param(parameters, "LifecycleHookName") == sim_launch_hook;
   auto& slot = launch ? instance.launch_action : instance.terminate_action;
   const bool active = slot && !slot->ended;
   if (action == "RecordLifecycleActionHeartbeat") {
     if (!active) return no_active_action(instance_id);
-    slot->heartbeat_deadline =
-        std::min(now + static_cast<double>(scenario.heartbeat_timeout.count()), slot->global_deadline);
+    slot->heartbeat_deadline = std::min(
+        now + static_cast<double>(scenario.heartbeat_timeout.count()), slot->global_deadline);
     instance.lane.marks.push_back({now, "heartbeat"});
     return ok(action, "");
   }

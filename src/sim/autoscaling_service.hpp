@@ -19,13 +19,13 @@ inline constexpr const char* sim_terminate_hook = "sim-terminate";
 std::string autoscaling_action(const std::string& body);
 
 class autoscaling_service {
-public:
+ public:
   explicit autoscaling_service(fleet_world& world) : world_(world) {}
 
   // The answer to one signed POST; the form's Action says which call it is.
   http_response answer(const std::string& body, sim_seconds now);
 
-private:
+ private:
   fleet_world& world_;
 };
 

@@ -65,10 +65,11 @@ http_response azure_metadata_service::answer(std::size_t instance, const http_re
   if (path == compute_path && request.method == "GET") {
     const auto& id = world_.instances_[instance].id;
     return json_answer(200, {{"name", id},
-                             {"resourceId", "/subscriptions/00000000-0000-0000-0000-000000000000/"
-                                            "resourceGroups/sim/providers/Microsoft.Compute/"
-                                            "virtualMachineScaleSets/sim-fleet/virtualMachines/" +
-                                                id},
+                             {"resourceId",
+                              "/subscriptions/00000000-0000-0000-0000-000000000000/"
+                              "resourceGroups/sim/providers/Microsoft.Compute/"
+                              "virtualMachineScaleSets/sim-fleet/virtualMachines/" +
+                                  id},
                              {"vmScaleSetName", "sim-fleet"}});
   }
   if (path != events_path) return json_answer(404, {{"error", "Not found"}});
@@ -89,13 +90,13 @@ http_response azure_metadata_service::events_document() const {
          {"Resources", json::array({instance.id})},
          {"EventStatus", started ? "Started" : "Scheduled"},
          {"NotBefore", started ? "" : format_gmt_date(sim_wall_time(event->global_deadline))},
-         {"Description", event->hook == "Preempt" ? "Spot VM eviction"
-                                                  : "Virtual machine scale set scale-in"},
+         {"Description",
+          event->hook == "Preempt" ? "Spot VM eviction" : "Virtual machine scale set scale-in"},
          {"EventSource", event->hook == "Preempt" ? "Platform" : "User"},
          {"DurationInSeconds", -1}});
   }
-  return json_answer(200, {{"DocumentIncarnation", world_.azure_incarnation_},
-                           {"Events", std::move(events)}});
+  return json_answer(
+      200, {{"DocumentIncarnation", world_.azure_incarnation_}, {"Events", std::move(events)}});
 }
 
 http_response azure_metadata_service::approve(std::size_t approver, const std::string& body,

@@ -22,12 +22,12 @@ namespace runwarden {
 inline constexpr std::string_view sim_azure_endpoint = "http://azure.sim";
 
 class azure_metadata_service {
-public:
+ public:
   explicit azure_metadata_service(fleet_world& world) : world_(world) {}
 
   http_response answer(std::size_t instance, const http_request& request, sim_seconds now);
 
-private:
+ private:
   http_response events_document() const;
   http_response approve(std::size_t approver, const std::string& body, sim_seconds now);
 

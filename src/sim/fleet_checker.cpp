@@ -43,9 +43,9 @@ void fleet_checker::runner_spawned(sim_seconds at, const sim_instance& instance,
                                    const sim_runner& previous, bool draining,
                                    std::optional<sim_seconds> deadline) {
   if (previous.alive)
-    violate(at, fleet_invariant::two_runners,
-            fmt::format("{}: a runner started while runner {} still runs", instance.id,
-                        previous.pid));
+    violate(
+        at, fleet_invariant::two_runners,
+        fmt::format("{}: a runner started while runner {} still runs", instance.id, previous.pid));
   if (draining)
     violate(at, fleet_invariant::runner_started_in_drain,
             fmt::format("{}: a fresh runner started during a drain (deadline {})", instance.id,
@@ -58,8 +58,8 @@ void fleet_checker::jobs_killed_by_signal(sim_seconds at, const sim_instance& in
   if (!deadline || at < *deadline - 1e-6)
     violate(at, fleet_invariant::job_killed_early,
             fmt::format("{}: {} job(s) killed by runwarden's signal {} before the drain "
-                        "deadline ({})", instance.id, jobs, signal_number,
-                        deadline_text(deadline)));
+                        "deadline ({})",
+                        instance.id, jobs, signal_number, deadline_text(deadline)));
 }
 
 void fleet_checker::status_published(sim_seconds at, const sim_instance& instance,
@@ -79,8 +79,7 @@ bool fleet_checker::reclaimed(sim_seconds at, const sim_instance& instance) {
   const auto exited = instance.runner.exited_at;
   if (instance.runner.alive || !exited || *exited + completion_slack >= at) return false;
   const auto retry_wait_max = static_cast<double>(
-      (sim_retry_wait_max + std::max(sim_unregister_timeout, sim_completion_call_budget))
-          .count());
+      (sim_retry_wait_max + std::max(sim_unregister_timeout, sim_completion_call_budget)).count());
   if (faulty(at - retry_wait_max)) return true;
   if (!instance.registered) {
     if (instance.terminate_action) completed_in_time(at, instance);
@@ -116,13 +115,14 @@ void fleet_checker::action_timed_out(sim_seconds at, const sim_instance& instanc
   if (!instance.runner.alive) return;
   const bool by_heartbeat = action.heartbeat_deadline < action.global_deadline;
   const auto fault_free_since =
-      by_heartbeat ? at - static_cast<double>((scenario_.heartbeat_timeout +
-                                               sim_retry_wait_max).count())
-                   : action.started;
+      by_heartbeat
+          ? at - static_cast<double>((scenario_.heartbeat_timeout + sim_retry_wait_max).count())
+          : action.started;
   if (faulty(fault_free_since)) return;
   violate(at, fleet_invariant::hook_timed_out_running,
           fmt::format("{}: the {} ran out while its runner still ran, with no fault since "
-                      "{:.0f}s", instance.id,
+                      "{:.0f}s",
+                      instance.id,
                       action.event_id.empty() ? std::string{"terminate hook"}
                                               : "Azure " + action.hook + " event",
                       fault_free_since));
@@ -144,9 +144,9 @@ void fleet_checker::azure_event_approved(sim_seconds at, const sim_instance& app
                                          const sim_instance& instance) {
   const auto& event = *instance.terminate_action;
   if (approver.id != instance.id)
-    violate(at, fleet_invariant::approved_by_another,
-            fmt::format("{}'s Azure {} event approved by {}", instance.id, event.hook,
-                        approver.id));
+    violate(
+        at, fleet_invariant::approved_by_another,
+        fmt::format("{}'s Azure {} event approved by {}", instance.id, event.hook, approver.id));
   else if (instance.runner.alive || instance.registered)
     violate(at, fleet_invariant::approved_before_gone,
             fmt::format("{}: Azure {} event approved while its runner was still {}", instance.id,
@@ -155,9 +155,8 @@ void fleet_checker::azure_event_approved(sim_seconds at, const sim_instance& app
 
 void fleet_checker::instance_ticked(sim_seconds at, const sim_instance& instance) {
   const auto& action = instance.terminate_action;
-  if (instance.gone && instance.registered && instance.lifecycle_state == "Terminated" &&
-      action && action->outcome == "CONTINUE" &&
-      at >= action->ended.value_or(at) + registration_grace &&
+  if (instance.gone && instance.registered && instance.lifecycle_state == "Terminated" && action &&
+      action->outcome == "CONTINUE" && at >= action->ended.value_or(at) + registration_grace &&
       reported_registered_.insert(instance.id).second)
     violate(at, fleet_invariant::left_registered,
             instance.id + ": still registered with GitLab after its hook was completed");
@@ -171,9 +170,9 @@ void fleet_checker::finished(sim_seconds at, const std::vector<sim_instance>& in
   for (const auto& instance : instances) {
     const auto& action = instance.terminate_action;
     if (action && !action->ended && action->started + slack < at)
-      violate(at, fleet_invariant::drain_not_finished,
-              fmt::format("{}: terminating since {:.0f}s and not gone", instance.id,
-                          action->started));
+      violate(
+          at, fleet_invariant::drain_not_finished,
+          fmt::format("{}: terminating since {:.0f}s and not gone", instance.id, action->started));
   }
 }
 

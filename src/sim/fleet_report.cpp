@@ -40,9 +40,12 @@ fleet_report make_report(const fleet_world& world, std::uint64_t seed,
   for (const auto& job : world.jobs()) {
     ++report.jobs_arrived;
     if (job.started) waits.push_back(*job.started - job.arrived);
-    if (!job.started) ++report.jobs_queued_at_end;
-    else if (!job.ended) ++report.jobs_running_at_end;
-    else if (job.killed_by.empty()) ++report.jobs_finished;
+    if (!job.started)
+      ++report.jobs_queued_at_end;
+    else if (!job.ended)
+      ++report.jobs_running_at_end;
+    else if (job.killed_by.empty())
+      ++report.jobs_finished;
   }
   report.jobs_killed = world.books().jobs_killed;
   report.queue_wait_p50 = percentile(waits, 0.50);
@@ -87,9 +90,9 @@ std::string report_text(const fleet_report& r) {
       r.scenario, r.seed, r.jobs_arrived, r.jobs_finished, r.jobs_running_at_end,
       r.jobs_queued_at_end, counts(r.jobs_killed), r.queue_wait_p50, r.queue_wait_p90,
       r.queue_wait_p99, r.instances_launched, r.instance_hours, r.spot_interruptions,
-      r.wind_down_at_reclaim,
-      counts(r.drains_by_trigger), r.drains_gone, r.lifecycle_completed, r.lifecycle_timed_out,
-      r.lifecycle_completions_repeated, counts(r.api_calls), counts(r.retries), counts(r.faults));
+      r.wind_down_at_reclaim, counts(r.drains_by_trigger), r.drains_gone, r.lifecycle_completed,
+      r.lifecycle_timed_out, r.lifecycle_completions_repeated, counts(r.api_calls),
+      counts(r.retries), counts(r.faults));
   if (r.violations.empty()) return text + "invariants: all held\n";
   for (const auto& v : r.violations)
     text += fmt::format("VIOLATION at {:.0f}s: {}: {}\n", v.at, v.invariant, v.detail);
@@ -105,18 +108,24 @@ nlohmann::ordered_json report_document(const fleet_report& r) {
   nlohmann::ordered_json json{
       {"scenario", r.scenario},
       {"seed", r.seed},
-      {"jobs", {{"arrived", r.jobs_arrived}, {"finished", r.jobs_finished},
-                {"running_at_end", r.jobs_running_at_end}, {"queued_at_end", r.jobs_queued_at_end},
-                {"killed", r.jobs_killed}}},
-      {"queue_wait_seconds", {{"p50", r.queue_wait_p50}, {"p90", r.queue_wait_p90},
-                              {"p99", r.queue_wait_p99}}},
-      {"instances", {{"launched", r.instances_launched}, {"instance_hours", r.instance_hours},
-                     {"spot_interruptions", r.spot_interruptions},
-                     {"wind_down_at_reclaim", r.wind_down_at_reclaim}}},
+      {"jobs",
+       {{"arrived", r.jobs_arrived},
+        {"finished", r.jobs_finished},
+        {"running_at_end", r.jobs_running_at_end},
+        {"queued_at_end", r.jobs_queued_at_end},
+        {"killed", r.jobs_killed}}},
+      {"queue_wait_seconds",
+       {{"p50", r.queue_wait_p50}, {"p90", r.queue_wait_p90}, {"p99", r.queue_wait_p99}}},
+      {"instances",
+       {{"launched", r.instances_launched},
+        {"instance_hours", r.instance_hours},
+        {"spot_interruptions", r.spot_interruptions},
+        {"wind_down_at_reclaim", r.wind_down_at_reclaim}}},
       {"drains", {{"by_trigger", r.drains_by_trigger}, {"gone", r.drains_gone}}},
-      {"lifecycle_actions", {{"completed", r.lifecycle_completed},
-                             {"timed_out", r.lifecycle_timed_out},
-                             {"completions_repeated", r.lifecycle_completions_repeated}}},
+      {"lifecycle_actions",
+       {{"completed", r.lifecycle_completed},
+        {"timed_out", r.lifecycle_timed_out},
+        {"completions_repeated", r.lifecycle_completions_repeated}}},
       {"api_calls", r.api_calls},
       {"retries", r.retries},
       {"faults", r.faults},

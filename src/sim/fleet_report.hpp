@@ -20,7 +20,7 @@ struct fleet_report {
   std::uint64_t jobs_finished = 0;
   std::uint64_t jobs_running_at_end = 0;
   std::uint64_t jobs_queued_at_end = 0;
-  std::map<std::string, std::uint64_t> jobs_killed;  // by reason
+  std::map<std::string, std::uint64_t> jobs_killed;                   // by reason
   double queue_wait_p50 = 0, queue_wait_p90 = 0, queue_wait_p99 = 0;  // seconds
   double instance_hours = 0;
   std::uint64_t instances_launched = 0;

@@ -32,10 +32,10 @@ struct journaled_step {
 // crash: the journal, the status seen last and the trigger carry over to the restart.
 struct instance_actors {
   std::optional<instance> runwarden;
-  warden_actor warden;  // kept past a crash: what the world sends the dead one is lost
+  warden_actor warden;            // kept past a crash: what the world sends the dead one is lost
   std::vector<caf::actor> ports;  // the HTTP port and the status recorder
   std::vector<journaled_step> journal;
-  drain_config drain;  // as planned: the journal's header
+  drain_config drain;   // as planned: the journal's header
   std::string trigger;  // the drain's trigger once one began
   bool gone = false;
   warden_status last_status = warden_status::starting;
@@ -90,8 +90,9 @@ std::uint64_t instance_seed(const fleet_run_options& options, std::size_t index)
 // inputs held in memory. Every worker draws its random numbers from the instance's seed.
 instance_plan sim_plan(const fleet_scenario& scenario, const sim_instance& simulated,
                        std::uint64_t seed, bool broken) {
-  auto planned = plan_instance(sim_inputs(scenario, simulated, broken), [seed] { return seed; },
-                               std::make_shared<metrics_registry>("sim", sim_wall_time(0)));
+  auto planned = plan_instance(
+      sim_inputs(scenario, simulated, broken), [seed] { return seed; },
+      std::make_shared<metrics_registry>("sim", sim_wall_time(0)));
   // The scenario reader refuses what planning would: a refusal here is a bug of sim_inputs.
   RUNWARDEN_ASSERT(planned.plan);
   return std::move(*planned.plan);
@@ -117,15 +118,15 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
           .process = system.spawn(sim_process_port, ports),
           .http = [http] { return http; },
           .exit_listener = recorder,
-          .journal = [run, index](instant at, const drain_event& event,
-                                  const std::vector<drain_effect>& effects) {
-            run->instances[index].journal.push_back({at, event, effects});
-            return std::optional<std::string>{};
-          },
+          .journal =
+              [run, index](instant at, const drain_event& event,
+                           const std::vector<drain_effect>& effects) {
+                run->instances[index].journal.push_back({at, event, effects});
+                return std::optional<std::string>{};
+              },
           .recovered = std::move(recovered),
-          .wall_clock = [run, &system] {
-            return sim_wall_time(sim_now(system.clock().now(), run->start));
-          }});
+          .wall_clock =
+              [run, &system] { return sim_wall_time(sim_now(system.clock().now(), run->start)); }});
   actors.warden = actors.runwarden->warden();
   actors.ports = {caf::actor_cast<caf::actor>(http), caf::actor_cast<caf::actor>(recorder)};
   caf::anon_send(actors.warden, subscribe_atom::value, status_subscriber_actor{recorder});
@@ -137,7 +138,8 @@ void stop(const std::shared_ptr<run_state>& run, std::size_t index) {
   for (const auto& actor : actors.ports) caf::anon_send_exit(actor, caf::exit_reason::kill);
 }
 
-std::optional<sim_seconds> drain_deadline(const std::shared_ptr<run_state>& run, std::size_t index) {
+std::optional<sim_seconds> drain_deadline(const std::shared_ptr<run_state>& run,
+                                          std::size_t index) {
   const auto& actors = run->instances[index];
   if (actors.down) return actors.deadline_while_down;
   if (!actors.drain_deadline) return std::nullopt;
@@ -170,8 +172,7 @@ std::string write_journal(const run_state& run, const fleet_run_options& options
   if (index >= run.instances.size() || run.instances[index].journal.empty())
     return fmt::format("no journal for instance \"{}\": it never booted", wanted);
   auto created = journal_writer::create(
-      options.journal_file,
-      journal_header{"runwarden sim", 0, run.instances[index].drain},
+      options.journal_file, journal_header{"runwarden sim", 0, run.instances[index].drain},
       journal_sync_policy{0});
   if (!created.writer) return created.error;
   for (const auto& step : run.instances[index].journal)

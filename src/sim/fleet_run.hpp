@@ -5,10 +5,10 @@
 // (src/assembly/instance_planning, from inputs held in memory: sim_inputs) and started by the
 // same assembly (src/assembly/instance): the warden and every worker under its supervisor
 // (unregistration, notifier, metrics poller, the cloud's watcher, lifecycle hooks, and the
-// scaler when the scenario scales) on the simulated ports. Each runwarden's journal is kept in memory: one that crashes comes back
-// from it, as runwarden run does from its state directory. The world ticks once a virtual
-// second; between ticks the coordinator delivers every message and fires every timer in
-// time order, so the same seed always gives the same run.
+// scaler when the scenario scales) on the simulated ports. Each runwarden's journal is kept in
+// memory: one that crashes comes back from it, as runwarden run does from its state directory. The
+// world ticks once a virtual second; between ticks the coordinator delivers every message and fires
+// every timer in time order, so the same seed always gives the same run.
 
 #include <cstdint>
 #include <optional>
@@ -22,7 +22,7 @@ namespace runwarden {
 
 struct fleet_run_options {
   std::uint64_t seed = 1;
-  std::string journal_file = {};  // non-empty: one instance's journal is written there
+  std::string journal_file = {};      // non-empty: one instance's journal is written there
   std::string journal_instance = {};  // its id ("i-000003"); empty: the first instance
   // Test-only: a coordinator that forces the runner as soon as it drains, to prove the
   // invariants catch a broken drain.

@@ -18,7 +18,7 @@ namespace runwarden {
 namespace {
 
 class reader {
-public:
+ public:
   reader(std::string file, fleet_scenario& scenario) : file_(std::move(file)), s_(scenario) {}
 
   void refuse(const toml::node& node, const std::string& key, const std::string& problem) {
@@ -43,13 +43,16 @@ public:
     if (!text) return refuse(node, key, "expected a duration such as \"90s\" or \"1h\"");
     const auto parsed = parse_duration(text->get());
     if (!parsed.value) return refuse(node, key, parsed.error);
-    if (!zero_ok && parsed.value->count() == 0) return refuse(node, key, "must be greater than zero");
+    if (!zero_ok && parsed.value->count() == 0)
+      return refuse(node, key, "must be greater than zero");
     target = std::chrono::duration_cast<span>(*parsed.value);
   }
 
   void flag(const toml::node& node, const std::string& key, bool& target) {
-    if (const auto* value = node.as_boolean()) target = value->get();
-    else refuse(node, key, "expected true or false");
+    if (const auto* value = node.as_boolean())
+      target = value->get();
+    else
+      refuse(node, key, "expected true or false");
   }
 
   void bursts(const toml::node& node, const std::string& key) {
@@ -84,10 +87,14 @@ public:
 
   void cloud(const toml::node& node, const std::string& key) {
     const auto* text = node.as_string();
-    if (text && text->get() == "aws") s_.cloud = fleet_cloud::aws;
-    else if (text && text->get() == "azure") s_.cloud = fleet_cloud::azure;
-    else if (text && text->get() == "gcp") s_.cloud = fleet_cloud::gcp;
-    else refuse(node, key, "expected \"aws\", \"azure\" or \"gcp\"");
+    if (text && text->get() == "aws")
+      s_.cloud = fleet_cloud::aws;
+    else if (text && text->get() == "azure")
+      s_.cloud = fleet_cloud::azure;
+    else if (text && text->get() == "gcp")
+      s_.cloud = fleet_cloud::gcp;
+    else
+      refuse(node, key, "expected \"aws\", \"azure\" or \"gcp\"");
   }
 
   using key_reader = std::function<void(const toml::node&, const std::string&)>;
@@ -95,24 +102,28 @@ public:
   std::map<std::string, key_reader> readers() {
     auto& f = s_.faults;
     return {
-        {"name", [&](const toml::node& n, const std::string& k) {
-           if (const auto* text = n.as_string()) s_.name = text->get();
-           else refuse(n, k, "expected a string");
+        {"name",
+         [&](const toml::node& n, const std::string& k) {
+           if (const auto* text = n.as_string())
+             s_.name = text->get();
+           else
+             refuse(n, k, "expected a string");
          }},
         {"duration", [&](const auto& n, const auto& k) { duration(n, k, s_.duration, false); }},
         {"group.min", [&](const auto& n, const auto& k) { number_in(n, k, s_.min_size, 0, 500); }},
         {"group.max", [&](const auto& n, const auto& k) { number_in(n, k, s_.max_size, 1, 500); }},
-        {"group.desired", [&](const auto& n, const auto& k) { number_in(n, k, s_.desired, 0, 500); }},
-        {"group.boot_time", [&](const auto& n, const auto& k) { duration(n, k, s_.boot_time, true); }},
+        {"group.desired",
+         [&](const auto& n, const auto& k) { number_in(n, k, s_.desired, 0, 500); }},
+        {"group.boot_time",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.boot_time, true); }},
         {"group.heartbeat_timeout",
          [&](const auto& n, const auto& k) { duration(n, k, s_.heartbeat_timeout, false); }},
         {"group.global_timeout",
          [&](const auto& n, const auto& k) { duration(n, k, s_.global_timeout, false); }},
         {"group.launch_hook", [&](const auto& n, const auto& k) { flag(n, k, s_.launch_hook); }},
         {"group.cloud", [&](const auto& n, const auto& k) { cloud(n, k); }},
-        {"group.terminate_notification", [&](const auto& n, const auto& k) {
-           duration(n, k, s_.terminate_notification, false);
-         }},
+        {"group.terminate_notification",
+         [&](const auto& n, const auto& k) { duration(n, k, s_.terminate_notification, false); }},
         {"group.spot_share",
          [&](const auto& n, const auto& k) { number_in(n, k, s_.spot_share, 0, 1); }},
         {"group.shutdown_period",
@@ -122,11 +133,15 @@ public:
         {"runner.poll_interval",
          [&](const auto& n, const auto& k) { duration(n, k, s_.poll_interval, false); }},
         {"runner.scaling", [&](const auto& n, const auto& k) { flag(n, k, s_.scaling); }},
-        {"runner.api", [&](const toml::node& n, const std::string& k) {
+        {"runner.api",
+         [&](const toml::node& n, const std::string& k) {
            const auto* text = n.as_string();
-           if (text && text->get() == "gitlab") s_.api = runner_api::gitlab;
-           else if (text && text->get() == "github") s_.api = runner_api::github;
-           else refuse(n, k, "expected \"gitlab\" or \"github\"");
+           if (text && text->get() == "gitlab")
+             s_.api = runner_api::gitlab;
+           else if (text && text->get() == "github")
+             s_.api = runner_api::github;
+           else
+             refuse(n, k, "expected \"gitlab\" or \"github\"");
          }},
         {"load.jobs_per_minute",
          [&](const auto& n, const auto& k) { number_in(n, k, s_.jobs_per_minute, 0, 100000); }},
@@ -135,30 +150,39 @@ public:
          [&](const auto& n, const auto& k) { duration(n, k, s_.job_duration_min, false); }},
         {"load.job_duration_max",
          [&](const auto& n, const auto& k) { duration(n, k, s_.job_duration_max, false); }},
-        {"events.instance_refresh_at", [&](const auto& n, const auto& k) {
+        {"events.instance_refresh_at",
+         [&](const auto& n, const auto& k) {
            std::chrono::seconds at{0};
            duration(n, k, at, true);
            s_.instance_refresh_at = at;
          }},
         {"events.capacity_changes", [&](const auto& n, const auto& k) { capacity_changes(n, k); }},
-        {"events.spot_interruptions_per_hour", [&](const auto& n, const auto& k) {
+        {"events.spot_interruptions_per_hour",
+         [&](const auto& n, const auto& k) {
            number_in(n, k, s_.spot_interruptions_per_hour, 0, 1000);
          }},
-        {"faults.api_error_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.api_error_rate, 0, 0.9); }},
-        {"faults.throttle_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.throttle_rate, 0, 0.9); }},
-        {"faults.busy_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.busy_rate, 0, 0.9); }},
-        {"faults.drop_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.drop_rate, 0, 0.5); }},
-        {"faults.imds_error_rate", [&](const auto& n, const auto& k) { number_in(n, k, f.imds_error_rate, 0, 0.9); }},
-        {"faults.latency_max", [&](const auto& n, const auto& k) { duration(n, k, f.latency_max, true); }},
-        {"faults.runner_crashes_per_hour", [&](const auto& n, const auto& k) {
-           number_in(n, k, f.runner_crashes_per_hour, 0, 100);
-         }},
-        {"faults.runwarden_crashes_per_hour", [&](const auto& n, const auto& k) {
+        {"faults.api_error_rate",
+         [&](const auto& n, const auto& k) { number_in(n, k, f.api_error_rate, 0, 0.9); }},
+        {"faults.throttle_rate",
+         [&](const auto& n, const auto& k) { number_in(n, k, f.throttle_rate, 0, 0.9); }},
+        {"faults.busy_rate",
+         [&](const auto& n, const auto& k) { number_in(n, k, f.busy_rate, 0, 0.9); }},
+        {"faults.drop_rate",
+         [&](const auto& n, const auto& k) { number_in(n, k, f.drop_rate, 0, 0.5); }},
+        {"faults.imds_error_rate",
+         [&](const auto& n, const auto& k) { number_in(n, k, f.imds_error_rate, 0, 0.9); }},
+        {"faults.latency_max",
+         [&](const auto& n, const auto& k) { duration(n, k, f.latency_max, true); }},
+        {"faults.runner_crashes_per_hour",
+         [&](const auto& n, const auto& k) { number_in(n, k, f.runner_crashes_per_hour, 0, 100); }},
+        {"faults.runwarden_crashes_per_hour",
+         [&](const auto& n, const auto& k) {
            number_in(n, k, f.runwarden_crashes_per_hour, 0, 100);
          }},
         {"faults.runwarden_restart_after",
          [&](const auto& n, const auto& k) { duration(n, k, f.runwarden_restart_after, false); }},
-        {"faults.until", [&](const auto& n, const auto& k) {
+        {"faults.until",
+         [&](const auto& n, const auto& k) {
            std::chrono::seconds until{0};
            duration(n, k, until, true);
            f.faults_until = until;
@@ -194,7 +218,8 @@ public:
     if (s_.desired < s_.min_size || s_.desired > s_.max_size)
       refuse(at("group.desired"), "group.desired", "must be within [group.min, group.max]");
     if (s_.job_duration_min > s_.job_duration_max)
-      refuse(at("load.job_duration_min"), "load.job_duration_min", "is above load.job_duration_max");
+      refuse(at("load.job_duration_min"), "load.job_duration_min",
+             "is above load.job_duration_max");
     for (std::size_t i = 0; i < s_.capacity_changes.size(); ++i)
       if (s_.capacity_changes[i].desired < s_.min_size ||
           s_.capacity_changes[i].desired > s_.max_size) {
@@ -215,14 +240,16 @@ public:
         {"group.shutdown_period", fleet_cloud::gcp}};
     for (const auto& [key, cloud] : own_keys)
       if (given(key) && s_.cloud != cloud)
-        refuse(at(key), key, fmt::format("only with group.cloud = \"{}\"",
-                                         cloud == fleet_cloud::azure ? "azure" : "gcp"));
+        refuse(at(key), key,
+               fmt::format("only with group.cloud = \"{}\"",
+                           cloud == fleet_cloud::azure ? "azure" : "gcp"));
     if (s_.cloud == fleet_cloud::aws) return;
-    for (const char* key : {"group.launch_hook", "group.heartbeat_timeout", "group.global_timeout",
-                            "runner.scaling"})
+    for (const char* key :
+         {"group.launch_hook", "group.heartbeat_timeout", "group.global_timeout", "runner.scaling"})
       if (given(key))
-        refuse(at(key), key, "only with group.cloud = \"aws\": Auto Scaling lifecycle hooks "
-                             "and the scaler's Auto Scaling API");
+        refuse(at(key), key,
+               "only with group.cloud = \"aws\": Auto Scaling lifecycle hooks "
+               "and the scaler's Auto Scaling API");
     s_.launch_hook = false;
     if (s_.cloud == fleet_cloud::gcp) {
       if (given("runner.poll_interval"))
@@ -249,7 +276,7 @@ public:
 
   std::vector<std::string> errors_;
 
-private:
+ private:
   void apply(const std::map<std::string, key_reader>& known, const std::string& key,
              const toml::node& node) {
     const auto found = known.find(key);
@@ -268,8 +295,8 @@ scenario_read parse_fleet_scenario(const std::string& text, const std::string& f
   try {
     root = toml::parse(text, file_name);
   } catch (const toml::parse_error& error) {
-    return {std::nullopt, {fmt::format("{}:{}: {}", file_name, error.source().begin.line,
-                                       error.description())}};
+    return {std::nullopt,
+            {fmt::format("{}:{}: {}", file_name, error.source().begin.line, error.description())}};
   }
   fleet_scenario scenario;
   reader read{file_name, scenario};

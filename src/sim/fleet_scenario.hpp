@@ -26,17 +26,17 @@ struct capacity_change {
 };
 
 struct fleet_faults {
-  double api_error_rate = 0;     // share of API answers that are 5xx
-  double throttle_rate = 0;      // share of Auto Scaling answers that are Throttling
-  double busy_rate = 0;          // share of unregistration answers that are 429/409-style busy
-  double drop_rate = 0;          // share of requests never answered (the client times out)
+  double api_error_rate = 0;  // share of API answers that are 5xx
+  double throttle_rate = 0;   // share of Auto Scaling answers that are Throttling
+  double busy_rate = 0;       // share of unregistration answers that are 429/409-style busy
+  double drop_rate = 0;       // share of requests never answered (the client times out)
   std::chrono::milliseconds latency_max{0};  // each answer delayed up to this
   double runner_crashes_per_hour = 0;        // per instance
   // runwarden itself killed (kill -9) per instance and hour; it comes back from its journal
   // after runwarden_restart_after, as systemd's Restart= would bring it.
   double runwarden_crashes_per_hour = 0;
   std::chrono::seconds runwarden_restart_after{5};
-  double imds_error_rate = 0;    // share of metadata answers that are 5xx
+  double imds_error_rate = 0;  // share of metadata answers that are 5xx
   // Liveness mode: faults stop here and every drain must then finish; unset: safety mode,
   // faults throughout.
   std::optional<std::chrono::seconds> faults_until;

@@ -46,8 +46,8 @@ struct timeline_sample {
 };
 
 struct fleet_timeline {
-  double duration = 0;  // the run's length, seconds
-  std::vector<timeline_lane> lanes;  // in launch order
+  double duration = 0;                            // the run's length, seconds
+  std::vector<timeline_lane> lanes;               // in launch order
   std::vector<timeline_sample> desired_capacity;  // one sample per change
   std::vector<timeline_sample> queued_jobs;       // one sample per change
   int group_min = 0;

@@ -111,20 +111,31 @@ void emit(std::string& out, fmt::format_string<Args...> format, Args&&... args) 
 
 // XML 1.0 cannot carry control characters other than tab and line ends, not even escaped.
 bool is_unwritable(char character) {
-  return static_cast<unsigned char>(character) < 0x20 && character != '\t' &&
-         character != '\n' && character != '\r';
+  return static_cast<unsigned char>(character) < 0x20 && character != '\t' && character != '\n' &&
+         character != '\r';
 }
 
 std::string xml_escaped(std::string_view text) {
   std::string escaped;
   for (const char character : text) {
     switch (character) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&apos;"; break;
-      default: escaped += is_unwritable(character) ? '?' : character;
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '"':
+        escaped += "&quot;";
+        break;
+      case '\'':
+        escaped += "&apos;";
+        break;
+      default:
+        escaped += is_unwritable(character) ? '?' : character;
     }
   }
   return escaped;
@@ -248,8 +259,10 @@ void write_glyph(std::string& out, const mark_glyph& glyph, std::string_view rol
                  double y, std::string_view tooltip) {
   emit(out, R"(<path class="{}" data-kind="{}" d="M{:.1f} {:.1f}{}" fill="{}" stroke="{}")", role,
        xml_escaped(glyph.name), x, y, glyph.shape, glyph.fill, glyph.stroke);
-  emit(out, R"( stroke-width="{}"><title>{}</title></path>)" "\n", glyph.stroke_width,
-       xml_escaped(tooltip));
+  emit(out,
+       R"( stroke-width="{}"><title>{}</title></path>)"
+       "\n",
+       glyph.stroke_width, xml_escaped(tooltip));
 }
 
 void write_band(std::string& out, const layout& at, const std::vector<timeline_span>& spans,
@@ -271,13 +284,15 @@ void write_job(std::string& out, const layout& at, const lane_layout& lane,
   const double left = at.x(job.start);
   const double right = std::max(at.x(job.end.value_or(at.duration)), left + min_bar_width);
   const double y = lane.top + jobs_top + lane.row_pitch * static_cast<double>(entry.row);
-  const std::string tooltip = fmt::format("job {}: {}{}", job.id,
-                                          interval_text(job.start, job.end, at.duration),
-                                          job.killed ? ", killed" : "");
+  const std::string tooltip =
+      fmt::format("job {}: {}{}", job.id, interval_text(job.start, job.end, at.duration),
+                  job.killed ? ", killed" : "");
   emit(out, R"(<rect class="job{}" data-job="{}" x="{:.1f}" y="{:.1f}" width="{:.1f}")",
        job.killed ? " killed" : "", job.id, left, y, right - left);
-  emit(out, R"( height="{:.1f}" fill="{}"><title>{}</title></rect>)" "\n", lane.row_pitch * 0.8,
-       job.killed ? killed_colour : job_colour, xml_escaped(tooltip));
+  emit(out,
+       R"( height="{:.1f}" fill="{}"><title>{}</title></rect>)"
+       "\n",
+       lane.row_pitch * 0.8, job.killed ? killed_colour : job_colour, xml_escaped(tooltip));
   if (job.killed) {
     write_glyph(out, glyph_of("job_killed"), "mark", right, y + lane.row_pitch * 0.4, tooltip);
   }
@@ -286,16 +301,24 @@ void write_job(std::string& out, const layout& at, const lane_layout& lane,
 void write_lane(std::string& out, const layout& at, const timeline_lane& lane,
                 const lane_layout& placed, std::size_t index) {
   const std::string instance = xml_escaped(lane.instance_id);
-  emit(out, R"(<g class="lane" id="lane-{}" data-instance="{}">)" "\n", index, instance);
+  emit(out,
+       R"(<g class="lane" id="lane-{}" data-instance="{}">)"
+       "\n",
+       index, instance);
   // Every other lane is shaded so that twenty stay easy to follow; translucent, so that the
   // time grid shows through.
   if (index % 2 == 1) {
-    emit(out, R"(<rect x="0" y="{:.1f}" width="{}" height="{:.1f}" fill-opacity="0.04"/>)" "\n",
+    emit(out,
+         R"(<rect x="0" y="{:.1f}" width="{}" height="{:.1f}" fill-opacity="0.04"/>)"
+         "\n",
          placed.top, svg_width, placed.height());
   }
   emit(out, R"(<text class="lane-label" x="{}" y="{:.1f}" text-anchor="end")", gutter_width - 8,
        placed.top + runner_band.top + 2);
-  emit(out, R"( font-family="monospace">{}</text>)" "\n", instance);
+  emit(out,
+       R"( font-family="monospace">{}</text>)"
+       "\n",
+       instance);
   write_band(out, at, lane.lifecycle, lifecycle_band, placed.top);
   write_band(out, at, lane.runner, runner_band, placed.top);
   for (const placed_job& job : placed.jobs) write_job(out, at, placed, job);
@@ -309,14 +332,20 @@ void write_lane(std::string& out, const layout& at, const timeline_lane& lane,
 void write_time_axis(std::string& out, const layout& at) {
   const double step = tick_step(at.duration);
   const auto last = static_cast<long long>(at.duration / step);
-  emit(out, R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#616161"/>)" "\n", gutter_width,
-       axis_y, gutter_width + plot_width, axis_y);
+  emit(out,
+       R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#616161"/>)"
+       "\n",
+       gutter_width, axis_y, gutter_width + plot_width, axis_y);
   for (long long tick = 0; tick <= last; ++tick) {
     const double x = at.x(static_cast<double>(tick) * step);
-    emit(out, R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2:.1f}" stroke="#e0e0e0"/>)" "\n",
+    emit(out,
+         R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2:.1f}" stroke="#e0e0e0"/>)"
+         "\n",
          x, axis_y, at.panel_top + panel_height);
-    emit(out, R"(<text class="tick" x="{:.1f}" y="{}" text-anchor="middle">{}</text>)" "\n", x,
-         axis_y - 5, clock_text(static_cast<double>(tick) * step));
+    emit(out,
+         R"(<text class="tick" x="{:.1f}" y="{}" text-anchor="middle">{}</text>)"
+         "\n",
+         x, axis_y - 5, clock_text(static_cast<double>(tick) * step));
   }
 }
 
@@ -330,33 +359,41 @@ void write_step_line(std::string& out, const layout& at,
   for (const timeline_sample& sample : samples) {
     const double x = at.x(sample.at);
     const double y = at.y(sample.value);
-    path += path.empty() ? fmt::format("M{:.1f} {:.1f}", x, y)
-                         : fmt::format("H{:.1f}V{:.1f}", x, y);
+    path +=
+        path.empty() ? fmt::format("M{:.1f} {:.1f}", x, y) : fmt::format("H{:.1f}V{:.1f}", x, y);
     highest = std::max(highest, sample.value);
   }
   emit(path, "H{:.1f}", at.x(at.duration));
   emit(out, R"(<path class="{}" d="{}" fill="none" stroke="{}" stroke-width="1.5">)", role, path,
        colour);
-  emit(out, "<title>{}: highest {}, last {}</title></path>\n", name, highest,
-       samples.back().value);
+  emit(out, "<title>{}: highest {}, last {}</title></path>\n", name, highest, samples.back().value);
 }
 
 void write_capacity_panel(std::string& out, const layout& at, const fleet_timeline& timeline) {
-  emit(out, R"(<text x="8" y="{:.1f}" font-weight="bold">capacity and queue</text>)" "\n",
+  emit(out,
+       R"(<text x="8" y="{:.1f}" font-weight="bold">capacity and queue</text>)"
+       "\n",
        at.panel_top + 10);
   const long long step = value_step(at.value_top);
   for (long long value = 0; value <= at.value_top; value += step) {
     const double y = at.y(static_cast<double>(value));
-    emit(out, R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#eeeeee"/>)" "\n",
+    emit(out,
+         R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#eeeeee"/>)"
+         "\n",
          gutter_width, y, gutter_width + plot_width, y);
-    emit(out, R"(<text class="value" x="{}" y="{:.1f}" text-anchor="end">{}</text>)" "\n",
+    emit(out,
+         R"(<text class="value" x="{}" y="{:.1f}" text-anchor="end">{}</text>)"
+         "\n",
          gutter_width - 6, y + 4, value);
   }
   for (const auto& [limit, value] :
        {std::pair{"min", timeline.group_min}, std::pair{"max", timeline.group_max}}) {
     emit(out, R"(<line class="group-{0}" x1="{1}" y1="{2:.1f}" x2="{3}" y2="{2:.1f}" stroke="{4}")",
          limit, gutter_width, at.y(value), gutter_width + plot_width, limit_colour);
-    emit(out, R"( stroke-dasharray="5 3"><title>group {} {}</title></line>)" "\n", limit, value);
+    emit(out,
+         R"( stroke-dasharray="5 3"><title>group {} {}</title></line>)"
+         "\n",
+         limit, value);
   }
   write_step_line(out, at, timeline.desired_capacity, "desired-capacity", "desired capacity",
                   desired_colour);
@@ -384,7 +421,10 @@ double write_legend(std::string& out, double top) {
     const double x = 12 + legend_column * static_cast<double>(slot % legend_per_row);
     const double y = top + legend_row * static_cast<double>(slot / legend_per_row);
     write_glyph(out, keys[slot], "key", x + 7, y, keys[slot].name);
-    emit(out, R"(<text x="{:.1f}" y="{:.1f}">{}</text>)" "\n", x + 18, y + 4, keys[slot].name);
+    emit(out,
+         R"(<text x="{:.1f}" y="{:.1f}">{}</text>)"
+         "\n",
+         x + 18, y + 4, keys[slot].name);
   }
   const std::size_t rows = (keys.size() + legend_per_row - 1) / legend_per_row;
   return top + legend_row * static_cast<double>(rows);
@@ -396,8 +436,10 @@ std::string render_timeline_svg(const fleet_timeline& timeline) {
   const layout at = measure(timeline);
   // The body is written first: the legend's length sets the picture's height.
   std::string body;
-  emit(body, R"(<text class="heading" x="8" y="20" font-size="14" font-weight="bold">{}</text>)"
-             "\n", xml_escaped(timeline.title));
+  emit(body,
+       R"(<text class="heading" x="8" y="20" font-size="14" font-weight="bold">{}</text>)"
+       "\n",
+       xml_escaped(timeline.title));
   write_time_axis(body, at);
   for (std::size_t index = 0; index < timeline.lanes.size(); ++index) {
     write_lane(body, at, timeline.lanes[index], at.lanes[index], index);
@@ -406,12 +448,18 @@ std::string render_timeline_svg(const fleet_timeline& timeline) {
   const double height =
       std::ceil(write_legend(body, at.panel_top + panel_height + legend_gap) + legend_row / 2);
 
-  std::string out = R"(<?xml version="1.0" encoding="UTF-8"?>)" "\n";
-  emit(out, R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}")"
-            R"( viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11">)" "\n",
+  std::string out = R"(<?xml version="1.0" encoding="UTF-8"?>)"
+                    "\n";
+  emit(out,
+       R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}")"
+       R"( viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11">)"
+       "\n",
        svg_width, height);
   emit(out, "<title>{}</title>\n", xml_escaped(timeline.title));
-  emit(out, R"(<rect width="{}" height="{}" fill="#ffffff"/>)" "\n", svg_width, height);
+  emit(out,
+       R"(<rect width="{}" height="{}" fill="#ffffff"/>)"
+       "\n",
+       svg_width, height);
   return out + body + "</svg>\n";
 }
 

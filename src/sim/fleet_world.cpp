@@ -16,7 +16,6 @@ namespace runwarden {
 
 namespace {
 
-
 // A spot notice comes this long before the instance is taken back: two minutes on AWS; an
 // Azure Preempt's NotBefore is at least 30 s ahead; Google stops a preempted VM 30 s after
 // instance/preempted turns TRUE.
@@ -206,8 +205,7 @@ std::int64_t fleet_world::spawn_runner(std::size_t index, sim_seconds now) {
   auto& runner = instances_[index].runner;
   const bool draining = draining_of && draining_of(index);
   checker_->runner_spawned(now, instances_[index], runner, draining,
-                           draining && drain_deadline_of ? drain_deadline_of(index)
-                                                         : std::nullopt);
+                           draining && drain_deadline_of ? drain_deadline_of(index) : std::nullopt);
   runner = sim_runner{.pid = next_pid_++,
                       .alive = true,
                       .draining = false,
@@ -244,8 +242,7 @@ void fleet_world::signal_runner(std::size_t index, int signal_number, sim_second
   auto& instance = instances_[index];
   if (!instance.runner.alive) return;
   // Still at its start gate: every signal runwarden sends ends it by default action.
-  if (instance.runner.gated)
-    return runner_exit(index, exit_status{true, signal_number}, now);
+  if (instance.runner.gated) return runner_exit(index, exit_status{true, signal_number}, now);
   if (signal_number == SIGQUIT) {
     instance.runner.draining = true;
     set_runner_span(instance, "draining", now);
@@ -299,8 +296,7 @@ void fleet_world::assign_jobs(sim_seconds now) {
   for (std::size_t k = 0; k < count && !queue_.empty(); ++k) {
     auto& instance = instances_[(first + k) % count];
     auto& runner = instance.runner;
-    if (instance.gone || !runner.alive || runner.gated || runner.draining ||
-        !instance.registered)
+    if (instance.gone || !runner.alive || runner.gated || runner.draining || !instance.registered)
       continue;
     // GitHub hands an Actions runner one job at a time, once it counts the runner idle: a
     // runner waiting to be unregistered competes with the queue for that moment.

@@ -71,7 +71,7 @@ struct sim_lifecycle_action {
   sim_seconds heartbeat_deadline = 0;
   sim_seconds global_deadline = 0;
   std::optional<sim_seconds> ended = std::nullopt;
-  std::string outcome = {};  // "CONTINUE", "ABANDON", "timed_out"
+  std::string outcome = {};               // "CONTINUE", "ABANDON", "timed_out"
   std::uint32_t completions_refused = 0;  // CompleteLifecycleAction after it ended
   // Azure: the Scheduled Event (hook "Terminate" or "Preempt") the scale set waits on until
   // NotBefore (both deadlines), or until it is approved (outcome "CONTINUE").
@@ -112,10 +112,10 @@ struct sim_instance {
 
 // Counters for the report.
 struct world_books {
-  std::map<std::string, std::uint64_t> api_calls;      // by Auto Scaling action or service
-  std::map<std::string, std::uint64_t> retries;        // calls after a lost or failed one
-  std::map<std::string, std::uint64_t> faults;         // by kind injected
-  std::map<std::string, std::uint64_t> jobs_killed;    // by reason
+  std::map<std::string, std::uint64_t> api_calls;    // by Auto Scaling action or service
+  std::map<std::string, std::uint64_t> retries;      // calls after a lost or failed one
+  std::map<std::string, std::uint64_t> faults;       // by kind injected
+  std::map<std::string, std::uint64_t> jobs_killed;  // by reason
   // On Azure, events approved and events whose NotBefore came first.
   std::uint64_t lifecycle_completed = 0;
   std::uint64_t lifecycle_timed_out = 0;
@@ -149,15 +149,15 @@ struct held_metadata_read {
 class fleet_checker;
 
 class fleet_world {
-public:
+ public:
   fleet_world(fleet_scenario scenario, std::uint64_t seed);
   ~fleet_world();
   fleet_world(const fleet_world&) = delete;
   fleet_world& operator=(const fleet_world&) = delete;
 
   // The harness's hooks into the actors, set before the first tick.
-  std::function<void(std::size_t instance)> on_boot;        // start runwarden there
-  std::function<void(std::size_t instance)> on_gone;        // stop its actors
+  std::function<void(std::size_t instance)> on_boot;  // start runwarden there
+  std::function<void(std::size_t instance)> on_gone;  // stop its actors
   std::function<void(std::size_t instance, exit_status)> on_runner_exit;
   std::function<std::optional<sim_seconds>(std::size_t instance)> drain_deadline_of;
   // Whether the instance's runwarden has published that a drain began (with or without a
@@ -212,7 +212,7 @@ public:
   // A moment of an instance's runwarden worth drawing (drain_started, gone).
   void mark(std::size_t instance, sim_seconds at, std::string kind);
 
-private:
+ private:
   friend class autoscaling_service;
   friend class azure_metadata_service;
   friend class gcp_metadata_service;
@@ -247,10 +247,9 @@ private:
                      const held_responder& later);
   world_answer serve_healthy(std::size_t instance, const http_request& request, sim_seconds now,
                              const held_responder& later, std::chrono::milliseconds delay);
-  http_response respond(std::size_t instance, std::string_view service,
-                        const http_request& request, sim_seconds now);
-  http_response github_answer(sim_instance& instance, const http_request& request,
-                              sim_seconds now);
+  http_response respond(std::size_t instance, std::string_view service, const http_request& request,
+                        sim_seconds now);
+  http_response github_answer(sim_instance& instance, const http_request& request, sim_seconds now);
   void set_state(sim_instance& instance, const std::string& state, sim_seconds now);
   void set_runner_span(sim_instance& instance, const std::string& state, sim_seconds now);
   void sample_queue(sim_seconds now);

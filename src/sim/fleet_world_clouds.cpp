@@ -72,9 +72,9 @@ void fleet_world::gcp_shutdowns(sim_seconds now) {
     }
     if (instance.stop_at && now >= *instance.stop_at) {
       wind_down_at_reclaim(instance, now);
-      terminate_now(index, now,
-                    instance.preempted ? "the preempted VM was stopped"
-                                       : "the VM's shutdown period ran out");
+      terminate_now(
+          index, now,
+          instance.preempted ? "the preempted VM was stopped" : "the VM's shutdown period ran out");
     }
   }
   gcp_metadata_service{*this}.answer_timed_out(now);

@@ -28,11 +28,12 @@ http_response status(int code, std::string body = {}) {
 }
 
 std::string metrics_page(const sim_runner& runner, std::uint32_t concurrency) {
-  return fmt::format("# TYPE gitlab_runner_jobs gauge\n"
-                     "gitlab_runner_jobs{{executor_stage=\"step_script\",runner=\"sim\","
-                     "stage=\"build\",state=\"running\"}} {}\n"
-                     "# TYPE gitlab_runner_concurrent gauge\ngitlab_runner_concurrent {}\n",
-                     runner.jobs.size(), concurrency);
+  return fmt::format(
+      "# TYPE gitlab_runner_jobs gauge\n"
+      "gitlab_runner_jobs{{executor_stage=\"step_script\",runner=\"sim\","
+      "stage=\"build\",state=\"running\"}} {}\n"
+      "# TYPE gitlab_runner_concurrent gauge\ngitlab_runner_concurrent {}\n",
+      runner.jobs.size(), concurrency);
 }
 
 http_response github_busy(const sim_instance& instance) {
@@ -51,11 +52,11 @@ http_response unregister(sim_instance& instance, sim_seconds now) {
 }
 
 std::string_view service_of(std::string_view url) {
-  return url.starts_with(imds_host)          ? "imds"
-         : url.starts_with(metrics_host)     ? "metrics"
-         : url.starts_with(gitlab_host)      ? "gitlab"
-         : url.starts_with(github_host)      ? "github"
-         : url.starts_with(autoscaling_host) ? "autoscaling"
+  return url.starts_with(imds_host)            ? "imds"
+         : url.starts_with(metrics_host)       ? "metrics"
+         : url.starts_with(gitlab_host)        ? "gitlab"
+         : url.starts_with(github_host)        ? "github"
+         : url.starts_with(autoscaling_host)   ? "autoscaling"
          : url.starts_with(sim_azure_endpoint) ? "azure"
          : url.starts_with(sim_gcp_endpoint)   ? "gcp"
                                                : "unknown";
@@ -95,8 +96,8 @@ std::chrono::system_clock::time_point sim_wall_time(sim_seconds at) {
              std::chrono::duration<double>{at});
 }
 
-world_answer fleet_world::answer(std::size_t index, const http_request& request,
-                                 sim_seconds now, held_responder later) {
+world_answer fleet_world::answer(std::size_t index, const http_request& request, sim_seconds now,
+                                 held_responder later) {
   auto result = serve(index, request, now, later);
   const auto call = api_call_of(request);
   if (call.empty()) return result;
@@ -110,8 +111,8 @@ world_answer fleet_world::answer(std::size_t index, const http_request& request,
 // While faults last: a delay on every answer but the metrics page, and some requests lost
 // (on the way there, or on the way back after the service acted on them), failed,
 // throttled or refused as busy. A Google metadata read waiting for a change is held.
-world_answer fleet_world::serve(std::size_t index, const http_request& request,
-                                sim_seconds now, const held_responder& later) {
+world_answer fleet_world::serve(std::size_t index, const http_request& request, sim_seconds now,
+                                const held_responder& later) {
   const auto service = service_of(request.url);
   if (!faulty(now) || service == "metrics") return serve_healthy(index, request, now, later, {});
   auto& instance = instances_[index];
@@ -134,8 +135,9 @@ world_answer fleet_world::serve(std::size_t index, const http_request& request,
   }
   if (service == "autoscaling" && draw() < faults.throttle_rate) {
     ++books_.faults["throttled"];
-    return {status(400, "<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code>"
-                        "<Message>Rate exceeded</Message></Error></ErrorResponse>"),
+    return {status(400,
+                   "<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code>"
+                   "<Message>Rate exceeded</Message></Error></ErrorResponse>"),
             delay};
   }
   if (service == "gitlab" && draw() < faults.busy_rate) {
@@ -177,7 +179,8 @@ http_response fleet_world::respond(std::size_t index, std::string_view service,
                                      format_rfc3339_utc(sim_wall_time(*instance.spot_reclaim_at))));
     if (path == "/latest/dynamic/instance-identity/document")
       return status(200, fmt::format("{{\"instanceId\": \"{}\", \"region\": \"sim-1\", "
-                                     "\"accountId\": \"000000000000\"}}", instance.id));
+                                     "\"accountId\": \"000000000000\"}}",
+                                     instance.id));
     return status(404);
   }
   if (service == "metrics")
@@ -200,12 +203,14 @@ http_response fleet_world::github_answer(sim_instance& instance, const http_requ
   if (request.method == "GET" && path.starts_with(std::string{github_runners_path} + "?")) {
     nlohmann::json runners = nlohmann::json::array();
     if (instance.registered)
-      runners.push_back({{"id", runner_id}, {"name", instance.id}, {"os", "linux"},
+      runners.push_back({{"id", runner_id},
+                         {"name", instance.id},
+                         {"os", "linux"},
                          {"status", instance.runner.alive ? "online" : "offline"},
                          {"busy", instance.github_counts_busy(now)},
                          {"labels", nlohmann::json::array()}});
-    return status(200, nlohmann::json{{"total_count", runners.size()},
-                                      {"runners", runners}}.dump());
+    return status(200,
+                  nlohmann::json{{"total_count", runners.size()}, {"runners", runners}}.dump());
   }
   if (request.method == "DELETE" && instance.registered &&
       path == fmt::format("{}/{}", github_runners_path, runner_id))

@@ -20,7 +20,7 @@ namespace runwarden {
 inline constexpr std::string_view sim_gcp_endpoint = "http://gcp.sim";
 
 class gcp_metadata_service {
-public:
+ public:
   explicit gcp_metadata_service(fleet_world& world) : world_(world) {}
 
   // Holds a read that waits for a change its key has not had; true when held.
@@ -33,7 +33,7 @@ public:
   // Held reads whose timeout_sec has passed are answered with their value unchanged.
   void answer_timed_out(sim_seconds now);
 
-private:
+ private:
   fleet_world& world_;
 };
 

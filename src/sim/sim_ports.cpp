@@ -8,7 +8,8 @@ sim_seconds sim_now(const caf::actor_clock::time_point& now,
   return std::chrono::duration<double>(now - start).count();
 }
 
-http_port_actor::behavior_type sim_http_port(http_port_actor::pointer self, sim_port_wiring wiring) {
+http_port_actor::behavior_type sim_http_port(http_port_actor::pointer self,
+                                             sim_port_wiring wiring) {
   return {
       [=](const host_lookup& lookup) {
         caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
@@ -24,9 +25,9 @@ http_port_actor::behavior_type sim_http_port(http_port_actor::pointer self, sim_
                                            sim_now(self->clock().now(), wiring.start), later);
         if (answer.held) return;
         if (!answer.response) {
-          caf::delayed_anon_send(to, request.timeout,
-                                 http_response{.id = request.id,
-                                               .transport_error = "Operation timed out"});
+          caf::delayed_anon_send(
+              to, request.timeout,
+              http_response{.id = request.id, .transport_error = "Operation timed out"});
           return;
         }
         answer.response->id = request.id;
@@ -44,8 +45,8 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
       [=](spawn_atom) {
         // A runwarden killed with this spawn still in the port's mailbox never forked.
         if (!wiring.world->runwarden_up(wiring.instance)) return;
-        const auto pid = wiring.world->spawn_runner(wiring.instance,
-                                                    sim_now(self->clock().now(), wiring.start));
+        const auto pid =
+            wiring.world->spawn_runner(wiring.instance, sim_now(self->clock().now(), wiring.start));
         caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()), runner_spawned{pid});
       },
       // kill() succeeds on a live process: the delivery is reported as the production port

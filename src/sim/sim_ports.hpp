@@ -27,6 +27,7 @@ process_port_actor::behavior_type sim_process_port(process_port_actor::pointer s
                                                    sim_port_wiring wiring);
 
 // Seconds of virtual time since `start`.
-sim_seconds sim_now(const caf::actor_clock::time_point& now, const caf::actor_clock::time_point& start);
+sim_seconds sim_now(const caf::actor_clock::time_point& now,
+                    const caf::actor_clock::time_point& start);
 
 }  // namespace runwarden

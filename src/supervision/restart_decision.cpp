@@ -36,8 +36,7 @@ duration backoff_delay(const restart_settings& settings, std::size_t restarts_in
   return delay;
 }
 
-void forget_restarts_outside_window(std::vector<instant>& restarts, duration window,
-                                    instant now) {
+void forget_restarts_outside_window(std::vector<instant>& restarts, duration window, instant now) {
   std::erase_if(restarts, [&](instant at) { return now - at >= window; });
 }
 

@@ -22,8 +22,7 @@ duration backoff_delay(const restart_settings& settings, std::size_t restarts_in
                        double unit_random);
 
 // Drops restarts older than the budget window; what remains is what counts against it.
-void forget_restarts_outside_window(std::vector<instant>& restarts, duration window,
-                                    instant now);
+void forget_restarts_outside_window(std::vector<instant>& restarts, duration window, instant now);
 
 bool restart_budget_allows_one_more(const restart_settings& settings,
                                     const std::vector<instant>& restarts_in_window);

@@ -75,8 +75,8 @@ void supervision_machine::on_went_down(const child_went_down& down, instant now,
   auto& status = statuses_[down.child];
   switch (status) {
     case child_status::stopping:
-      status = restart_after_stop_[down.child] ? child_status::waiting_to_start
-                                               : child_status::ended;
+      status =
+          restart_after_stop_[down.child] ? child_status::waiting_to_start : child_status::ended;
       return;
     case child_status::running:
       on_unexpected_exit(down, now, effects);
@@ -117,8 +117,7 @@ void supervision_machine::on_unexpected_exit(const child_went_down& down, instan
 // The siblings that restart with `exited`, stopped in reverse start order. Like OTP, a group
 // restart also brings back a non-temporary sibling that had ended (a transient one that
 // exited normally); a temporary child is never started again.
-void supervision_machine::stop_group(std::size_t exited,
-                                     std::vector<supervision_effect>& effects) {
+void supervision_machine::stop_group(std::size_t exited, std::vector<supervision_effect>& effects) {
   std::size_t first = 0;
   switch (flags_.strategy) {
     case restart_strategy::one_for_one:

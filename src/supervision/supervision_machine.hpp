@@ -63,7 +63,7 @@ struct quit_supervisor {
 using supervision_effect = std::variant<start_child, stop_child, quit_supervisor>;
 
 class supervision_machine {
-public:
+ public:
   // The spec must pass check_supervisor_spec.
   supervision_machine(supervisor_flags flags, std::vector<child_spec> children);
 
@@ -75,7 +75,7 @@ public:
   std::size_t restarts_in_window() const { return restarts_.size(); }
   bool done() const { return phase_ == phase::done; }
 
-private:
+ private:
   enum class phase : std::uint8_t { not_started, running, stopping_all, done };
 
   void on_went_down(const child_went_down& down, instant now,

@@ -20,17 +20,15 @@ std::string_view to_string(restart_strategy strategy) {
 
 std::optional<std::string> check_supervisor_spec(const supervisor_flags& flags,
                                                  const std::vector<child_spec>& children) {
-  if (flags.restart_window <= duration::zero())
-    return "supervisor restart_window must be positive";
+  if (flags.restart_window <= duration::zero()) return "supervisor restart_window must be positive";
   if (children.size() > supervised_children_max)
     return "a supervisor takes at most " + std::to_string(supervised_children_max) +
            " children, got " + std::to_string(children.size());
   for (auto it = children.begin(); it != children.end(); ++it) {
     const auto position = std::to_string(it - children.begin() + 1);
     if (it->id.empty()) return "child " + position + " has an empty id";
-    if (std::find_if(children.begin(), it, [&](const child_spec& earlier) {
-          return earlier.id == it->id;
-        }) != it)
+    if (std::find_if(children.begin(), it,
+                     [&](const child_spec& earlier) { return earlier.id == it->id; }) != it)
       return "child " + position + ": id \"" + it->id + "\" is used twice";
     if (it->shutdown_timeout < duration::zero())
       return "child \"" + it->id + "\": shutdown_timeout must not be negative";

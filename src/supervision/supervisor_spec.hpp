@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "src/util/machine_time.hpp"
 #include "src/supervision/restart_type.hpp"
+#include "src/util/machine_time.hpp"
 
 namespace runwarden {
 

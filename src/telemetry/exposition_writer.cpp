@@ -72,9 +72,12 @@ void write_histogram(std::string& out, const std::string& name, const histogram_
 
 std::string_view type_name(metric_type type) {
   switch (type) {
-    case metric_type::counter: return "counter";
-    case metric_type::gauge: return "gauge";
-    case metric_type::histogram: return "histogram";
+    case metric_type::counter:
+      return "counter";
+    case metric_type::gauge:
+      return "gauge";
+    case metric_type::histogram:
+      return "histogram";
   }
   return "untyped";
 }

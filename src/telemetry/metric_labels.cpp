@@ -38,29 +38,40 @@ std::string_view label_of(heartbeat_outcome outcome) {
 
 std::string_view label_of(completion_result result) {
   switch (result) {
-    case completion_result::completed: return "completed";
-    case completion_result::already_done: return "already_done";
-    case completion_result::refused: return "refused";
+    case completion_result::completed:
+      return "completed";
+    case completion_result::already_done:
+      return "already_done";
+    case completion_result::refused:
+      return "refused";
   }
   return "unknown";
 }
 
 std::string_view label_of(publish_outcome outcome) {
   switch (outcome) {
-    case publish_outcome::sent: return "sent";
-    case publish_outcome::throttled: return "throttled";
-    case publish_outcome::rejected: return "rejected";
-    case publish_outcome::failed: return "failed";
-    case publish_outcome::overlapped: return "overlapped";
+    case publish_outcome::sent:
+      return "sent";
+    case publish_outcome::throttled:
+      return "throttled";
+    case publish_outcome::rejected:
+      return "rejected";
+    case publish_outcome::failed:
+      return "failed";
+    case publish_outcome::overlapped:
+      return "overlapped";
   }
   return "unknown";
 }
 
 std::string_view label_of(error_kind kind) {
   switch (kind) {
-    case error_kind::runner_spawn: return "runner_spawn";
-    case error_kind::drain: return "drain";
-    case error_kind::http_request: return "http_request";
+    case error_kind::runner_spawn:
+      return "runner_spawn";
+    case error_kind::drain:
+      return "drain";
+    case error_kind::http_request:
+      return "http_request";
   }
   return "unknown";
 }

@@ -49,15 +49,13 @@ inline constexpr std::size_t publish_outcome_count = 5;
 
 static_assert(static_cast<std::size_t>(warden_status::gone) + 1 == warden_status_count);
 static_assert(static_cast<std::size_t>(drain_phase::done) + 1 == drain_phase_count);
-static_assert(static_cast<std::size_t>(trigger_source::host) + 1 ==
-              trigger_source_count);
+static_assert(static_cast<std::size_t>(trigger_source::host) + 1 == trigger_source_count);
 static_assert(static_cast<std::size_t>(signal_purpose::reload) + 1 == signal_purpose_count);
 static_assert(static_cast<std::size_t>(notification_kind::restart_budget_spent) + 1 ==
               notification_kind_count);
 static_assert(static_cast<std::size_t>(error_kind::http_request) + 1 == error_kind_count);
 static_assert(static_cast<std::size_t>(heartbeat_outcome::failed) + 1 == heartbeat_outcome_count);
-static_assert(static_cast<std::size_t>(completion_result::refused) + 1 ==
-              completion_result_count);
+static_assert(static_cast<std::size_t>(completion_result::refused) + 1 == completion_result_count);
 static_assert(static_cast<std::size_t>(outcome_kind::refused) + 1 == unregister_outcome_count);
 static_assert(static_cast<std::size_t>(publish_outcome::overlapped) + 1 == publish_outcome_count);
 

@@ -77,9 +77,9 @@ void add_journal_families(std::vector<metric_family>& result, const journal_heal
                               "Journal writes the disk refused.", metric_type::counter);
   failures.samples.push_back({{}, as_value(health.write_failures_total)});
   result.push_back(std::move(failures));
-  auto unrecorded = make_family("runwarden_journal_unrecorded_entries",
-                                "Journal entries held in memory until the disk takes them.",
-                                metric_type::gauge);
+  auto unrecorded =
+      make_family("runwarden_journal_unrecorded_entries",
+                  "Journal entries held in memory until the disk takes them.", metric_type::gauge);
   unrecorded.samples.push_back({{}, as_value(health.unrecorded_entries)});
   result.push_back(std::move(unrecorded));
 }
@@ -123,11 +123,11 @@ metric_family drain_duration_family(const histogram_value& durations) {
   return family;
 }
 
-void add_scaling_families(std::vector<metric_family>& result,
-                          const std::array<std::uint64_t, scaling_decision_kind_count>& decisions,
-                          double last_decision_seconds,
-                          const std::array<std::uint64_t, autoscaling_failure_kind_count>&
-                              failures) {
+void add_scaling_families(
+    std::vector<metric_family>& result,
+    const std::array<std::uint64_t, scaling_decision_kind_count>& decisions,
+    double last_decision_seconds,
+    const std::array<std::uint64_t, autoscaling_failure_kind_count>& failures) {
   auto decided = make_family("runwarden_scaling_decisions_total",
                              "Scaling decisions made from the runner's own load, by kind "
                              "(scale_up, scale_in_self, protect, unprotect, hold).",
@@ -151,15 +151,13 @@ void add_scaling_families(std::vector<metric_family>& result,
   result.push_back(std::move(failed));
 }
 
-metric_family pod_patch_family(
-    const std::array<std::uint64_t, pod_patch_outcome_count>& patches) {
+metric_family pod_patch_family(const std::array<std::uint64_t, pod_patch_outcome_count>& patches) {
   auto family = make_family("runwarden_kubernetes_pod_patches_total",
                             "Merge patches of the pod's own annotations, by outcome (applied, "
                             "conflict, throttled, failed, refused).",
                             metric_type::counter);
   add_per_value<pod_patch_outcome>(
-      family, "outcome", [](pod_patch_outcome o) { return to_string(o); },
-      as_values(patches));
+      family, "outcome", [](pod_patch_outcome o) { return to_string(o); }, as_values(patches));
   return family;
 }
 
@@ -206,8 +204,8 @@ void add_drain_watch_families(std::vector<metric_family>& result, const counts& 
       "event", [](notification_kind k) { return to_string(k); }, copy.notifications));
   result.push_back(counter_per_value<heartbeat_outcome>(
       "runwarden_lifecycle_heartbeats_total",
-      "Lifecycle hook heartbeats, by outcome (recorded, or failed after their retries).",
-      "outcome", [](heartbeat_outcome o) { return label_of(o); }, copy.heartbeats));
+      "Lifecycle hook heartbeats, by outcome (recorded, or failed after their retries).", "outcome",
+      [](heartbeat_outcome o) { return label_of(o); }, copy.heartbeats));
   result.push_back(counter_per_value<completion_result>(
       "runwarden_lifecycle_completions_total",
       "Lifecycle action completions, by result (completed, already_done, refused).", "result",

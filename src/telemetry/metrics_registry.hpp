@@ -36,12 +36,13 @@ struct readiness {
 };
 
 class metrics_registry {
-public:
+ public:
   using wall_clock = std::function<std::chrono::system_clock::time_point()>;
 
   // `clock` reads the wall time a snapshot is absorbed at (deadlines become timestamps).
-  metrics_registry(std::string version, std::chrono::system_clock::time_point process_started_at,
-                   wall_clock clock = [] { return std::chrono::system_clock::now(); });
+  metrics_registry(
+      std::string version, std::chrono::system_clock::time_point process_started_at,
+      wall_clock clock = [] { return std::chrono::system_clock::now(); });
 
   // The warden's observer: every effect, with the snapshot taken after the step that made
   // it. The effects of one step share a snapshot version; the snapshot is read once per step.
@@ -58,12 +59,11 @@ public:
   // The journal's writes after each append: whether every entry is on disk (journal_health).
   void observe_journal(const journal_health& health);
 
-  // The scaler's decisions (issue 7), with the wall-clock time each was made, and its
+  // The scaler's decisions, with the wall-clock time each was made, and its
   // failed Auto Scaling calls by what the failure means.
-  void count_scaling_decision(scaling_decision_kind kind,
-                              std::chrono::system_clock::time_point at);
+  void count_scaling_decision(scaling_decision_kind kind, std::chrono::system_clock::time_point at);
   void count_scaling_call_failure(autoscaling_failure_kind kind);
-  // The pod annotator's merge patches (issue 34), by how each ended.
+  // The pod annotator's merge patches, by how each ended.
   void count_pod_patch(pod_patch_outcome outcome);
 
   // The lifecycle hooks actor's heartbeats and completions, the unregistrar's attempts, and
@@ -80,7 +80,7 @@ public:
   // Every family, in a fixed order, with every series.
   std::vector<metric_family> collect() const;
 
-private:
+ private:
   struct counts {
     warden_status status = warden_status::starting;
     drain_phase phase = drain_phase::none;

@@ -42,8 +42,8 @@ std::string running_text(const warden_snapshot& snapshot) {
 // "40s", "2m5s": a wait as a person reads it, whole seconds, rounded up so that a wait
 // about to end never reads "0s" early.
 std::string seconds_text(duration wait) {
-  const auto seconds = std::max<std::int64_t>(
-      0, std::chrono::ceil<std::chrono::seconds>(wait).count());
+  const auto seconds =
+      std::max<std::int64_t>(0, std::chrono::ceil<std::chrono::seconds>(wait).count());
   if (seconds < 60) return fmt::format("{}s", seconds);
   if (seconds % 60 == 0) return fmt::format("{}m", seconds / 60);
   return fmt::format("{}m{}s", seconds / 60, seconds % 60);
@@ -51,8 +51,8 @@ std::string seconds_text(duration wait) {
 
 std::chrono::system_clock::time_point wall_of(instant at, const warden_snapshot& snapshot,
                                               std::chrono::system_clock::time_point wall_now) {
-  return wall_now + std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                        at - snapshot.now);
+  return wall_now +
+         std::chrono::duration_cast<std::chrono::system_clock::duration>(at - snapshot.now);
 }
 
 std::string draining_text(const warden_snapshot& snapshot,
@@ -65,8 +65,8 @@ std::string draining_text(const warden_snapshot& snapshot,
   else
     text += jobs_text(*snapshot.jobs_running) + " left";
   if (snapshot.drain_deadline)
-    text += ", deadline " + clock_text(wall_of(*snapshot.drain_deadline, snapshot, wall_now),
-                                       wall_now);
+    text +=
+        ", deadline " + clock_text(wall_of(*snapshot.drain_deadline, snapshot, wall_now), wall_now);
   if (snapshot.next_heartbeat_at)
     text += ", hook heartbeat in " + seconds_text(*snapshot.next_heartbeat_at - snapshot.now);
   else if (snapshot.lifecycle_hook)
@@ -75,11 +75,10 @@ std::string draining_text(const warden_snapshot& snapshot,
 }
 
 // "unregistering from gitlab.example.com: attempt 4, next in 30s".
-std::string unregistering_text(const service_notice_facts& facts,
-                               const warden_snapshot& snapshot) {
-  std::string text = "unregistering from " + (facts.unregister_host.empty()
-                                                   ? std::string{"the CI server"}
-                                                   : facts.unregister_host);
+std::string unregistering_text(const service_notice_facts& facts, const warden_snapshot& snapshot) {
+  std::string text =
+      "unregistering from " +
+      (facts.unregister_host.empty() ? std::string{"the CI server"} : facts.unregister_host);
   if (snapshot.unregistration_attempts == 0) return text;
   text += fmt::format(": attempt {}", snapshot.unregistration_attempts);
   if (snapshot.next_unregistration_at)
@@ -87,19 +86,24 @@ std::string unregistering_text(const service_notice_facts& facts,
   return text;
 }
 
-std::string shutting_down_text(const service_notice_facts& facts,
-                               const warden_snapshot& snapshot,
+std::string shutting_down_text(const service_notice_facts& facts, const warden_snapshot& snapshot,
                                std::chrono::system_clock::time_point wall_now) {
   switch (snapshot.phase) {
     case drain_phase::none:
-    case drain_phase::waiting_for_runner: return "draining: waiting for the runner to start";
-    case drain_phase::draining: return draining_text(snapshot, wall_now);
-    case drain_phase::forcing: return "draining: deadline passed, forceful signal sent";
-    case drain_phase::killing: return "draining: runner did not stop, SIGKILL sent";
-    case drain_phase::unregistering: return unregistering_text(facts, snapshot);
+    case drain_phase::waiting_for_runner:
+      return "draining: waiting for the runner to start";
+    case drain_phase::draining:
+      return draining_text(snapshot, wall_now);
+    case drain_phase::forcing:
+      return "draining: deadline passed, forceful signal sent";
+    case drain_phase::killing:
+      return "draining: runner did not stop, SIGKILL sent";
+    case drain_phase::unregistering:
+      return unregistering_text(facts, snapshot);
     case drain_phase::completing:
       return "completing lifecycle hook " + snapshot.lifecycle_hook.value_or("(looking it up)");
-    case drain_phase::done: break;
+    case drain_phase::done:
+      break;
   }
   return "stopping";
 }
@@ -129,9 +133,12 @@ std::chrono::microseconds extension_for(const warden_snapshot& snapshot) {
 std::string status_text(const service_notice_facts& facts, const warden_snapshot& snapshot,
                         std::chrono::system_clock::time_point wall_now) {
   switch (snapshot.status) {
-    case warden_status::starting: return "starting the runner";
-    case warden_status::running: return running_text(snapshot);
-    case warden_status::shutting_down: return shutting_down_text(facts, snapshot, wall_now);
+    case warden_status::starting:
+      return "starting the runner";
+    case warden_status::running:
+      return running_text(snapshot);
+    case warden_status::shutting_down:
+      return shutting_down_text(facts, snapshot, wall_now);
     case warden_status::gone:
       if (!snapshot.exit_code) return "gone";
       return fmt::format("gone, exit code {}: {}", *snapshot.exit_code, snapshot.exit_reason);
@@ -139,8 +146,7 @@ std::string status_text(const service_notice_facts& facts, const warden_snapshot
   return "unknown";
 }
 
-std::vector<std::string> notices_for(service_notice_state& told,
-                                     const service_notice_facts& facts,
+std::vector<std::string> notices_for(service_notice_state& told, const service_notice_facts& facts,
                                      const warden_snapshot& snapshot,
                                      std::chrono::system_clock::time_point wall_now) {
   std::vector<std::string> lines;
@@ -148,8 +154,8 @@ std::vector<std::string> notices_for(service_notice_state& told,
     told.ready_sent = true;
     lines.emplace_back("READY=1");
   }
-  const bool stopping = snapshot.status == warden_status::shutting_down ||
-                        snapshot.status == warden_status::gone;
+  const bool stopping =
+      snapshot.status == warden_status::shutting_down || snapshot.status == warden_status::gone;
   if (stopping && !told.stopping_sent) {
     told.stopping_sent = true;
     lines.emplace_back("STOPPING=1");

@@ -45,8 +45,7 @@ struct service_notice_state {
 
 // The lines to send for `snapshot` (possibly none), in the order systemd should read them;
 // `wall_now` is the wall-clock time of snapshot.now. Updates `told`.
-std::vector<std::string> notices_for(service_notice_state& told,
-                                     const service_notice_facts& facts,
+std::vector<std::string> notices_for(service_notice_state& told, const service_notice_facts& facts,
                                      const warden_snapshot& snapshot,
                                      std::chrono::system_clock::time_point wall_now);
 

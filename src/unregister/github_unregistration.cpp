@@ -20,8 +20,7 @@ std::string runners_url(const github_runner& runner) {
   switch (runner.scope) {
     case github_scope::repo:
       return base + "/repos/" + uri_encode(runner.owner, slash_encoding::encode) + "/" +
-             uri_encode(runner.repo, slash_encoding::encode) +
-             "/actions/runners";
+             uri_encode(runner.repo, slash_encoding::encode) + "/actions/runners";
     case github_scope::org:
       return base + "/orgs/" + uri_encode(runner.org, slash_encoding::encode) + "/actions/runners";
     case github_scope::enterprise:

@@ -29,8 +29,8 @@ enum class token_reading_kind : std::uint8_t {
 
 struct token_reading {
   token_reading_kind kind = token_reading_kind::unreadable;
-  secret_text token = {};     // found: the entry's token now
-  std::string problem = {};   // unreadable: why, without the file's content
+  secret_text token = {};    // found: the entry's token now
+  std::string problem = {};  // unreadable: why, without the file's content
 };
 
 // What a loaded (or failed) config.toml says of the entry with `key`. Pure.

@@ -26,7 +26,8 @@ outcome_kind kind_of_status(int status, bool manager) {
 
 std::string text_for(outcome_kind kind, const std::string& answer_text, bool manager) {
   switch (kind) {
-    case outcome_kind::unregistered: return "GitLab removed it (" + answer_text + ")";
+    case outcome_kind::unregistered:
+      return "GitLab removed it (" + answer_text + ")";
     case outcome_kind::already_gone:
       return manager ? "GitLab no longer knows this runner manager or its token, so it is "
                        "already unregistered (" +
@@ -38,7 +39,8 @@ std::string text_for(outcome_kind kind, const std::string& answer_text, bool man
       return "GitLab refused the request (" + answer_text + "); check the URL and the token";
     case outcome_kind::transient:
     case outcome_kind::busy:
-    case outcome_kind::rate_limited: break;
+    case outcome_kind::rate_limited:
+      break;
   }
   return "GitLab did not unregister it (" + answer_text + ")";
 }
@@ -69,8 +71,6 @@ unregister_outcome classify_gitlab_answer(const gitlab_runner& runner,
   return outcome;
 }
 
-bool gitlab_refused_token(const http_response& answer) {
-  return answer.status_code == 403;
-}
+bool gitlab_refused_token(const http_response& answer) { return answer.status_code == 403; }
 
 }  // namespace runwarden

@@ -39,9 +39,12 @@ attempt_token choose_attempt_token(std::string_view current, const token_reading
 
 std::string_view to_string(rejected_token_verdict verdict) {
   switch (verdict) {
-    case rejected_token_verdict::rotated: return "rotated";
-    case rejected_token_verdict::removed: return "removed";
-    case rejected_token_verdict::unknown: return "unknown";
+    case rejected_token_verdict::rotated:
+      return "rotated";
+    case rejected_token_verdict::removed:
+      return "removed";
+    case rejected_token_verdict::unknown:
+      return "unknown";
   }
   return "unknown";  // Only a value cast from outside the enum gets here.
 }

@@ -66,9 +66,12 @@ unregister_plan_result plan_unregistration(const unregister_settings& settings,
   plan.limits = {settings.retry_initial, settings.retry_max, settings.attempts_max};
   plan.timeout = settings.timeout;
   switch (settings.kind) {
-    case unregister_kind::none: return {std::move(plan), {}};
-    case unregister_kind::gitlab: return gitlab_plan(settings, discovered, std::move(plan));
-    case unregister_kind::github: return github_plan(settings, std::move(plan));
+    case unregister_kind::none:
+      return {std::move(plan), {}};
+    case unregister_kind::gitlab:
+      return gitlab_plan(settings, discovered, std::move(plan));
+    case unregister_kind::github:
+      return github_plan(settings, std::move(plan));
   }
   return {{}, "unknown unregister.kind"};  // Only a value cast from outside the enum gets here.
 }

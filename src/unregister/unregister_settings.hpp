@@ -12,7 +12,7 @@
 
 namespace runwarden {
 
-// Removing the runner from its CI server as a drain phase (issue 5). Tokens come from files
+// Removing the runner from its CI server as a drain phase. Tokens come from files
 // (or, for GitLab, from gitlab-runner's own config.toml), never from the command line.
 enum class unregister_kind : std::uint8_t { none, gitlab, github };
 

@@ -9,9 +9,12 @@ namespace {
 
 std::string scope_text(const github_runner& runner) {
   switch (runner.scope) {
-    case github_scope::repo: return "repository " + runner.owner + "/" + runner.repo;
-    case github_scope::org: return "organization " + runner.org;
-    case github_scope::enterprise: return "enterprise " + runner.enterprise;
+    case github_scope::repo:
+      return "repository " + runner.owner + "/" + runner.repo;
+    case github_scope::org:
+      return "organization " + runner.org;
+    case github_scope::enterprise:
+      return "enterprise " + runner.enterprise;
   }
   return "an unknown scope";  // Only a value cast from outside the enum gets here.
 }
@@ -20,9 +23,12 @@ std::string scope_text(const github_runner& runner) {
 
 std::string_view to_string(github_scope scope) {
   switch (scope) {
-    case github_scope::repo: return "repo";
-    case github_scope::org: return "org";
-    case github_scope::enterprise: return "enterprise";
+    case github_scope::repo:
+      return "repo";
+    case github_scope::org:
+      return "org";
+    case github_scope::enterprise:
+      return "enterprise";
   }
   return "unknown";
 }

@@ -15,7 +15,7 @@ namespace runwarden::detail {
 
 }  // namespace runwarden::detail
 
-#define RUNWARDEN_ASSERT(condition)                                                     \
-  (__builtin_expect(static_cast<bool>(condition), 1)                                    \
-       ? static_cast<void>(0)                                                           \
+#define RUNWARDEN_ASSERT(condition)                  \
+  (__builtin_expect(static_cast<bool>(condition), 1) \
+       ? static_cast<void>(0)                        \
        : ::runwarden::detail::assertion_failed(#condition, __FILE__, __LINE__))

@@ -44,7 +44,8 @@ form_parameter_list form_decode(std::string_view body) {
     std::string spaced{text};
     std::replace(spaced.begin(), spaced.end(), '+', ' ');
     int length = 0;
-    char* raw = curl_easy_unescape(nullptr, spaced.data(), static_cast<int>(spaced.size()), &length);
+    char* raw =
+        curl_easy_unescape(nullptr, spaced.data(), static_cast<int>(spaced.size()), &length);
     std::string result = raw ? std::string{raw, static_cast<std::size_t>(length)} : std::string{};
     curl_free(raw);
     return result;
@@ -54,8 +55,9 @@ form_parameter_list form_decode(std::string_view body) {
     const auto end = body.find('&');
     const auto pair = body.substr(0, end);
     const auto equals = pair.find('=');
-    parameters.emplace_back(unescape(pair.substr(0, equals)),
-                            equals == std::string_view::npos ? "" : unescape(pair.substr(equals + 1)));
+    parameters.emplace_back(
+        unescape(pair.substr(0, equals)),
+        equals == std::string_view::npos ? "" : unescape(pair.substr(equals + 1)));
     body = end == std::string_view::npos ? std::string_view{} : body.substr(end + 1);
   }
   return parameters;

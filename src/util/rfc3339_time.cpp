@@ -33,8 +33,7 @@ bool separators_match(std::string_view text) {
 // The offset east of UTC that `zone` ("Z", "+HH:MM", "-HH:MM") names.
 std::optional<std::chrono::minutes> zone_offset(std::string_view zone) {
   if (zone == "Z" || zone == "z") return std::chrono::minutes{0};
-  if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':')
-    return std::nullopt;
+  if (zone.size() != 6 || (zone[0] != '+' && zone[0] != '-') || zone[3] != ':') return std::nullopt;
   const auto hours = digits_at(zone, 1, 2);
   const auto minutes = digits_at(zone, 4, 2);
   if (!hours || !minutes || *hours > 23 || *minutes > 59) return std::nullopt;
@@ -83,15 +82,14 @@ std::string format_rfc3339_utc(std::chrono::system_clock::time_point time) {
   std::tm calendar{};
   ::gmtime_r(&whole, &calendar);
   char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                calendar.tm_year + 1900, calendar.tm_mon + 1, calendar.tm_mday, calendar.tm_hour,
-                calendar.tm_min, calendar.tm_sec, static_cast<int>((millis - seconds).count()));
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", calendar.tm_year + 1900,
+                calendar.tm_mon + 1, calendar.tm_mday, calendar.tm_hour, calendar.tm_min,
+                calendar.tm_sec, static_cast<int>((millis - seconds).count()));
   return text;
 }
 
-std::chrono::system_clock::time_point wall_time_of(instant moment, instant reference,
-                                                   std::chrono::system_clock::time_point
-                                                       reference_wall) {
+std::chrono::system_clock::time_point wall_time_of(
+    instant moment, instant reference, std::chrono::system_clock::time_point reference_wall) {
   return reference_wall -
          std::chrono::duration_cast<std::chrono::system_clock::duration>(reference - moment);
 }

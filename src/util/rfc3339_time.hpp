@@ -20,8 +20,7 @@ std::string format_rfc3339_utc(std::chrono::system_clock::time_point time);
 std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_view text);
 
 // The wall time of `moment`, given that `reference` (same clock) was `reference_wall`.
-std::chrono::system_clock::time_point wall_time_of(instant moment, instant reference,
-                                                   std::chrono::system_clock::time_point
-                                                       reference_wall);
+std::chrono::system_clock::time_point wall_time_of(
+    instant moment, instant reference, std::chrono::system_clock::time_point reference_wall);
 
 }  // namespace runwarden

@@ -41,8 +41,8 @@ secret_file_result read_secret_file(const std::string& path, std::string_view pu
   if (file.bad()) return {std::nullopt, "cannot read the " + named};
   secret.resize(static_cast<std::size_t>(file.gcount()));
   if (secret.size() > secret_file_bytes_max)
-    return {std::nullopt, "the " + named + " is larger than " +
-                              std::to_string(secret_file_bytes_max) + " bytes"};
+    return {std::nullopt,
+            "the " + named + " is larger than " + std::to_string(secret_file_bytes_max) + " bytes"};
   while (secret.ends_with('\n') || secret.ends_with('\r')) secret.pop_back();
   if (secret.empty()) return {std::nullopt, "the " + named + " is empty"};
   auto warning = exposure == file_exposure::warn ? exposure_warning(path, named) : "";

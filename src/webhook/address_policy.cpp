@@ -26,8 +26,8 @@ using v4_bytes = std::array<std::uint8_t, 4>;
 // which hands out certificates and the VM's configuration.
 bool is_refused_v4(const v4_bytes& bytes) {
   if (bytes[0] == 169 && bytes[1] == 254) return true;
-  constexpr std::array<v4_bytes, 3> metadata{
-      v4_bytes{100, 100, 100, 200}, v4_bytes{192, 0, 0, 192}, v4_bytes{168, 63, 129, 16}};
+  constexpr std::array<v4_bytes, 3> metadata{v4_bytes{100, 100, 100, 200}, v4_bytes{192, 0, 0, 192},
+                                             v4_bytes{168, 63, 129, 16}};
   return std::find(metadata.begin(), metadata.end(), bytes) != metadata.end();
 }
 
@@ -78,10 +78,9 @@ bool embeds_refused_v4(const in6_addr& address) {
   // Teredo 2001:0::/32 (RFC 4380): the server's address, then the client's with every bit
   // flipped in the last 32 bits. Both are judged.
   if (has_prefix(address, {0x20, 0x01, 0, 0})) {
-    const v4_bytes client{static_cast<std::uint8_t>(~bytes[12]),
-                          static_cast<std::uint8_t>(~bytes[13]),
-                          static_cast<std::uint8_t>(~bytes[14]),
-                          static_cast<std::uint8_t>(~bytes[15])};
+    const v4_bytes client{
+        static_cast<std::uint8_t>(~bytes[12]), static_cast<std::uint8_t>(~bytes[13]),
+        static_cast<std::uint8_t>(~bytes[14]), static_cast<std::uint8_t>(~bytes[15])};
     return is_refused_v4(client) || is_refused_v4(v4_at(bytes + 4));
   }
   // ISATAP (RFC 5214): an interface identifier of 0000:5efe or 0200:5efe, then the address.
@@ -116,8 +115,10 @@ bool is_metadata_host_name(std::string_view name) {
   });
   while (host.ends_with('.')) host.pop_back();
   // GCP's names, EC2's, Tencent Cloud's and IBM Cloud's (VPC) metadata service names.
-  constexpr std::string_view names[] = {"metadata.google.internal", "metadata",
-                                        "instance-data", "instance-data.ec2.internal",
+  constexpr std::string_view names[] = {"metadata.google.internal",
+                                        "metadata",
+                                        "instance-data",
+                                        "instance-data.ec2.internal",
                                         "metadata.tencentyun.com",
                                         "api.metadata.cloud.ibm.com"};
   return std::find(std::begin(names), std::end(names), host) != std::end(names);
@@ -130,8 +131,8 @@ std::optional<std::string> check_target_addresses(const webhook_target& target,
   if (allow_link_local) return std::nullopt;
   for (const auto& address : addresses) {
     if (!is_refused_address(address)) continue;
-    const auto what = address == target.host ? std::string{" is"}
-                                             : " resolves to " + address + ", which is";
+    const auto what =
+        address == target.host ? std::string{" is"} : " resolves to " + address + ", which is";
     return target.label() + what +
            " a link-local or instance metadata address; refused unless allow_link_local is set";
   }

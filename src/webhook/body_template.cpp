@@ -17,10 +17,17 @@ std::string slack_escaped(const std::string& text) {
   escaped.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      default: escaped += c;
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      default:
+        escaped += c;
     }
   }
   return escaped;
@@ -29,8 +36,8 @@ std::string slack_escaped(const std::string& text) {
 mustache::data data_of(const notification_values& values) {
   mustache::data data;
   for (const auto& [name, text] : values) data.set(name, text);
-  data.set("slack", mustache::lambda2{[](const std::string& inside,
-                                         const mustache::renderer& render) {
+  data.set("slack",
+           mustache::lambda2{[](const std::string& inside, const mustache::renderer& render) {
              return slack_escaped(render(inside, false));
            }});
   return data;

@@ -84,9 +84,11 @@ delivery_plan plan_deliveries(const plan_inputs& inputs) {
     }
     // Go's http.NewRequest reads an empty method as GET.
     const auto method = callback.method.empty() ? std::string{"GET"} : callback.method;
-    plan.deliveries.push_back({*parsed.target, method,
+    plan.deliveries.push_back({*parsed.target,
+                               method,
                                merged({user_agent(inputs.version)}, as_go_sends(callback.headers)),
-                               {}, true});
+                               {},
+                               true});
   }
   return plan;
 }

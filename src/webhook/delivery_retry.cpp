@@ -57,8 +57,7 @@ std::chrono::nanoseconds delivery_time_max(const delivery_limits& limits,
   return total;
 }
 
-delivery_decision decide_after_attempt(const delivery_limits& limits,
-                                       std::uint32_t attempts_made,
+delivery_decision decide_after_attempt(const delivery_limits& limits, std::uint32_t attempts_made,
                                        std::optional<int> status_code,
                                        std::uint64_t& random_state) {
   RUNWARDEN_ASSERT(attempts_made >= 1 && attempts_made <= limits.attempts_max);
@@ -67,13 +66,15 @@ delivery_decision decide_after_attempt(const delivery_limits& limits,
       return {delivery_verdict::delivered, {}, "HTTP " + std::to_string(*status_code)};
     case answer_class::permanent:
       return {delivery_verdict::give_up, {}, permanent_reason(*status_code)};
-    case answer_class::transient: break;
+    case answer_class::transient:
+      break;
   }
   const auto reason = transient_reason(status_code);
   if (attempts_made >= limits.attempts_max)
-    return {delivery_verdict::give_up, {},
-            reason + "; gave up after " + std::to_string(attempts_made) +
-                " attempts (attempts_max)"};
+    return {
+        delivery_verdict::give_up,
+        {},
+        reason + "; gave up after " + std::to_string(attempts_made) + " attempts (attempts_max)"};
   const auto delay = retry_delay(limits, attempts_made, next_unit_random(random_state));
   return {delivery_verdict::retry, delay, reason + "; retrying"};
 }

@@ -36,10 +36,8 @@ struct delivery_decision {
 // `attempts_made` counts the attempt just finished; `status_code` is nullopt when the
 // attempt never got an answer (connection refused, timeout, failed lookup). Draws from
 // `random_state` only when it decides to retry.
-delivery_decision decide_after_attempt(const delivery_limits& limits,
-                                       std::uint32_t attempts_made,
-                                       std::optional<int> status_code,
-                                       std::uint64_t& random_state);
+delivery_decision decide_after_attempt(const delivery_limits& limits, std::uint32_t attempts_made,
+                                       std::optional<int> status_code, std::uint64_t& random_state);
 
 // The wait after attempt `attempts_made` (>= 1): retry_initial * 2^(attempts_made - 1),
 // capped at retry_max, then shortened by delivery_jitter * unit_random of itself.

@@ -39,11 +39,10 @@ bool same_header_name(std::string_view left, std::string_view right) {
 
 bool looks_like_secret_header(std::string_view name) {
   const auto lower = lower_case(name);
-  constexpr std::array<std::string_view, 7> words{
-      "authorization", "cookie", "token", "secret", "key", "password", "signature"};
-  return std::any_of(words.begin(), words.end(), [&](std::string_view word) {
-    return lower.find(word) != std::string::npos;
-  });
+  constexpr std::array<std::string_view, 7> words{"authorization", "cookie",   "token",    "secret",
+                                                  "key",           "password", "signature"};
+  return std::any_of(words.begin(), words.end(),
+                     [&](std::string_view word) { return lower.find(word) != std::string::npos; });
 }
 
 std::string loggable_headers(const http_header_list& headers) {

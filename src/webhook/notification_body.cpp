@@ -16,8 +16,9 @@ using json = nlohmann::json;
 json runner_exit_of(const std::optional<exit_status>& status) {
   if (!status) return nullptr;
   // An end nobody could read has no code and no signal: "unknown" says so.
-  if (status->unknown) return {{"code", nullptr}, {"signal", nullptr}, {"unknown", true},
-                               {"text", to_string(*status)}};
+  if (status->unknown)
+    return {
+        {"code", nullptr}, {"signal", nullptr}, {"unknown", true}, {"text", to_string(*status)}};
   return {
       {"code", status->as_exit_code()},
       {"signal", status->signaled ? json(signal_name(status->value)) : json(nullptr)},

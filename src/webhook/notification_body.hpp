@@ -26,5 +26,4 @@ std::string notification_body(notification_kind kind, const warden_snapshot& sna
                               std::chrono::system_clock::time_point wall_now,
                               std::string_view version);
 
-
 }  // namespace runwarden

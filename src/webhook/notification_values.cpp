@@ -10,9 +10,9 @@ namespace {
 std::string what_happened(notification_kind kind, const warden_snapshot& snapshot) {
   switch (kind) {
     case notification_kind::drain_started:
-      return "drain started" +
-             (snapshot.trigger ? " (" + std::string{trigger_token(*snapshot.trigger)} + ")"
-                               : std::string{});
+      return "drain started" + (snapshot.trigger
+                                    ? " (" + std::string{trigger_token(*snapshot.trigger)} + ")"
+                                    : std::string{});
     case notification_kind::gone:
       return "gone" + (snapshot.exit_code ? ", exit code " + std::to_string(*snapshot.exit_code)
                                           : std::string{});

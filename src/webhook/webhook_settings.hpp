@@ -14,7 +14,7 @@
 
 namespace runwarden {
 
-// Where runwarden reports the drain (issue 3): a POST when it starts and when it is gone.
+// Where runwarden reports the drain: a POST when it starts and when it is gone.
 struct webhook_settings {
   std::string url;          // http:// or https://; empty means no webhook
   std::string secret_file;  // HMAC-SHA256 key for the X-Runwarden-Signature header

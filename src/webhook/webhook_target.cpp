@@ -64,8 +64,8 @@ target_parse_result parse_webhook_target(std::string_view text) {
   const url_handle url{curl_url()};
   if (!url) return refused("out of memory parsing the URL");
   const std::string owned{text};
-  if (const auto code = curl_url_set(url.get(), CURLUPART_URL, owned.c_str(),
-                                     CURLU_NON_SUPPORT_SCHEME);
+  if (const auto code =
+          curl_url_set(url.get(), CURLUPART_URL, owned.c_str(), CURLU_NON_SUPPORT_SCHEME);
       code != CURLUE_OK)
     return refused(std::string{"the URL cannot be parsed: "} + curl_url_strerror(code));
   webhook_target target;

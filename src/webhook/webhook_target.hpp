@@ -14,10 +14,10 @@
 namespace runwarden {
 
 struct webhook_target {
-  std::string url;       // as given; this is what is requested
-  std::string scheme;    // "http" or "https"
-  std::string host;      // without IPv6 brackets; numeric forms normalised by libcurl
-  std::uint16_t port = 0;  // explicit, or the scheme's default
+  std::string url;               // as given; this is what is requested
+  std::string scheme;            // "http" or "https"
+  std::string host;              // without IPv6 brackets; numeric forms normalised by libcurl
+  std::uint16_t port = 0;        // explicit, or the scheme's default
   bool host_is_address = false;  // a numeric IPv4 or IPv6 host: nothing to look up
   std::string path_and_query;    // what an HTTP request line names: "/" at least, no fragment
 

@@ -24,7 +24,8 @@ constexpr auto identity_document =
 
 std::string error_body(const std::string& code, const std::string& message) {
   return "<ErrorResponse xmlns=\"http://autoscaling.amazonaws.com/doc/2011-01-01/\"><Error>"
-         "<Type>Sender</Type><Code>" + code + "</Code><Message>" + message +
+         "<Type>Sender</Type><Code>" +
+         code + "</Code><Message>" + message +
          "</Message></Error><RequestId>r-1</RequestId></ErrorResponse>";
 }
 
@@ -90,32 +91,31 @@ http_port_actor::behavior_type scripted_port(http_port_actor::pointer self,
 }
 
 caf::behavior caller(caf::event_based_actor* self, autoscaling_client_actor client,
-                     autoscaling_call call,
-                     std::chrono::milliseconds budget, std::shared_ptr<world> script) {
+                     autoscaling_call call, std::chrono::milliseconds budget,
+                     std::shared_ptr<world> script) {
   self->request(client, caf::infinite, autoscaling_call_atom::value, std::move(call), budget)
       .then([=](const autoscaling_outcome& outcome) { script->outcomes.push_back(outcome); });
   return {[](int) {}};
 }
 
 class client_fixture : public runwarden::testing::deterministic_fixture {
-public:
+ public:
   autoscaling_client_actor start(std::optional<aws_credentials> fixed,
                                  std::optional<std::string> region) {
     script_->start = system().clock().now();
     const auto port = spawn(scripted_port, script_);
-    return spawn(autoscaling_client_behavior,
-                 autoscaling_client_wiring{
-                     .http_port = port,
-                     .imds_endpoint = imds,
-                     .fixed_credentials = std::move(fixed),
-                     .region = std::move(region),
-                     .environment = {},
-                     .retry_initial = 1s,
-                     .retry_max = 8s,
-                     .random_seed = 7,
-                     .wall_clock = [] {
-                       return std::chrono::sys_days{std::chrono::year{2026} / 11 / 25};
-                     }});
+    return spawn(
+        autoscaling_client_behavior,
+        autoscaling_client_wiring{
+            .http_port = port,
+            .imds_endpoint = imds,
+            .fixed_credentials = std::move(fixed),
+            .region = std::move(region),
+            .environment = {},
+            .retry_initial = 1s,
+            .retry_max = 8s,
+            .random_seed = 7,
+            .wall_clock = [] { return std::chrono::sys_days{std::chrono::year{2026} / 11 / 25}; }});
   }
 
   void call(const autoscaling_client_actor& client, autoscaling_call request,
@@ -131,7 +131,8 @@ const aws_credentials fixed_keys{"AKIDFIXED", secret_text{"fixed-secret"}, std::
 
 }  // namespace
 
-TEST_CASE_METHOD(client_fixture, "the region comes from the identity document and names the endpoint",
+TEST_CASE_METHOD(client_fixture,
+                 "the region comes from the identity document and names the endpoint",
                  "[autoscaling_client]") {
   const auto client = start(fixed_keys, std::nullopt);
   call(client, set_desired_capacity("runners", 3, true));
@@ -142,7 +143,8 @@ TEST_CASE_METHOD(client_fixture, "the region comes from the identity document an
   REQUIRE(calls.size() == 1);
   CHECK(calls[0].request.method == "POST");
   CHECK(calls[0].request.body.starts_with("Action=SetDesiredCapacity&Version=2011-01-01"));
-  CHECK(calls[0].header("Authorization")
+  CHECK(calls[0]
+            .header("Authorization")
             .starts_with("AWS4-HMAC-SHA256 Credential=AKIDFIXED/20261125/eu-west-1/autoscaling/"
                          "aws4_request"));
   CHECK(calls[0].header("X-Amz-Security-Token") == "<absent>");
@@ -160,11 +162,13 @@ TEST_CASE_METHOD(client_fixture, "a configured region needs no metadata at all",
   CHECK(script_->to("https://autoscaling.us-east-2.amazonaws.com").size() == 1);
 }
 
-TEST_CASE_METHOD(client_fixture, "throttling and 5xx are retried with growing waits within the budget",
+TEST_CASE_METHOD(client_fixture,
+                 "throttling and 5xx are retried with growing waits within the budget",
                  "[autoscaling_client]") {
-  script_->autoscaling_answers = {{.status_code = 400, .body = error_body("Throttling", "Rate exceeded")},
-                                  {.status_code = 503, .body = "<html>Service Unavailable</html>"},
-                                  {.transport_error = "Operation timed out"}};
+  script_->autoscaling_answers = {
+      {.status_code = 400, .body = error_body("Throttling", "Rate exceeded")},
+      {.status_code = 503, .body = "<html>Service Unavailable</html>"},
+      {.transport_error = "Operation timed out"}};
   const auto client = start(fixed_keys, "eu-west-1");
   call(client, set_desired_capacity("runners", 3, true));
   for (int i = 0; i < 40 && script_->outcomes.empty(); ++i) advance(1s);
@@ -182,11 +186,12 @@ TEST_CASE_METHOD(client_fixture, "throttling and 5xx are retried with growing wa
   }
 }
 
-TEST_CASE_METHOD(client_fixture, "past the budget the last failure comes back, and no call after it",
+TEST_CASE_METHOD(client_fixture,
+                 "past the budget the last failure comes back, and no call after it",
                  "[autoscaling_client]") {
   for (int i = 0; i < 20; ++i)
-    script_->autoscaling_answers.push_back({.status_code = 500,
-                                            .body = error_body("InternalFailure", "oops")});
+    script_->autoscaling_answers.push_back(
+        {.status_code = 500, .body = error_body("InternalFailure", "oops")});
   const auto client = start(fixed_keys, "eu-west-1");
   call(client, set_desired_capacity("runners", 3, true), 10s);
   for (int i = 0; i < 30 && script_->outcomes.empty(); ++i) advance(1s);
@@ -206,8 +211,9 @@ TEST_CASE_METHOD(client_fixture, "access denied comes back at once, naming the p
                  "[autoscaling_client]") {
   script_->autoscaling_answers = {
       {.status_code = 403,
-       .body = error_body("AccessDenied", "User: arn:aws:sts::1:assumed-role/r/i-0123 is not "
-                                          "authorized to perform: autoscaling:CompleteLifecycleAction")}};
+       .body = error_body("AccessDenied",
+                          "User: arn:aws:sts::1:assumed-role/r/i-0123 is not "
+                          "authorized to perform: autoscaling:CompleteLifecycleAction")}};
   const auto client = start(fixed_keys, "eu-west-1");
   call(client, complete_lifecycle_action_call({"drain", "runners", "i-0123", std::nullopt},
                                               lifecycle_action_result::proceed));
@@ -231,11 +237,13 @@ TEST_CASE_METHOD(client_fixture, "\"no active lifecycle action\" comes back as a
   CHECK(script_->outcomes[0].failure.kind == autoscaling_failure_kind::already_done);
 }
 
-TEST_CASE_METHOD(client_fixture, "the instance role's credentials sign, and are fetched again when rejected",
+TEST_CASE_METHOD(client_fixture,
+                 "the instance role's credentials sign, and are fetched again when rejected",
                  "[autoscaling_client]") {
-  script_->autoscaling_answers = {
-      {.status_code = 403, .body = error_body("ExpiredToken", "The security token included in "
-                                                              "the request is expired")}};
+  script_->autoscaling_answers = {{.status_code = 403,
+                                   .body = error_body("ExpiredToken",
+                                                      "The security token included in "
+                                                      "the request is expired")}};
   const auto client = start(std::nullopt, "eu-west-1");
   call(client, set_desired_capacity("runners", 3, true));
   for (int i = 0; i < 10 && script_->outcomes.empty(); ++i) advance(1s);

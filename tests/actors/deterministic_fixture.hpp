@@ -2,7 +2,7 @@
 // A CAF 0.17 actor system on the test coordinator: no worker threads, messages delivered
 // only when the test runs the scheduler, time moved only by the test. Every actor a test
 // spawns is tracked and killed before teardown, since a live actor with a pending timer
-// makes ~actor_system loop forever (shared notes, pitfall 6).
+// makes ~actor_system loop forever.
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@
 namespace runwarden::testing {
 
 class deterministic_fixture {
-public:
+ public:
   using scheduler_type = caf::scheduler::test_coordinator;
 
   deterministic_fixture()
@@ -64,7 +64,7 @@ public:
 
   caf::actor_system& system() { return system_; }
 
-private:
+ private:
   static caf::actor_system_config& configure(caf::actor_system_config& config) {
     config.set("scheduler.policy", caf::atom("testing"));
     return config;

@@ -62,17 +62,16 @@ class escalation_fixture : public testing::deterministic_fixture {
   escalation_fixture() {
     settings config;
     config.runner.kind = runner_kind_name::gitlab;
-    instance_plan plan{.drain = make_drain_config(config, 1),
-                       .notifier = *plan_notifier(config.webhook, 1, {}).wiring,
-                       .metrics_poller = metrics_poller_wiring{
-                           .url = "http://127.0.0.1:9252/metrics", .http_port = {},
-                           .listener = {}}};
+    instance_plan plan{
+        .drain = make_drain_config(config, 1),
+        .notifier = *plan_notifier(config.webhook, 1, {}).wiring,
+        .metrics_poller = metrics_poller_wiring{
+            .url = "http://127.0.0.1:9252/metrics", .http_port = {}, .listener = {}}};
     const auto http = spawn(silent_http_port, seen_);
-    runwarden_ = instance::start(
-        system(), std::move(plan),
-        instance_ports{.process = spawn(recording_process_port, seen_),
-                       .http = [http] { return http; },
-                       .exit_listener = spawn(exit_recorder, seen_)});
+    runwarden_ = instance::start(system(), std::move(plan),
+                                 instance_ports{.process = spawn(recording_process_port, seen_),
+                                                .http = [http] { return http; },
+                                                .exit_listener = spawn(exit_recorder, seen_)});
     run();
   }
 
@@ -113,11 +112,11 @@ TEST_CASE("every worker of the tree has one row, and every row gives up the same
     CHECK(row.give_up == give_up_action::drain_then_exit);
     ids.push_back(row.id);
   }
-  CHECK(ids == std::vector<std::string_view>{
-                   unregistration_child_id, notifier_child_id, metrics_poller_child_id,
-                   lifecycle_watcher_child_id, azure_watcher_child_id, gcp_watcher_child_id,
-                   lifecycle_hooks_child_id, scaler_child_id, metrics_publisher_child_id,
-                   pod_annotator_child_id});
+  CHECK(ids == std::vector<std::string_view>{unregistration_child_id, notifier_child_id,
+                                             metrics_poller_child_id, lifecycle_watcher_child_id,
+                                             azure_watcher_child_id, gcp_watcher_child_id,
+                                             lifecycle_hooks_child_id, scaler_child_id,
+                                             metrics_publisher_child_id, pod_annotator_child_id});
 }
 
 TEST_CASE_METHOD(escalation_fixture,

@@ -58,7 +58,8 @@ std::string instances_body(const std::string& state) {
   return "<DescribeAutoScalingInstancesResponse><DescribeAutoScalingInstancesResult>"
          "<AutoScalingInstances><member><InstanceId>i-self</InstanceId>"
          "<AutoScalingGroupName>runners</AutoScalingGroupName>"
-         "<AvailabilityZone>eu-west-1a</AvailabilityZone><LifecycleState>" + state +
+         "<AvailabilityZone>eu-west-1a</AvailabilityZone><LifecycleState>" +
+         state +
          "</LifecycleState><HealthStatus>HEALTHY</HealthStatus>"
          "<ProtectedFromScaleIn>false</ProtectedFromScaleIn></member></AutoScalingInstances>"
          "</DescribeAutoScalingInstancesResult></DescribeAutoScalingInstancesResponse>";
@@ -69,12 +70,14 @@ std::string hooks_body(const std::vector<hook_spec>& hooks) {
   for (const auto& hook : hooks)
     members += "<member><LifecycleHookName>" + hook.name +
                "</LifecycleHookName><AutoScalingGroupName>runners</AutoScalingGroupName>"
-               "<LifecycleTransition>" + hook.transition +
+               "<LifecycleTransition>" +
+               hook.transition +
                "</LifecycleTransition><HeartbeatTimeout>300</HeartbeatTimeout>"
                "<GlobalTimeout>3600</GlobalTimeout><DefaultResult>CONTINUE</DefaultResult>"
                "</member>";
   return "<DescribeLifecycleHooksResponse><DescribeLifecycleHooksResult><LifecycleHooks>" +
-         members + "</LifecycleHooks></DescribeLifecycleHooksResult></DescribeLifecycleHooksResponse>";
+         members +
+         "</LifecycleHooks></DescribeLifecycleHooksResult></DescribeLifecycleHooksResponse>";
 }
 
 autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor::pointer self,
@@ -86,8 +89,8 @@ autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor
         if (!queued.empty()) {
           const auto kind = queued.front();
           queued.pop_front();
-          return autoscaling_outcome{call.action, false, {},
-                                     {kind, "Code", call.action + " failed"}, 1};
+          return autoscaling_outcome{
+              call.action, false, {}, {kind, "Code", call.action + " failed"}, 1};
         }
         std::string body = "<ok/>";
         if (call.action == "DescribeAutoScalingInstances") {
@@ -98,12 +101,14 @@ autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor
         }
         return autoscaling_outcome{call.action, true, body, {}, 1};
       },
-      [](identity_atom) { return instance_identity{"i-self", "eu-west-1", "123456789012"}; },
+      [](identity_atom) {
+        return instance_identity{"i-self", "eu-west-1", "123456789012"};
+      },
   };
 }
 
 lifecycle_hooks_listener_actor::behavior_type fake_warden(lifecycle_hooks_listener_actor::pointer,
-                                                         std::shared_ptr<world> script) {
+                                                          std::shared_ptr<world> script) {
   return {
       [=](subscribe_atom, const status_subscriber_actor& subscriber) {
         script->subscriber = subscriber.address();
@@ -118,7 +123,7 @@ lifecycle_hooks_listener_actor::behavior_type fake_warden(lifecycle_hooks_listen
 }
 
 class hooks_fixture : public runwarden::testing::deterministic_fixture {
-public:
+ public:
   lifecycle_hooks_implementation start(std::optional<std::string> configured = std::nullopt,
                                        bool ready_needs_metrics = true) {
     script_->start = system().clock().now();
@@ -183,7 +188,8 @@ TEST_CASE_METHOD(hooks_fixture, "a terminate transition finds the hook, beats on
   CHECK(script_->count("DescribeAutoScalingInstances") == 2);  // one at start (launch hook)
 }
 
-TEST_CASE_METHOD(hooks_fixture, "a rebalance recommendation looks for no hook", "[lifecycle_hooks]") {
+TEST_CASE_METHOD(hooks_fixture, "a rebalance recommendation looks for no hook",
+                 "[lifecycle_hooks]") {
   const auto hooks = start();
   const auto calls_at_start = script_->calls.size();  // the launch hook's look
   caf::anon_send(hooks, lifecycle_trigger{trigger_source::rebalance_recommendation, std::nullopt,
@@ -192,7 +198,8 @@ TEST_CASE_METHOD(hooks_fixture, "a rebalance recommendation looks for no hook", 
   CHECK(script_->calls.size() == calls_at_start);
 }
 
-TEST_CASE_METHOD(hooks_fixture, "an API behind the metadata is asked again until the instance waits",
+TEST_CASE_METHOD(hooks_fixture,
+                 "an API behind the metadata is asked again until the instance waits",
                  "[lifecycle_hooks]") {
   script_->instance_states = {"InService", "InService", "Terminating", "Terminating:Wait"};
   const auto hooks = start();
@@ -205,7 +212,8 @@ TEST_CASE_METHOD(hooks_fixture, "an API behind the metadata is asked again until
   CHECK(script_->count("DescribeAutoScalingInstances") == 4);  // one at start
 }
 
-TEST_CASE_METHOD(hooks_fixture, "an instance past its hooks hands nothing over", "[lifecycle_hooks]") {
+TEST_CASE_METHOD(hooks_fixture, "an instance past its hooks hands nothing over",
+                 "[lifecycle_hooks]") {
   script_->instance_states = {"Terminating:Proceed"};
   const auto hooks = start();
   terminate(hooks);
@@ -217,7 +225,8 @@ TEST_CASE_METHOD(hooks_fixture, "an instance past its hooks hands nothing over",
         "the instance is Terminating:Proceed: its terminate hooks are answered or timed out");
 }
 
-TEST_CASE_METHOD(hooks_fixture, "several terminate hooks need a configured name", "[lifecycle_hooks]") {
+TEST_CASE_METHOD(hooks_fixture, "several terminate hooks need a configured name",
+                 "[lifecycle_hooks]") {
   script_->hooks.push_back({"other-tool", "autoscaling:EC2_INSTANCE_TERMINATING"});
   SECTION("none configured: none answered") {
     const auto hooks = start();
@@ -244,7 +253,8 @@ TEST_CASE_METHOD(hooks_fixture, "lookups that fail are retried with backoff", "[
   CHECK(script_->count("DescribeLifecycleHooks") == 3);
 }
 
-TEST_CASE_METHOD(hooks_fixture, "a hook read that fails is retried without reading the instance again",
+TEST_CASE_METHOD(hooks_fixture,
+                 "a hook read that fails is retried without reading the instance again",
                  "[lifecycle_hooks]") {
   script_->instance_states = {"InService", "Terminating:Wait", "InService"};
   const auto hooks = start();
@@ -267,7 +277,8 @@ TEST_CASE_METHOD(hooks_fixture, "completion is asked again through throttling un
                                                   autoscaling_failure_kind::retry_with_backoff};
   const auto hooks = start();
   terminate(hooks);
-  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"}, lifecycle_result::proceed);
+  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"},
+                 lifecycle_result::proceed);
   run();
   CHECK(script_->completed.empty());
   for (int i = 0; i < 30 && script_->completed.empty(); ++i) advance(1s);
@@ -295,7 +306,8 @@ TEST_CASE_METHOD(hooks_fixture, "how a completion ends reaches the warden", "[li
   script_->failures["CompleteLifecycleAction"] = {kind};
   // A restarted hooks actor asked to complete learns its instance and group first.
   const auto hooks = start();
-  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"}, lifecycle_result::proceed);
+  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"},
+                 lifecycle_result::proceed);
   run();
   REQUIRE(script_->completed.size() == 1);
   CHECK(script_->completed[0].confirmed == confirmed);
@@ -358,7 +370,8 @@ TEST_CASE_METHOD(hooks_fixture, "a launch hook is completed once the runner's me
   CHECK(script_->count("RecordLifecycleActionHeartbeat") == 2);
 }
 
-TEST_CASE_METHOD(hooks_fixture, "without metrics a running runner is ready", "[lifecycle_hooks][launch]") {
+TEST_CASE_METHOD(hooks_fixture, "without metrics a running runner is ready",
+                 "[lifecycle_hooks][launch]") {
   script_->instance_states = {"Pending:Wait"};
   const auto hooks = start(std::nullopt, false);
   caf::anon_send(hooks, snapshot_of(warden_status::running, std::nullopt));
@@ -441,7 +454,7 @@ TEST_CASE_METHOD(hooks_fixture,
   // wait; the quick looks read no hooks.
   CHECK(script_->count("DescribeLifecycleHooks") == 10 + 1);
   const auto looks = times_of(*script_, "DescribeAutoScalingInstances");
-  CHECK(looks[21] - looks[1] == 20s);  // the quick looks, one second apart
+  CHECK(looks[21] - looks[1] == 20s);     // the quick looks, one second apart
   CHECK(looks.back() - looks[1] < 300s);  // found inside the hook's heartbeat timeout
   CHECK(script_->count("RecordLifecycleActionHeartbeat") == 1);
   advance(20min);

@@ -28,10 +28,10 @@ struct recorded_request {
 
 struct imds_script {
   caf::actor_clock::time_point start;
-  std::optional<std::string> lifecycle_state;  // nullopt: 404
-  std::optional<std::string> spot_action;      // nullopt: 404
+  std::optional<std::string> lifecycle_state;   // nullopt: 404
+  std::optional<std::string> spot_action;       // nullopt: 404
   std::map<std::string, caf::timespan> tokens;  // token -> expiry, in virtual time
-  std::deque<int> token_failures;                // statuses for the next token PUTs
+  std::deque<int> token_failures;               // statuses for the next token PUTs
   std::uint64_t tokens_issued = 0;
   std::vector<recorded_request> requests;
 };
@@ -53,8 +53,11 @@ http_response answer(imds_script& script, const http_request& request, caf::time
     const auto ttl = std::stoi(*header(request, "X-aws-ec2-metadata-token-ttl-seconds"));
     const auto token = "token-" + std::to_string(++script.tokens_issued);
     script.tokens[token] = now + std::chrono::seconds{ttl};
-    return {request.id, 200, {}, token, {{"x-aws-ec2-metadata-token-ttl-seconds",
-                                          std::to_string(ttl)}}};
+    return {request.id,
+            200,
+            {},
+            token,
+            {{"x-aws-ec2-metadata-token-ttl-seconds", std::to_string(ttl)}}};
   }
   const auto token = header(request, "X-aws-ec2-metadata-token");
   const auto known = token ? script.tokens.find(*token) : script.tokens.end();
@@ -151,8 +154,7 @@ TEST_CASE_METHOD(watcher_fixture, "Terminated gives exactly one trigger within o
                  "[imds][actor]") {
   start();
   CHECK(count("GET", state_path) == 1);  // the first poll runs at once
-  CHECK(record->identities ==
-        std::vector<instance_identity>{{"i-1", "us-east-1", "111122223333"}});
+  CHECK(record->identities == std::vector<instance_identity>{{"i-1", "us-east-1", "111122223333"}});
   pass(2500ms);
   CHECK(count("GET", state_path) == 3);
   CHECK(record->triggers.empty());
@@ -238,8 +240,7 @@ TEST_CASE_METHOD(watcher_fixture, "a spot notice drains once, its deadline the m
   CHECK(record->triggers[1].second.source == trigger_source::cloud_lifecycle);
 }
 
-TEST_CASE_METHOD(watcher_fixture, "unknown states and error pages never drain",
-                 "[imds][actor]") {
+TEST_CASE_METHOD(watcher_fixture, "unknown states and error pages never drain", "[imds][actor]") {
   start();
   for (const char* state : {"Pending:Wait", "<html>502</html>", "", "terminated"}) {
     script->lifecycle_state = state;

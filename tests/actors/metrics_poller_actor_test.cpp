@@ -21,7 +21,9 @@ std::string page_with_jobs(int jobs) {
   return "# TYPE gitlab_runner_jobs gauge\n"
          "gitlab_runner_jobs{executor_stage=\"\",runner=\"abc\",stage=\"\",state=\"\"} 0\n"
          "gitlab_runner_jobs{executor_stage=\"step_script\",runner=\"abc\",stage=\"\","
-         "state=\"running\"} " + std::to_string(jobs) + "\n"
+         "state=\"running\"} " +
+         std::to_string(jobs) +
+         "\n"
          "# TYPE gitlab_runner_concurrent gauge\ngitlab_runner_concurrent 4\n";
 }
 
@@ -66,9 +68,10 @@ std::shared_ptr<std::vector<std::optional<std::uint32_t>>> start_poller(
   auto heard = std::make_shared<std::vector<std::optional<std::uint32_t>>>();
   auto listener = fixture.spawn(load_recorder, heard);
   auto port = fixture.spawn(scripted_port, script);
-  fixture.spawn(metrics_poller_behavior,
-                metrics_poller_wiring{.url = url, .interval = 5s, .timeout = 2s,
-                                      .http_port = port, .listener = listener});
+  fixture.spawn(
+      metrics_poller_behavior,
+      metrics_poller_wiring{
+          .url = url, .interval = 5s, .timeout = 2s, .http_port = port, .listener = listener});
   fixture.run();
   return heard;
 }
@@ -79,26 +82,31 @@ TEST_CASE("the poller reports job counts as they change, and unknown when scrape
           "[metrics_poller]") {
   runwarden::testing::deterministic_fixture fixture;
   auto script = std::make_shared<port_script>();
-  script->answers = {ok(page_with_jobs(2)),  ok(page_with_jobs(2)),
-                     ok(page_with_jobs(0)),  {.status_code = 503, .body = "<html>"},
-                     ok("garbage {"),        ok(page_with_jobs(1)),
+  script->answers = {ok(page_with_jobs(2)),
+                     ok(page_with_jobs(2)),
+                     ok(page_with_jobs(0)),
+                     {.status_code = 503, .body = "<html>"},
+                     ok("garbage {"),
+                     ok(page_with_jobs(1)),
                      ok("# TYPE other gauge\nother 1\n")};
   const auto heard = start_poller(fixture, script);
   for (int i = 0; i < 7; ++i) fixture.advance(5s);
-  CHECK(*heard == std::vector<std::optional<std::uint32_t>>{2u, 0u, std::nullopt, 1u,
-                                                            std::nullopt});
+  CHECK(*heard ==
+        std::vector<std::optional<std::uint32_t>>{2u, 0u, std::nullopt, 1u, std::nullopt});
   REQUIRE(script->asked_at.size() == 8);
   for (std::size_t i = 0; i < script->asked_at.size(); ++i)
     CHECK(script->asked_at[i] == caf::timespan{5s} * static_cast<int>(i));
 }
 
-TEST_CASE("until the runner first answers, a failed scrape is retried quickly, then the "
-          "interval applies", "[metrics_poller]") {
+TEST_CASE(
+    "until the runner first answers, a failed scrape is retried quickly, then the "
+    "interval applies",
+    "[metrics_poller]") {
   runwarden::testing::deterministic_fixture fixture;
   auto script = std::make_shared<port_script>();
   const http_response refused{.transport_error = "Connection refused"};
-  script->answers = {refused, refused, refused, ok(page_with_jobs(1)), refused,
-                     ok(page_with_jobs(1))};
+  script->answers = {
+      refused, refused, refused, ok(page_with_jobs(1)), refused, ok(page_with_jobs(1))};
   const auto heard = start_poller(fixture, script);
   for (int i = 0; i < 3; ++i) fixture.advance(first_answer_retry);
   for (int i = 0; i < 2; ++i) fixture.advance(5s);
@@ -115,8 +123,7 @@ TEST_CASE("a runner that never answers gets quick tries only for a while", "[met
   REQUIRE(script->asked_at.size() == first_answer_retries_max + 1);
   fixture.advance(5s);
   REQUIRE(script->asked_at.size() == first_answer_retries_max + 2);
-  CHECK(script->asked_at.back() - script->asked_at[first_answer_retries_max] ==
-        caf::timespan{5s});
+  CHECK(script->asked_at.back() - script->asked_at[first_answer_retries_max] == caf::timespan{5s});
 }
 
 namespace {
@@ -154,20 +161,23 @@ TEST_CASE("while the runner drains the poller scrapes at once, then at the drain
   auto record = std::make_shared<fake_warden_record>();
   auto warden = fixture.spawn(fake_warden, record);
   auto port = fixture.spawn(scripted_port, script);
-  auto poller = fixture.spawn(metrics_poller_behavior,
-                              metrics_poller_wiring{.url = url, .interval = 5s, .timeout = 2s,
-                                                    .http_port = port, .listener = warden,
-                                                    .interval_draining = 1s});
+  auto poller =
+      fixture.spawn(metrics_poller_behavior, metrics_poller_wiring{.url = url,
+                                                                   .interval = 5s,
+                                                                   .timeout = 2s,
+                                                                   .http_port = port,
+                                                                   .listener = warden,
+                                                                   .interval_draining = 1s});
   fixture.run();
   REQUIRE(record->subscriber == poller);
   caf::anon_send(poller, snapshot_in(warden_status::running));
-  fixture.advance(5s);   // the interval while running
+  fixture.advance(5s);  // the interval while running
   fixture.advance(2s);
   caf::anon_send(poller, snapshot_in(warden_status::shutting_down));
-  fixture.run();         // scraped at once, at 7 s
+  fixture.run();  // scraped at once, at 7 s
   fixture.advance(1s);
   fixture.advance(1s);
-  fixture.advance(1s);   // 8, 9 and 10 s; the poll left from before (10 s) is not a second one
+  fixture.advance(1s);  // 8, 9 and 10 s; the poll left from before (10 s) is not a second one
   const std::vector<caf::timespan> expected{0s, 5s, 7s, 8s, 9s, 10s};
   CHECK(script->asked_at == expected);
   CHECK(record->heard == std::vector<std::optional<std::uint32_t>>{3u, 2u, 1u, 0u});
@@ -180,9 +190,9 @@ TEST_CASE("without a draining interval the poller follows no warden", "[metrics_
   auto record = std::make_shared<fake_warden_record>();
   auto warden = fixture.spawn(fake_warden, record);
   auto port = fixture.spawn(scripted_port, script);
-  fixture.spawn(metrics_poller_behavior,
-                metrics_poller_wiring{.url = url, .interval = 5s, .http_port = port,
-                                      .listener = warden});
+  fixture.spawn(
+      metrics_poller_behavior,
+      metrics_poller_wiring{.url = url, .interval = 5s, .http_port = port, .listener = warden});
   fixture.run();
   CHECK_FALSE(record->subscriber);
   CHECK(record->heard == std::vector<std::optional<std::uint32_t>>{1u});

@@ -25,7 +25,7 @@ using namespace runwarden;
 using namespace std::chrono_literals;
 
 struct publish_script {
-  std::vector<autoscaling_call> calls;  // PutMetricData only
+  std::vector<autoscaling_call> calls;                     // PutMetricData only
   std::deque<std::optional<autoscaling_failure>> answers;  // empty: accept; nullopt: accept
   bool hang = false;
   std::vector<caf::typed_response_promise<autoscaling_outcome>> held;
@@ -44,7 +44,8 @@ autoscaling_client_actor::behavior_type group_client(autoscaling_client_actor::p
       [](autoscaling_call_atom, const autoscaling_call& call,
          std::chrono::milliseconds) -> autoscaling_outcome {
         REQUIRE(call.action == "DescribeAutoScalingInstances");
-        return {call.action, true,
+        return {call.action,
+                true,
                 "<DescribeAutoScalingInstancesResponse><DescribeAutoScalingInstancesResult>"
                 "<AutoScalingInstances><member><InstanceId>i-self</InstanceId>"
                 "<AutoScalingGroupName>ci runners</AutoScalingGroupName>"
@@ -52,7 +53,8 @@ autoscaling_client_actor::behavior_type group_client(autoscaling_client_actor::p
                 "</LifecycleState><HealthStatus>HEALTHY</HealthStatus><ProtectedFromScaleIn>"
                 "false</ProtectedFromScaleIn></member></AutoScalingInstances>"
                 "</DescribeAutoScalingInstancesResult></DescribeAutoScalingInstancesResponse>",
-                {}, 1};
+                {},
+                1};
       },
       [](identity_atom) -> caf::result<instance_identity> {
         return instance_identity{"i-self", "eu-west-1", "123456789012"};
@@ -60,8 +62,8 @@ autoscaling_client_actor::behavior_type group_client(autoscaling_client_actor::p
   };
 }
 
-autoscaling_client_actor::behavior_type cloudwatch_client(
-    autoscaling_client_actor::pointer self, std::shared_ptr<publish_script> script) {
+autoscaling_client_actor::behavior_type cloudwatch_client(autoscaling_client_actor::pointer self,
+                                                          std::shared_ptr<publish_script> script) {
   return {
       [=](autoscaling_call_atom, const autoscaling_call& call,
           std::chrono::milliseconds) -> caf::result<autoscaling_outcome> {
@@ -95,27 +97,26 @@ status_source_actor::behavior_type warden_stub(status_source_actor::pointer,
 }
 
 class publisher_fixture : public runwarden::testing::deterministic_fixture {
-public:
+ public:
   publisher_fixture() {
     auto recorder = script;
-    publisher = spawn(
-        metrics_publisher_behavior,
-        metrics_publisher_wiring{
-            .metric_namespace = "Runwarden",
-            .interval = 10s,
-            .capacity = 4,
-            .autoscaling_client = spawn(group_client, script),
-            .cloudwatch_client = spawn(cloudwatch_client, script),
-            .warden = spawn(warden_stub, script),
-            .wall_clock = [] { return std::chrono::system_clock::time_point{}; },
-            .observer = [recorder](publish_outcome outcome, std::uint64_t points) {
-              recorder->counted[outcome] += points;
-            }});
+    publisher = spawn(metrics_publisher_behavior,
+                      metrics_publisher_wiring{
+                          .metric_namespace = "Runwarden",
+                          .interval = 10s,
+                          .capacity = 4,
+                          .autoscaling_client = spawn(group_client, script),
+                          .cloudwatch_client = spawn(cloudwatch_client, script),
+                          .warden = spawn(warden_stub, script),
+                          .wall_clock = [] { return std::chrono::system_clock::time_point{}; },
+                          .observer =
+                              [recorder](publish_outcome outcome, std::uint64_t points) {
+                                recorder->counted[outcome] += points;
+                              }});
     run();
     REQUIRE(script->subscriber == publisher.address());
   }
-  void jobs(std::optional<std::uint32_t> running,
-            warden_status status = warden_status::running) {
+  void jobs(std::optional<std::uint32_t> running, warden_status status = warden_status::running) {
     warden_snapshot snapshot;
     snapshot.status = status;
     snapshot.jobs_running = running;
@@ -166,8 +167,7 @@ TEST_CASE_METHOD(publisher_fixture, "a point that fails is dropped and counted b
                  "[cloudwatch]") {
   script->answers = {failure(autoscaling_failure_kind::retry_with_backoff, "Throttling"),
                      failure(autoscaling_failure_kind::failed, "InvalidParameterValue"),
-                     failure(autoscaling_failure_kind::retry_with_backoff,
-                             "InternalServiceError"),
+                     failure(autoscaling_failure_kind::retry_with_backoff, "InternalServiceError"),
                      std::nullopt};
   jobs(1);
   for (int tick = 0; tick < 4; ++tick) advance(10s);

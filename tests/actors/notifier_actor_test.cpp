@@ -100,7 +100,7 @@ warden_snapshot snapshot_in(warden_status status, drain_phase phase) {
 }
 
 class notifier_fixture : public testing::deterministic_fixture {
-public:
+ public:
   notifier_fixture() {
     script_->start = system().clock().now();
     script_->addresses["hooks.example.com"] = {"203.0.113.5"};
@@ -111,21 +111,22 @@ public:
     auto target = url.empty() ? std::nullopt : parse_webhook_target(url).target;
     auto bounded = limits;
     bounded.attempts_max = attempts_max;
-    notifier_ = spawn(notifier_behavior,
-                      notifier_wiring{.http_port = port_,
-                                      .webhook = std::move(target),
-                                      .secret = "Jefe",
-                                      .allow_link_local = false,
-                                      .timeout = 5s,
-                                      .limits = bounded,
-                                      .random_seed = seed,
-                                      .observer = [outcomes = outcomes_](notification_kind kind,
-                                                                         bool delivered,
-                                                                         unsigned attempts) {
-                                        outcomes->push_back({kind, delivered, attempts});
-                                      },
-                                      .clock = [] { return std::chrono::system_clock::now(); },
-                                      .version = "9.9.9"});
+    notifier_ = spawn(
+        notifier_behavior,
+        notifier_wiring{
+            .http_port = port_,
+            .webhook = std::move(target),
+            .secret = "Jefe",
+            .allow_link_local = false,
+            .timeout = 5s,
+            .limits = bounded,
+            .random_seed = seed,
+            .observer =
+                [outcomes = outcomes_](notification_kind kind, bool delivered, unsigned attempts) {
+                  outcomes->push_back({kind, delivered, attempts});
+                },
+            .clock = [] { return std::chrono::system_clock::now(); },
+            .version = "9.9.9"});
     run();
   }
 
@@ -271,9 +272,8 @@ TEST_CASE_METHOD(notifier_fixture,
   CHECK(second.method == "GET");
   CHECK(second.pins.at(0).port == 80);
   CHECK(outcomes_->size() == 4);
-  CHECK(std::all_of(outcomes_->begin(), outcomes_->end(), [](const outcome& o) {
-    return o.delivered && o.attempts == 1;
-  }));
+  CHECK(std::all_of(outcomes_->begin(), outcomes_->end(),
+                    [](const outcome& o) { return o.delivered && o.attempts == 1; }));
 }
 
 TEST_CASE_METHOD(notifier_fixture, "callbacks without a configured webhook", "[notifier]") {
@@ -289,9 +289,9 @@ TEST_CASE_METHOD(notifier_fixture, "a name resolving to a link-local address is 
                  "[notifier]") {
   script_->addresses["metadata.example.com"] = {"203.0.113.9", "169.254.169.254"};
   start("");
-  notify(notification_kind::gone,
-         {{"http://metadata.example.com/latest", "", {}}, {"http://[fe80::1]/", "", {}},
-          {"ftp://ci.example.com/", "", {}}});
+  notify(notification_kind::gone, {{"http://metadata.example.com/latest", "", {}},
+                                   {"http://[fe80::1]/", "", {}},
+                                   {"ftp://ci.example.com/", "", {}}});
   CHECK(script_->lookups == std::vector<std::string>{"metadata.example.com"});
   CHECK(script_->requests.empty());
   CHECK(*outcomes_ == std::vector<outcome>{{notification_kind::gone, false, 0},
@@ -306,13 +306,12 @@ TEST_CASE_METHOD(notifier_fixture,
   script_->addresses["nat64.example.com"] = {"64:ff9b::a9fe:a9fe"};
   script_->addresses["alibaba.example.com"] = {"100.100.100.200"};
   start("");
-  notify(notification_kind::gone,
-         {{"http://[::a9fe:a9fe]/latest/meta-data/", "", {}},
-          {"http://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "", {}},
-          {"http://100.100.100.200/latest/meta-data/", "", {}},
-          {"http://[2002:a9fe:a9fe::1]/", "", {}},
-          {"http://nat64.example.com/", "", {}},
-          {"http://alibaba.example.com/", "", {}}});
+  notify(notification_kind::gone, {{"http://[::a9fe:a9fe]/latest/meta-data/", "", {}},
+                                   {"http://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "", {}},
+                                   {"http://100.100.100.200/latest/meta-data/", "", {}},
+                                   {"http://[2002:a9fe:a9fe::1]/", "", {}},
+                                   {"http://nat64.example.com/", "", {}},
+                                   {"http://alibaba.example.com/", "", {}}});
   CHECK(script_->requests.empty());
   CHECK(outcomes_->size() == 6);
   for (const auto& result : *outcomes_) CHECK_FALSE(result.delivered);
@@ -377,8 +376,7 @@ caf::behavior notify_requester(caf::stateful_actor<requester_state>* self, notif
                                caf::actor_clock::time_point start) {
   auto snapshot = snapshot_in(warden_status::gone, drain_phase::done);
   snapshot.version = 42;
-  self->send(notifier, notify_atom::value, notification_kind::gone, std::move(callbacks),
-             snapshot);
+  self->send(notifier, notify_atom::value, notification_kind::gone, std::move(callbacks), snapshot);
   return {[=](const notification_settled& settled) {
     self->state.settled.emplace_back(self->clock().now() - start, settled);
   }};
@@ -390,10 +388,9 @@ TEST_CASE_METHOD(notifier_fixture, "the sender hears once every delivery of a no
                  "[notifier]") {
   script_->statuses[hook] = {500, 200};
   start(hook);
-  const auto requester =
-      spawn(notify_requester, notifier_,
-            std::vector<shutdown_callback>{{"http://127.0.0.1:8080/callback", "", {}}},
-            script_->start);
+  const auto requester = spawn(
+      notify_requester, notifier_,
+      std::vector<shutdown_callback>{{"http://127.0.0.1:8080/callback", "", {}}}, script_->start);
   run();
   const auto& settled = state_of<requester_state>(requester).settled;
   CHECK(settled.empty());  // the callback is delivered, the webhook waits for its retry
@@ -442,12 +439,13 @@ TEST_CASE_METHOD(notifier_fixture, "past pending_deliveries_max a delivery is dr
                                             outcome{notification_kind::gone, false, 0})) ==
         offered - pending_deliveries_max);
   for (std::size_t i = 0; i < shutdown_callbacks_max; ++i)
-    CHECK(script_->statuses["http://203.0.113.5/b" + std::to_string(batches - 1) + "/" +
-                            std::to_string(i)].size() == 4);
+    CHECK(script_
+              ->statuses["http://203.0.113.5/b" + std::to_string(batches - 1) + "/" +
+                         std::to_string(i)]
+              .size() == 4);
 
   // The ones held keep their retries; the budget (attempts_max) still ends every one.
-  for (int step = 0; step < 100 && !state_of<notifier_state>(notifier_).deliveries.empty();
-       ++step)
+  for (int step = 0; step < 100 && !state_of<notifier_state>(notifier_).deliveries.empty(); ++step)
     advance(30s);
   CHECK(state_of<notifier_state>(notifier_).deliveries.empty());
   CHECK(script_->requests.size() == pending_deliveries_max * limits.attempts_max);

@@ -74,15 +74,17 @@ struct group_script {
     }
     return "<DescribeAutoScalingGroupsResponse><DescribeAutoScalingGroupsResult>"
            "<AutoScalingGroups><member><AutoScalingGroupName>runners</AutoScalingGroupName>"
-           "<MinSize>" + std::to_string(min) + "</MinSize><MaxSize>" + std::to_string(max) +
+           "<MinSize>" +
+           std::to_string(min) + "</MinSize><MaxSize>" + std::to_string(max) +
            "</MaxSize><DesiredCapacity>" + std::to_string(desired) +
            "</DesiredCapacity><Instances>" + members +
            "</Instances></member></AutoScalingGroups></DescribeAutoScalingGroupsResult>"
            "</DescribeAutoScalingGroupsResponse>";
   }
   static std::string instances_body() {
-    return std::string{"<DescribeAutoScalingInstancesResponse><DescribeAutoScalingInstancesResult>"
-                       "<AutoScalingInstances><member><InstanceId>"} +
+    return std::string{
+               "<DescribeAutoScalingInstancesResponse><DescribeAutoScalingInstancesResult>"
+               "<AutoScalingInstances><member><InstanceId>"} +
            self_id +
            "</InstanceId><AutoScalingGroupName>runners</AutoScalingGroupName>"
            "<AvailabilityZone>eu-west-1a</AvailabilityZone><LifecycleState>InService"
@@ -161,31 +163,29 @@ scaling_policy test_policy() {
 }
 
 class scaler_fixture : public runwarden::testing::deterministic_fixture {
-public:
+ public:
   void start(scaling_policy policy = test_policy()) {
     script->start = system().clock().now();
     client = spawn(scripted_client, script);
     warden = spawn(warden_stub, script);
     auto recorder = script;
-    scaler = spawn(scaler_behavior,
-                   scaler_wiring{.policy = policy,
-                                 .random_seed = 7,
-                                 .autoscaling_client = client,
-                                 .warden = warden,
-                                 .call_budget = 20s,
-                                 .observer = {
-                                     .decided = [recorder](scaling_decision_kind kind) {
-                                       ++recorder->decided[kind];
-                                     },
-                                     .call_failed = [recorder](scaling_call,
-                                                               autoscaling_failure_kind kind) {
-                                       ++recorder->failed[kind];
-                                     }}});
+    scaler = spawn(
+        scaler_behavior,
+        scaler_wiring{
+            .policy = policy,
+            .random_seed = 7,
+            .autoscaling_client = client,
+            .warden = warden,
+            .call_budget = 20s,
+            .observer = {
+                .decided = [recorder](scaling_decision_kind kind) { ++recorder->decided[kind]; },
+                .call_failed = [recorder](
+                                   scaling_call,
+                                   autoscaling_failure_kind kind) { ++recorder->failed[kind]; }}});
     run();
     REQUIRE(script->subscriber == scaler.address());
   }
-  void jobs(std::optional<std::uint32_t> running,
-            warden_status status = warden_status::running) {
+  void jobs(std::optional<std::uint32_t> running, warden_status status = warden_status::running) {
     warden_snapshot snapshot;
     snapshot.status = status;
     snapshot.jobs_running = running;
@@ -230,13 +230,11 @@ TEST_CASE_METHOD(scaler_fixture, "a saturated window reads the group fresh and a
   CHECK(script->calls.size() == 3);
   advance(1s);
   CHECK(called() == lines{"DescribeAutoScalingInstances", "DescribeAutoScalingGroups",
-                             "SetDesiredCapacity", "DescribeAutoScalingGroups",
-                             "SetDesiredCapacity"});
+                          "SetDesiredCapacity", "DescribeAutoScalingGroups", "SetDesiredCapacity"});
   CHECK(script->calls.back().parameter("DesiredCapacity") == "5");
 }
 
-TEST_CASE_METHOD(scaler_fixture, "throttling is reported and retried with backoff",
-                 "[scaler]") {
+TEST_CASE_METHOD(scaler_fixture, "throttling is reported and retried with backoff", "[scaler]") {
   start();
   script->fail("SetDesiredCapacity", autoscaling_failure_kind::retry_with_backoff, "Throttling");
   jobs(2);

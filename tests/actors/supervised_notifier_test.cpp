@@ -46,8 +46,7 @@ process_port_actor::behavior_type answering_process_port(process_port_actor::poi
                                                          std::int64_t pid) {
   return {
       [=](spawn_atom) {
-        caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()),
-                       runner_spawned{pid});
+        caf::anon_send(caf::actor_cast<caf::actor>(self->current_sender()), runner_spawned{pid});
       },
       [](signal_atom, std::int64_t, std::int32_t) {},
       [](adopt_atom, std::int64_t, const process_identity&) {},
@@ -61,7 +60,7 @@ warden_exit_listener_actor::behavior_type ignoring_listener(warden_exit_listener
 }
 
 class supervised_notifier_fixture : public testing::deterministic_fixture {
-public:
+ public:
   supervised_notifier_fixture() {
     const auto port = spawn(holding_http_port, script_);
     notifier_wiring wiring{.http_port = port,
@@ -71,11 +70,10 @@ public:
                            .limits = {.retry_initial = 1s, .retry_max = 30s, .attempts_max = 4},
                            .random_seed = 1,
                            .version = "9.9.9"};
-    supervised_child notifier{{std::string{notifier_child_id}},
-                              [wiring](caf::local_actor* supervisor) {
-                                return caf::actor_cast<caf::actor>(
-                                    supervisor->spawn(notifier_behavior, wiring));
-                              }};
+    supervised_child notifier{
+        {std::string{notifier_child_id}}, [wiring](caf::local_actor* supervisor) {
+          return caf::actor_cast<caf::actor>(supervisor->spawn(notifier_behavior, wiring));
+        }};
     supervisor_ = spawn(supervisor_behavior, supervisor_wiring{{}, {notifier}});
     const drain_config config{.graceful_signal = SIGQUIT,
                               .forceful_signal = SIGTERM,
@@ -90,9 +88,7 @@ public:
     run();
   }
 
-  caf::actor current_notifier() {
-    return state_of<supervisor_state>(supervisor_).handles.at(0);
-  }
+  caf::actor current_notifier() { return state_of<supervisor_state>(supervisor_).handles.at(0); }
 
   std::shared_ptr<held_port_script> script_ = std::make_shared<held_port_script>();
   supervisor_implementation supervisor_;

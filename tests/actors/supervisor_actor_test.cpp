@@ -78,10 +78,9 @@ struct lookup_state {
 caf::behavior lookup_probe(caf::stateful_actor<lookup_state>* self, supervisor_actor supervisor,
                            std::string id) {
   self->request(supervisor, caf::infinite, caf::get_atom::value, id)
-      .then([=](const child_incarnation& child) { self->state.answer = child; },
-            [=](const caf::error& error) {
-              self->state.error = self->home_system().render(error);
-            });
+      .then(
+          [=](const child_incarnation& child) { self->state.answer = child; },
+          [=](const caf::error& error) { self->state.error = self->home_system().render(error); });
   return {[](caf::get_atom) {}};
 }
 
@@ -100,7 +99,7 @@ caf::behavior watcher(caf::stateful_actor<watcher_state>* self, supervisor_actor
 }
 
 class supervisor_fixture : public testing::deterministic_fixture {
-public:
+ public:
   using child_behavior = caf::behavior (*)(caf::event_based_actor*, std::shared_ptr<child_log>,
                                            std::string);
 
@@ -145,7 +144,7 @@ public:
   watcher_state& supervisor_end() { return state_of<watcher_state>(watcher_); }
   const supervisor_implementation& supervisor() const { return supervisor_; }
 
-private:
+ private:
   std::shared_ptr<child_log> log_ = std::make_shared<child_log>();
   supervisor_implementation supervisor_;
   caf::actor watcher_;
@@ -240,8 +239,7 @@ TEST_CASE_METHOD(supervisor_fixture, "intensity exhausted: children stop, the su
   CHECK(*supervisor_end().reason != caf::exit_reason::normal);
   CHECK(*supervisor_end().reason != caf::exit_reason::user_shutdown);
   CHECK(supervisor_end().text.find("supervisor gave up: child \\\"b\\\" went down once more "
-                                   "than the 1 restart(s) allowed within 5s") !=
-        std::string::npos);
+                                   "than the 1 restart(s) allowed within 5s") != std::string::npos);
 }
 
 TEST_CASE_METHOD(supervisor_fixture, "a child ignoring its stop is killed at its timeout",

@@ -84,7 +84,7 @@ unregistrar_listener_actor::behavior_type listening(unregistrar_listener_actor::
 }
 
 class unregistrar_fixture : public testing::deterministic_fixture {
-public:
+ public:
   unregistrar_fixture()
       : scheduler_(dynamic_cast<caf::scheduler::test_coordinator&>(system().scheduler())) {
     script_->start = scheduler_.clock().now();

@@ -104,12 +104,10 @@ observer_actor::behavior_type recording_observer(
   };
 }
 
-caf::actor untyped(const observer_actor& observer) {
-  return caf::actor_cast<caf::actor>(observer);
-}
+caf::actor untyped(const observer_actor& observer) { return caf::actor_cast<caf::actor>(observer); }
 
 class warden_fixture : public testing::deterministic_fixture {
-public:
+ public:
   void start(drain_config config) {
     observer_ = spawn(recording_observer, 0);
     port_only_start(std::move(config), observer_);
@@ -132,11 +130,12 @@ public:
                     warden_wiring{.config = std::move(config),
                                   .process_port = port_,
                                   .exit_listener = listener_,
-                                  .journal = [order = order_](instant, const drain_event& event,
-                                                              const std::vector<drain_effect>&) {
-                                    order->push_back("journal " + to_string(event));
-                                    return std::optional<std::string>{};
-                                  },
+                                  .journal =
+                                      [order = order_](instant, const drain_event& event,
+                                                       const std::vector<drain_effect>&) {
+                                        order->push_back("journal " + to_string(event));
+                                        return std::optional<std::string>{};
+                                      },
                                   .recovered = std::move(entries)});
     run();
   }
@@ -159,13 +158,11 @@ public:
   scripted_port_state& port() {
     return typed_state_of<scripted_port_state, process_port_actor::base>(port_);
   }
-  std::optional<warden_exited>& exited() {
-    return state_of<exit_listener_state>(listener_).exited;
-  }
+  std::optional<warden_exited>& exited() { return state_of<exit_listener_state>(listener_).exited; }
   caf::timespan exited_at() { return state_of<exit_listener_state>(listener_).exited_at; }
   std::int64_t current_pid() { return port().next_pid - 1; }
 
-private:
+ private:
   std::shared_ptr<std::vector<std::string>> order_ = std::make_shared<std::vector<std::string>>();
   process_port_actor port_;
   warden_exit_listener_actor listener_;
@@ -321,8 +318,7 @@ TEST_CASE_METHOD(warden_fixture, "past status_subscribers_max a subscription is 
   for (const auto& subscriber : {kept.front(), kept.back()}) {
     CHECK(state_of<observer_state>(subscriber).refusals == 0);
     REQUIRE(state_of<observer_state>(subscriber).snapshots.size() == 2);
-    CHECK(state_of<observer_state>(subscriber).snapshots[1].status ==
-          warden_status::shutting_down);
+    CHECK(state_of<observer_state>(subscriber).snapshots[1].status == warden_status::shutting_down);
   }
   CHECK(state_of<observer_state>(refused).snapshots.empty());
 
@@ -447,10 +443,10 @@ TEST_CASE_METHOD(warden_fixture,
 // gate until the journal holds its pid, and a drain's signal reaches it only after that.
 TEST_CASE_METHOD(warden_fixture,
                  "a spawned runner is released once its pid is journaled, before any signal") {
-  recovered_start(config_for_test(),
-                  {{1, instant{0s}, warden_started{}, {}},
-                   {2, instant{0s}, shutdown_requested{.source = trigger_source::signal_terminate},
-                    {}}});
+  recovered_start(
+      config_for_test(),
+      {{1, instant{0s}, warden_started{}, {}},
+       {2, instant{0s}, shutdown_requested{.source = trigger_source::signal_terminate}, {}}});
   REQUIRE(port().spawned_at.size() == 1);  // the spawn the journal left unanswered
   CHECK(order() == std::vector<std::string>{"journal runner_spawned pid=500", "release 500 go",
                                             "signal 500 3"});
@@ -458,14 +454,14 @@ TEST_CASE_METHOD(warden_fixture,
 
 // The kill timeout was armed again at once after recovery: a runner given the forceful
 // signal got SIGKILL as soon as runwarden came back, its kill timeout not yet over.
-TEST_CASE_METHOD(warden_fixture, "recovered after the forceful signal, SIGKILL waits for the "
-                                 "kill timeout") {
+TEST_CASE_METHOD(warden_fixture,
+                 "recovered after the forceful signal, SIGKILL waits for the "
+                 "kill timeout") {
   advance(3s);
-  recovered_start(config_for_test(),
-                  {{1, instant{0s}, warden_started{}, {}},
-                   {2, instant{0s}, runner_spawned{100}, {}},
-                   {3, instant{2s}, forceful_shutdown_requested{}, {}},
-                   {4, instant{2s}, runner_signal_delivered{100, SIGTERM}, {}}});
+  recovered_start(config_for_test(), {{1, instant{0s}, warden_started{}, {}},
+                                      {2, instant{0s}, runner_spawned{100}, {}},
+                                      {3, instant{2s}, forceful_shutdown_requested{}, {}},
+                                      {4, instant{2s}, runner_signal_delivered{100, SIGTERM}, {}}});
   CHECK(port().signals.empty());
   advance(3900ms);  // 6.9 s: the kill timeout (5 s) ends at 7 s
   CHECK(port().signals.empty());

@@ -41,7 +41,8 @@ constexpr std::string_view poller_id = "metrics_poller";
 std::string page_with_jobs(int jobs) {
   return "# TYPE gitlab_runner_jobs gauge\n"
          "gitlab_runner_jobs{executor_stage=\"step_script\",runner=\"abc\",stage=\"\","
-         "state=\"running\"} " + std::to_string(jobs) + "\n";
+         "state=\"running\"} " +
+         std::to_string(jobs) + "\n";
 }
 
 struct world {
@@ -58,8 +59,9 @@ http_port_actor::behavior_type holding_http_port(http_port_actor::pointer self,
       [=](const http_request& request) {
         script->requests.push_back(request);
         http_response answer{.id = request.id, .status_code = 204};
-        if (request.url == metrics) answer = {.id = request.id, .status_code = 200,
-                                              .body = page_with_jobs(script->jobs_running)};
+        if (request.url == metrics)
+          answer = {
+              .id = request.id, .status_code = 200, .body = page_with_jobs(script->jobs_running)};
         if (request.url == hook) answer.status_code = 200;
         script->held.emplace_back(caf::actor_cast<caf::actor>(self->current_sender()), answer);
       },
@@ -88,7 +90,7 @@ warden_exit_listener_actor::behavior_type exit_recorder(warden_exit_listener_act
 enum class worker { none, notifier, poller, unregistration };
 
 class crash_sweep_fixture : public testing::deterministic_fixture {
-public:
+ public:
   crash_sweep_fixture() {
     const auto port = spawn(holding_http_port, world_);
     notifier_wiring notifier{.http_port = port,
@@ -98,10 +100,13 @@ public:
                              .limits = {.retry_initial = 1s, .retry_max = 30s, .attempts_max = 4},
                              .random_seed = 1,
                              .version = "9.9.9"};
-    notifier_supervisor_ = spawn(supervisor_behavior, supervisor_wiring{worker_supervision,
-        {{{std::string{notifier_child_id}}, [notifier](caf::local_actor* parent) {
-          return caf::actor_cast<caf::actor>(parent->spawn(notifier_behavior, notifier));
-        }}}});
+    notifier_supervisor_ = spawn(
+        supervisor_behavior,
+        supervisor_wiring{worker_supervision,
+                          {{{std::string{notifier_child_id}}, [notifier](caf::local_actor* parent) {
+                              return caf::actor_cast<caf::actor>(
+                                  parent->spawn(notifier_behavior, notifier));
+                            }}}});
     unregistrar_wiring unregistration{
         .http_port = port,
         .listener = {},
@@ -109,11 +114,14 @@ public:
         .limits = {.retry_initial = 1s, .retry_max = 8s, .attempts_max = 0},
         .timeout = 5s,
         .random_seed = 1};
-    unregistration_supervisor_ = spawn(supervisor_behavior, supervisor_wiring{worker_supervision,
-        {{{std::string{unregistration_child_id}}, [unregistration](caf::local_actor* parent) {
-          return caf::actor_cast<caf::actor>(
-              parent->spawn(unregistration_phase_behavior, unregistration));
-        }}}});
+    unregistration_supervisor_ = spawn(
+        supervisor_behavior,
+        supervisor_wiring{
+            worker_supervision,
+            {{{std::string{unregistration_child_id}}, [unregistration](caf::local_actor* parent) {
+                return caf::actor_cast<caf::actor>(
+                    parent->spawn(unregistration_phase_behavior, unregistration));
+              }}}});
     run();
     warden_ = spawn(warden_behavior,
                     warden_wiring{.config = drain_config{.graceful_signal = SIGQUIT,
@@ -127,12 +135,15 @@ public:
                                   .exit_listener = spawn(exit_recorder, exits_),
                                   .unregistrar = caf::actor_cast<unregistration_actor>(
                                       current(unregistration_supervisor_))});
-    metrics_poller_wiring poller{.url = metrics, .interval = 5s, .timeout = 2s,
-                                 .http_port = port, .listener = warden_};
-    poller_supervisor_ = spawn(supervisor_behavior, supervisor_wiring{worker_supervision,
-        {{{std::string{poller_id}}, [poller](caf::local_actor* parent) {
-          return caf::actor_cast<caf::actor>(parent->spawn(metrics_poller_behavior, poller));
-        }}}});
+    metrics_poller_wiring poller{
+        .url = metrics, .interval = 5s, .timeout = 2s, .http_port = port, .listener = warden_};
+    poller_supervisor_ =
+        spawn(supervisor_behavior,
+              supervisor_wiring{worker_supervision,
+                                {{{std::string{poller_id}}, [poller](caf::local_actor* parent) {
+                                    return caf::actor_cast<caf::actor>(
+                                        parent->spawn(metrics_poller_behavior, poller));
+                                  }}}});
     for (const auto& supervisor :
          {notifier_supervisor_, unregistration_supervisor_, poller_supervisor_})
       caf::anon_send(supervisor, caf::subscribe_atom::value, child_listener_actor{warden_});
@@ -150,11 +161,11 @@ public:
   }
 
   void crash(worker which) {
-    const supervisor_implementation* supervisor =
-        which == worker::notifier         ? &notifier_supervisor_
-        : which == worker::poller         ? &poller_supervisor_
-        : which == worker::unregistration ? &unregistration_supervisor_
-                                          : nullptr;
+    const supervisor_implementation* supervisor = which == worker::notifier ? &notifier_supervisor_
+                                                  : which == worker::poller ? &poller_supervisor_
+                                                  : which == worker::unregistration
+                                                      ? &unregistration_supervisor_
+                                                      : nullptr;
     if (!supervisor) return;
     const auto victim = current(*supervisor);
     REQUIRE(victim);
@@ -167,15 +178,21 @@ public:
   // The drain, in steps; before step `at` releases its answers, `which` crashes.
   void drain(worker which, int at) {
     const std::vector<std::function<void()>> steps{
-        [&] { advance(5s); },                                         // a scrape: one job
-        [&] { caf::anon_send(warden_, os_signal_received{SIGTERM}); run(); },  // drain starts
-        [&] { advance(5s); },                                         // still one job
-        [&] { world_->jobs_running = 0; advance(5s); },               // the job is done
-        [&] {                                                          // the runner exits
+        [&] { advance(5s); },  // a scrape: one job
+        [&] {
+          caf::anon_send(warden_, os_signal_received{SIGTERM});
+          run();
+        },                     // drain starts
+        [&] { advance(5s); },  // still one job
+        [&] {
+          world_->jobs_running = 0;
+          advance(5s);
+        },     // the job is done
+        [&] {  // the runner exits
           caf::anon_send(warden_, runner_exited{runner_pid, exit_status{}});
           run();
         },
-        [&] { advance(1s); },                                         // unregistered, gone
+        [&] { advance(1s); },  // unregistered, gone
     };
     for (int step = 0; step < static_cast<int>(steps.size()); ++step) {
       steps[static_cast<std::size_t>(step)]();
@@ -183,7 +200,10 @@ public:
       release();
       if (step < 4) CHECK(exits_->empty());  // never gone while the runner runs
     }
-    for (int i = 0; i < 10 && exits_->empty(); ++i) { advance(1s); release(); }
+    for (int i = 0; i < 10 && exits_->empty(); ++i) {
+      advance(1s);
+      release();
+    }
   }
 
   caf::actor current(const supervisor_implementation& supervisor) {
@@ -215,8 +235,8 @@ public:
 
 TEST_CASE("a crash of any worker at any point of a drain leaves the drain intact",
           "[supervisor][crash]") {
-  const auto which = GENERATE(worker::none, worker::notifier, worker::poller,
-                              worker::unregistration);
+  const auto which =
+      GENERATE(worker::none, worker::notifier, worker::poller, worker::unregistration);
   const int at = GENERATE(range(0, 6));
   crash_sweep_fixture fixture;
   fixture.drain(which, at);

@@ -114,8 +114,8 @@ class imds_fixture {
         },
         caf::after(std::chrono::milliseconds{line_wait_max}) >> [] {});
     REQUIRE(heard);
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::steady_clock::now() - started);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 started);
   }
 
  private:
@@ -144,8 +144,8 @@ TEST_CASE_METHOD(imds_fixture, "Terminated gives one trigger within a poll inter
   const auto who = identity(line_wait_max);
   REQUIRE(who);
   CHECK(*who == instance_identity{"i-0fake0imds0test00", "eu-west-1", "123456789012"});
-  const auto polled = requests_until(
-      [](const auto& seen) { return count(seen, "GET", state_path, 200) >= 2; });
+  const auto polled =
+      requests_until([](const auto& seen) { return count(seen, "GET", state_path, 200) >= 2; });
   CHECK(count(polled, "GET", state_path, 200) == 2);
   CHECK(count(polled, "PUT", "/latest/api/token", 200) == 1);
   for (const auto& request : polled) CHECK(request["status"] != 401);
@@ -158,8 +158,8 @@ TEST_CASE_METHOD(imds_fixture, "Terminated gives one trigger within a poll inter
   CHECK(trigger.source == trigger_source::cloud_lifecycle);
   CHECK(trigger.reason == "Auto Scaling target lifecycle state is Terminated");
   // The level stays; polls go on; no second trigger.
-  const auto after = requests_until(
-      [](const auto& seen) { return count(seen, "GET", state_path, 200) >= 3; });
+  const auto after =
+      requests_until([](const auto& seen) { return count(seen, "GET", state_path, 200) >= 3; });
   CHECK(count(after, "GET", state_path, 200) == 3);
   CHECK(triggers(poll_interval).empty());
 }
@@ -250,11 +250,12 @@ TEST_CASE("spawn_lifecycle_watcher names a bad endpoint", "[imds][integration]")
   const auto bad = spawn_lifecycle_watcher(
       system, settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, listener, 1);
   CHECK_FALSE(bad.watcher);
-  CHECK(bad.error == "AWS_EC2_METADATA_SERVICE_ENDPOINT \"169.254.169.254\" must start with "
-                     "http:// or https://");
+  CHECK(bad.error ==
+        "AWS_EC2_METADATA_SERVICE_ENDPOINT \"169.254.169.254\" must start with "
+        "http:// or https://");
 }
 
-// EC2 scheduled maintenance events (issue 21): the page is read on a cadence of its own,
+// EC2 scheduled maintenance events: the page is read on a cadence of its own,
 // slower than the poll, and an instance-stop on it drains with NotBefore minus the margin.
 TEST_CASE_METHOD(imds_fixture,
                  "a scheduled instance-stop drains, and its page keeps its own cadence",
@@ -287,8 +288,9 @@ TEST_CASE_METHOD(imds_fixture,
   CHECK(time_to_trigger(trigger) < line_wait_max);
   CHECK(trigger.source == trigger_source::ec2_scheduled_maintenance);
   CHECK(trigger.deadline == *parse_rfc3339("2030-01-01T00:09:30Z"));
-  CHECK(trigger.reason == "EC2 scheduled event instance-stop (instance-event-0d59937288b749b32) "
-                          "not before Tue, 01 Jan 2030 00:10:00 GMT");
+  CHECK(trigger.reason ==
+        "EC2 scheduled event instance-stop (instance-event-0d59937288b749b32) "
+        "not before Tue, 01 Jan 2030 00:10:00 GMT");
   // Read again, the same event drains nothing more.
   const auto again = requests_until(
       [&](const auto& so_far) { return count(so_far, "GET", scheduled_path, 200) >= 2; });

@@ -14,9 +14,9 @@
 #include "actors/azure_watcher/azure_metadata_watcher.hpp"
 #include "actors/azure_watcher/azure_watcher_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
-#include "src/azure/azure_metadata_endpoint.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "messages/warden_messages.hpp"
+#include "src/azure/azure_metadata_endpoint.hpp"
 #include "tests/common/python_server.hpp"
 
 namespace {
@@ -36,10 +36,14 @@ caf::actor_system_config& production_like(caf::actor_system_config& config) {
 
 json event(const std::string& id, const std::string& type, const std::string& resource,
            int in_seconds) {
-  return {{"EventId", id},          {"EventType", type},
-          {"ResourceType", "VirtualMachine"}, {"Resources", json::array({resource})},
-          {"EventStatus", "Scheduled"},       {"in_seconds", in_seconds},
-          {"Description", "test event"},      {"EventSource", "Platform"},
+  return {{"EventId", id},
+          {"EventType", type},
+          {"ResourceType", "VirtualMachine"},
+          {"Resources", json::array({resource})},
+          {"EventStatus", "Scheduled"},
+          {"in_seconds", in_seconds},
+          {"Description", "test event"},
+          {"EventSource", "Platform"},
           {"DurationInSeconds", -1}};
 }
 
@@ -55,9 +59,8 @@ class azure_fixture {
     azure_settings settings;
     settings.metadata_endpoint = server_.url("127.0.0.1", "");
     settings.poll_interval = 200ms;
-    auto spawned =
-        spawn_azure_watcher(
-        system_, settings, caf::actor_cast<azure_watcher_listener_actor>(listener_), 9);
+    auto spawned = spawn_azure_watcher(system_, settings,
+                                       caf::actor_cast<azure_watcher_listener_actor>(listener_), 9);
     REQUIRE(spawned.error.empty());
     REQUIRE(spawned.watcher);
     watcher_ = std::move(spawned.watcher);
@@ -91,13 +94,13 @@ class azure_fixture {
   template <class... Handlers>
   bool receive(std::chrono::milliseconds wait, Handlers... handlers) {
     bool heard = true;
-    listener_->receive(handlers..., caf::after(wait) >> [&] { heard = false; });
+    listener_->receive(
+        handlers..., caf::after(wait) >> [&] { heard = false; });
     return heard;
   }
 
   caf::actor watcher_actor() {
-    return current_child(system_, watcher_->supervisor(), std::string{azure_watcher_child_id},
-                         5s);
+    return current_child(system_, watcher_->supervisor(), std::string{azure_watcher_child_id}, 5s);
   }
 
  private:
@@ -123,8 +126,8 @@ TEST_CASE_METHOD(azure_fixture,
                  "a Preempt naming this machine drains, and its approval comes when asked",
                  "[azure][integration]") {
   start();
-  const auto first = requests_until(
-      [](const auto& so_far) { return count(so_far, "GET", events_path) >= 2; });
+  const auto first =
+      requests_until([](const auto& so_far) { return count(so_far, "GET", events_path) >= 2; });
   REQUIRE_FALSE(first.empty());
   CHECK(first.front()["path"] == "/metadata/instance/compute");
   for (const auto& request : first) {
@@ -155,18 +158,18 @@ TEST_CASE_METHOD(azure_fixture,
   CHECK(action.heartbeat_timeout == duration::zero());
   CHECK(action.wind_down_reserve == duration::zero());
   // Nothing is approved before the warden asks.
-  const auto quiet = requests_until(
-      [](const auto& so_far) { return count(so_far, "GET", events_path) >= 3; });
+  const auto quiet =
+      requests_until([](const auto& so_far) { return count(so_far, "GET", events_path) >= 3; });
   CHECK(count(quiet, "POST", events_path) == 0);
   caf::anon_send(watcher_actor(), complete_atom::value, std::string{"preempt-3"},
                  lifecycle_result::proceed);
   lifecycle_action_completed completed;
-  REQUIRE(receive(line_wait_max,
-                  [&](const lifecycle_action_completed& got) { completed = got; }));
-  CHECK(completed == lifecycle_action_completed{true, "Azure event preempt-3 approved "
-                                                      "(StartRequests)"});
-  const auto after = requests_until(
-      [](const auto& so_far) { return count(so_far, "GET", events_path) >= 2; });
+  REQUIRE(receive(line_wait_max, [&](const lifecycle_action_completed& got) { completed = got; }));
+  CHECK(completed == lifecycle_action_completed{true,
+                                                "Azure event preempt-3 approved "
+                                                "(StartRequests)"});
+  const auto after =
+      requests_until([](const auto& so_far) { return count(so_far, "GET", events_path) >= 2; });
   CHECK(count(quiet, "POST", events_path) + count(after, "POST", events_path) == 1);
 }
 
@@ -180,14 +183,13 @@ TEST_CASE_METHOD(azure_fixture, "an approval the service refuses is asked again 
   command({{"status", 503}});
   caf::anon_send(watcher_actor(), complete_atom::value, std::string{"terminate-3"},
                  lifecycle_result::proceed);
-  const auto refused = requests_until(
-      [](const auto& so_far) { return count(so_far, "POST", events_path) >= 2; });
+  const auto refused =
+      requests_until([](const auto& so_far) { return count(so_far, "POST", events_path) >= 2; });
   CHECK(count(refused, "POST", events_path) == 2);
   CHECK_FALSE(receive(0ms, [](const lifecycle_action_completed&) {}));
   command({{"status", nullptr}});
   lifecycle_action_completed completed;
-  REQUIRE(receive(line_wait_max,
-                  [&](const lifecycle_action_completed& got) { completed = got; }));
+  REQUIRE(receive(line_wait_max, [&](const lifecycle_action_completed& got) { completed = got; }));
   CHECK(completed.confirmed);
 }
 

@@ -24,7 +24,7 @@ extern char** environ;
 namespace runwarden::testing {
 
 class python_server {
-public:
+ public:
   static constexpr std::chrono::milliseconds read_wait_max{10'000};
 
   python_server(const std::string& script, std::vector<std::string> arguments) {
@@ -109,7 +109,7 @@ public:
     }
   }
 
-private:
+ private:
   pid_t pid_ = -1;
   int leash_ = -1;
   int output_ = -1;

@@ -19,8 +19,7 @@ TEST_CASE("a handed connection's peer name gives its descriptor, others none", "
   CHECK(handed_descriptor_of("fd:99999999999999999999") == -1);
 }
 
-TEST_CASE("a marked descriptor is proven until it is forgotten for a new connection",
-          "[control]") {
+TEST_CASE("a marked descriptor is proven until it is forgotten for a new connection", "[control]") {
   proven_connections connections;
   CHECK_FALSE(connections.proven(7));
   connections.mark("fd:7");

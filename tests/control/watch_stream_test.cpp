@@ -86,8 +86,13 @@ class watch_fixture {
         warden_(system_.spawn(fake_warden, std::string(reason_bytes, 'r'))),
         // Untyped, to be told what a warden never is (publish, count): the Watch service
         // sees only the warden's interface.
-        context_{system_,  caf::actor_cast<warden_actor>(warden_), std::nullopt, true, false,
-                 std::make_shared<wall_clock_anchor>(), std::make_shared<open_watches>(),
+        context_{system_,
+                 caf::actor_cast<warden_actor>(warden_),
+                 std::nullopt,
+                 true,
+                 false,
+                 std::make_shared<wall_clock_anchor>(),
+                 std::make_shared<open_watches>(),
                  nullptr},
         service_(context_) {
     grpc::ServerBuilder builder;
@@ -111,10 +116,11 @@ class watch_fixture {
     caf::scoped_actor self{system_};
     std::pair<std::uint64_t, std::uint64_t> result{~0ULL, ~0ULL};
     self->request(warden_, caf::infinite, count_atom::value)
-        .receive([&](std::uint64_t subscribers, std::uint64_t unsubscribed) {
-                   result = {subscribers, unsubscribed};
-                 },
-                 [](caf::error&) {});
+        .receive(
+            [&](std::uint64_t subscribers, std::uint64_t unsubscribed) {
+              result = {subscribers, unsubscribed};
+            },
+            [](caf::error&) {});
     return result;
   }
 

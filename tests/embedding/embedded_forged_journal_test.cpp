@@ -1,4 +1,4 @@
-// A journal is trusted no further than it can be proved (issue 31, "the state directory is
+// A journal is trusted no further than it can be proved ("the state directory is
 // trusted blindly"): one that names an unrelated process as the runner, as a forged journal
 // or a pid reused since (after a reboot too) does, must not make runwarden adopt or signal
 // it. The journal here is written as runwarden writes it (run_journal), naming a `sleep` the
@@ -33,7 +33,8 @@ using runwarden::process_identity;
 
 // Never restarted: a runner from before that is refused ends the instance.
 std::string forged_toml(const scratch_directory& state) {
-  return "[runner]\nkind = \"gitlab\"\ncommand = [\"" DEMO_RUNNER_BINARY "\"]\n"
+  return "[runner]\nkind = \"gitlab\"\ncommand = [\"" DEMO_RUNNER_BINARY
+         "\"]\n"
          "[restart]\npolicy = \"temporary\"\n[journal]\nstate_directory = \"" +
          state.path.string() + "\"\n";
 }
@@ -54,8 +55,7 @@ void write_journal(const scratch_directory& state, pid_t pid, process_identity i
   auto read = runwarden::parse_config_text(forged_toml(state), "forged");
   REQUIRE(read.config);
   const auto drain = runwarden::make_drain_config(*read.config, 1);
-  auto opened = runwarden::run_journal::open(*read.config, drain,
-                                             runwarden::process_environment());
+  auto opened = runwarden::run_journal::open(*read.config, drain, runwarden::process_environment());
   REQUIRE(opened.journal);
   runwarden::drain_machine machine{drain};
   const auto now = std::chrono::duration_cast<runwarden::instant>(
@@ -68,14 +68,13 @@ void write_journal(const scratch_directory& state, pid_t pid, process_identity i
   record(now - std::chrono::minutes{2}, runwarden::warden_started{});
   // The runner's start grace, armed at its spawn, passed long ago.
   const auto spawned_at = now - std::chrono::minutes{2};
-  for (const auto& effect :
-       record(spawned_at, runwarden::runner_spawned{pid, std::move(identity)}))
+  for (const auto& effect : record(spawned_at, runwarden::runner_spawned{pid, std::move(identity)}))
     if (const auto* timer = std::get_if<runwarden::arm_timer>(&effect))
       if (timer->kind == runwarden::timer_kind::runner_start_grace)
         record(timer->at, runwarden::timer_fired{timer->kind, timer->id});
-  record(now - std::chrono::minutes{1},
-         runwarden::shutdown_requested{.source = runwarden::trigger_source::host,
-                                       .reason = "forged"});
+  record(
+      now - std::chrono::minutes{1},
+      runwarden::shutdown_requested{.source = runwarden::trigger_source::host, .reason = "forged"});
   REQUIRE(machine.undelivered_signal().has_value());
 }
 
@@ -115,8 +114,7 @@ TEST_CASE("a journal naming an unrelated process as the runner never gets it sig
   auto log = std::make_shared<captured_log>();
   const auto end = recover_to_gone(state, log);
   CHECK(end.exit_unknown);
-  CHECK(log->any("the journal names pid " + std::to_string(sleeper) +
-                 " as the runner, but"));
+  CHECK(log->any("the journal names pid " + std::to_string(sleeper) + " as the runner, but"));
   CHECK(log->any("not signalling pid " + std::to_string(sleeper)));
 
   int wait_status = 0;

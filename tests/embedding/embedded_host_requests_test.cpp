@@ -1,4 +1,4 @@
-// A host's own requests and log, against the demo runner (issue 31): a request is the
+// A host's own requests and log, against the demo runner: a request is the
 // host's trigger, named so in the status and the log, never "control API", which an
 // embedded instance has none of; a request after gone is refused, not accepted and dropped;
 // runwarden's log lines reach the host's sink at the [log] level, none after stop().

@@ -27,8 +27,8 @@ namespace {
 using runwarden::embedded::config;
 using runwarden::embedded::instance;
 using runwarden::embedded::instance_state;
-using runwarden::embedded::shutdown_trigger;
 using runwarden::embedded::shutdown_request;
+using runwarden::embedded::shutdown_trigger;
 using runwarden::embedded::status;
 
 using namespace runwarden::embedded::testing;
@@ -99,8 +99,8 @@ TEST_CASE("a second instance on one state directory is refused, naming the lock"
   REQUIRE(first.error.empty());
   const auto second = instance::start(system, demo_config(state));
   CHECK_FALSE(second.instance);
-  CHECK_THAT(second.error, Catch::Contains("another runwarden uses the state directory " +
-                                           state.path.string()));
+  CHECK_THAT(second.error,
+             Catch::Contains("another runwarden uses the state directory " + state.path.string()));
   // The first one is untouched by the refusal: it still drains to gone.
   caf::scoped_actor host{system};
   first.instance->subscribe(caf::actor_cast<caf::actor>(host));
@@ -119,9 +119,9 @@ TEST_CASE_METHOD(one_running_instance,
                  "[embedding][process]") {
   CHECK(warden.request_shutdown({.reason = "now", .deadline = std::chrono::milliseconds{-1}}) ==
         "deadline must not be negative");
-  CHECK(warden.request_shutdown(
-            {.reason = "never", .deadline = std::chrono::milliseconds::max()}) ==
-        "deadline is longer than 2592000 seconds (30 days)");
+  CHECK(
+      warden.request_shutdown({.reason = "never", .deadline = std::chrono::milliseconds::max()}) ==
+      "deadline is longer than 2592000 seconds (30 days)");
   CHECK(warden.request_shutdown({.reason = std::string(2000, 'r'), .forceful = true}) ==
         "reason is longer than 1024 bytes");
   CHECK(warden.request_shutdown({.reason = "two\nlines", .forceful = true}) ==
@@ -223,7 +223,8 @@ namespace {
 config reported_demo_config(const scratch_directory& state, const std::string& report) {
   auto loaded = config::from_toml(
       "[runner]\nkind = \"gitlab\"\n[restart]\npolicy = \"temporary\"\n[journal]\n"
-      "state_directory = \"" + state.path.string() + "\"\n",
+      "state_directory = \"" +
+          state.path.string() + "\"\n",
       {DEMO_RUNNER_BINARY, "--concurrency", "1", "--job-seconds", "1", "--report", report});
   REQUIRE(loaded.errors.empty());
   return *loaded.config;
@@ -281,8 +282,9 @@ TEST_CASE("stop() leaves the runner running, and the next instance adopts and dr
   REQUIRE(next.error.empty());
   next.instance->subscribe(caf::actor_cast<caf::actor>(host));
   CHECK(statuses_until(host, runner_runs).back().runner_pid == pid);
-  REQUIRE(next.instance->request_shutdown({.reason = "adopted", .deadline = std::chrono::seconds{60}})
-              .empty());
+  REQUIRE(
+      next.instance->request_shutdown({.reason = "adopted", .deadline = std::chrono::seconds{60}})
+          .empty());
   CHECK(statuses_until(host, gone).back().exit_code == 0);
   next.instance->stop();
   std::ifstream file{report};

@@ -1,4 +1,4 @@
-// The host's SIGCHLD is the host's (issue 31): runwarden learned of its runner's end from a
+// The host's SIGCHLD is the host's: runwarden learned of its runner's end from a
 // SIGCHLD handler of asio's, so a handler the host installed after start() took the signal
 // away, and runwarden never saw its runner end. It now watches a pidfd and leaves SIGCHLD
 // alone: as the host set it before start(), and as the host sets it after.
@@ -51,7 +51,7 @@ TEST_CASE("a SIGCHLD handler the host installs after start() does not hide the r
   const auto end = statuses_until(host, gone).back();
   CHECK(end.exit_code.has_value());  // seen, and reaped by runwarden with its real status
   CHECK_FALSE(end.exit_unknown);
-  CHECK(host_sigchld_count > 0);     // the host's handler heard it too
+  CHECK(host_sigchld_count > 0);  // the host's handler heard it too
   started.instance->stop();
   CHECK(sigchld_handler_now() == host_sigchld);  // and stays the host's
   struct sigaction by_default {};

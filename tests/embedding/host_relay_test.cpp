@@ -1,6 +1,6 @@
 // The relay between an embedded instance's warden and its host (src/embedding/host_relay),
 // fed snapshots by hand: a host hears gone once, however often the warden publishes after
-// it (issue 31: the README's example handed its exit code to main twice), and the public
+// it (the README's example handed its exit code to main twice), and the public
 // status says an unknown end in words of its own, never as exit code 75.
 #include <catch2/catch.hpp>
 
@@ -43,12 +43,12 @@ std::vector<embedded::status> statuses_within(caf::scoped_actor& host,
 
 }  // namespace
 
-TEST_CASE("a host hears gone once, however often the warden publishes after it",
-          "[embedding]") {
+TEST_CASE("a host hears gone once, however often the warden publishes after it", "[embedding]") {
   caf::actor_system_config host_config;
   caf::actor_system system{host_config};
   auto gone = std::make_shared<std::atomic<bool>>(false);
-  auto relay = system.spawn(host_relay, [] {}, gone);
+  auto relay = system.spawn(
+      host_relay, [] {}, gone);
   caf::scoped_actor host{system};
   caf::anon_send(relay, caf::subscribe_atom::value, caf::actor_cast<caf::actor>(host));
   std::atomic<int> callbacks{0};

@@ -9,9 +9,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <mutex>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -53,9 +53,8 @@ inline std::vector<status> statuses_until(caf::scoped_actor& host, bool (*until)
         seen.push_back(next);
         waiting = !until(next);
       },
-      caf::after(status_wait_max) >> [&] {
-        FAIL("no status for " << status_wait_max.count() << "s after " << seen.size());
-      });
+      caf::after(status_wait_max) >>
+          [&] { FAIL("no status for " << status_wait_max.count() << "s after " << seen.size()); });
   return seen;
 }
 
@@ -86,9 +85,8 @@ struct captured_log {
   }
   bool any(const std::string& part) {
     const auto all = copy();
-    return std::any_of(all.begin(), all.end(), [&](const line& each) {
-      return each.text.find(part) != std::string::npos;
-    });
+    return std::any_of(all.begin(), all.end(),
+                       [&](const line& each) { return each.text.find(part) != std::string::npos; });
   }
 };
 

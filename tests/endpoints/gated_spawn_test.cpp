@@ -25,8 +25,9 @@ namespace runwarden {
 namespace {
 
 struct temp_directory {
-  temp_directory() : path(std::filesystem::temp_directory_path() /
-                          ("runwarden-gate-" + std::to_string(::getpid()))) {
+  temp_directory()
+      : path(std::filesystem::temp_directory_path() /
+             ("runwarden-gate-" + std::to_string(::getpid()))) {
     std::filesystem::create_directories(path);
   }
   ~temp_directory() { std::filesystem::remove_all(path); }
@@ -83,13 +84,19 @@ TEST_CASE("a gated child runs its command only once its gate opens", "[gated_spa
   }
 }
 
-TEST_CASE("the command gets its arguments and the environment byte for byte",
-          "[gated_spawn]") {
+TEST_CASE("the command gets its arguments and the environment byte for byte", "[gated_spawn]") {
   const auto [arguments, arguments_exit] =
       run_released({"/bin/sh", "-c", "printf '[%s]\\n' \"$0\" \"$@\"", "zero", "with space", "",
-                    "\xc3\xbc" "n" "\xc3\xaf" "code"});
+                    "\xc3\xbc"
+                    "n"
+                    "\xc3\xaf"
+                    "code"});
   CHECK(arguments_exit == 0);
-  CHECK(arguments == "[zero]\n[with space]\n[]\n[\xc3\xbc" "n" "\xc3\xaf" "code]\n");
+  CHECK(arguments ==
+        "[zero]\n[with space]\n[]\n[\xc3\xbc"
+        "n"
+        "\xc3\xaf"
+        "code]\n");
 
   // Not shell names: a shell between runwarden and the runner would drop both.
   REQUIRE(::setenv("RUNWARDEN.GATE-TEST", "a=b c", 1) == 0);
@@ -99,8 +106,7 @@ TEST_CASE("the command gets its arguments and the environment byte for byte",
   CHECK(environment.find("\nRUNWARDEN.GATE-TEST=a=b c\n") != std::string::npos);
 }
 
-TEST_CASE("a missing or non-executable command is an error before any fork",
-          "[gated_spawn]") {
+TEST_CASE("a missing or non-executable command is an error before any fork", "[gated_spawn]") {
   const auto missing = spawn_gated({"runwarden-no-such-command"}, -1, -1);
   CHECK(missing.pid == -1);
   CHECK(missing.error_number == ENOENT);
@@ -109,8 +115,8 @@ TEST_CASE("a missing or non-executable command is an error before any fork",
   temp_directory directory;
   const auto script = directory.path / "not-executable";
   std::ofstream{script} << "#!/bin/sh\n";
-  std::filesystem::permissions(script, std::filesystem::perms::owner_read |
-                                           std::filesystem::perms::owner_write);
+  std::filesystem::permissions(
+      script, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   const auto refused = spawn_gated({script.string()}, -1, -1);
   CHECK(refused.pid == -1);
   CHECK(refused.error_number == EACCES);

@@ -22,7 +22,7 @@ struct http_reply {
 };
 
 class http_client {
-public:
+ public:
   http_client();
   ~http_client();
   http_client(const http_client&) = delete;
@@ -31,7 +31,7 @@ public:
   http_reply fetch(const std::string& url, const std::string& method = "GET",
                    std::chrono::milliseconds timeout = std::chrono::seconds{10});
 
-private:
+ private:
   CURL* handle_;
 };
 

@@ -32,7 +32,7 @@ control_settings on_loopback(std::string listen = "127.0.0.1:0") {
 
 // Feeds the registry a whole drain: running, SIGTERM, graceful signal, exit after 90 s.
 class synthetic_warden {
-public:
+ public:
   explicit synthetic_warden(metrics_registry& registry) : registry_(registry) {}
 
   void run() {
@@ -57,7 +57,7 @@ public:
          drain_phase::done);
   }
 
-private:
+ private:
   void step(const std::vector<drain_effect>& effects, warden_status status, drain_phase phase) {
     ++snapshot_.version;
     snapshot_.status = status;
@@ -112,8 +112,9 @@ TEST_CASE("/metrics serves the registry in a form promtool accepts without a wor
              Catch::Contains("runwarden_scaling_decisions_total{kind=\"scale_in_self\"} 1\n"));
   CHECK_THAT(reply.body, Catch::Contains("runwarden_runner_exits_total{kind=\"code\","
                                          "value=\"0\"} 1\n"));
-  CHECK_THAT(reply.body, Catch::Contains(
-                            "runwarden_unregistration_attempts_total{outcome=\"rate_limited\"} 1\n"));
+  CHECK_THAT(
+      reply.body,
+      Catch::Contains("runwarden_unregistration_attempts_total{outcome=\"rate_limited\"} 1\n"));
   CHECK_THAT(reply.body,
              Catch::Contains("runwarden_lifecycle_completions_total{result=\"already_done\"} 1\n"));
   const auto verdict = check_with_promtool(reply.body);
@@ -219,7 +220,7 @@ TEST_CASE("an idle connection is closed after the read timeout") {
 
 // Idle connections cost an attacker nothing, so at the limit the one that has waited
 // longest for a request (at least eviction_wait_min) gives way to the newcomer, and
-// /healthz still answers (issue 31).
+// /healthz still answers.
 TEST_CASE("beyond the connection limit the longest-waiting connection gives way") {
   metrics_registry registry{"0.1.0", started_at};
   http_limits limits;
@@ -237,8 +238,8 @@ TEST_CASE("beyond the connection limit the longest-waiting connection gives way"
   const auto evicted = exchange_raw(oldest, "", 5s);
   CHECK(evicted.closed_by_server);
   // The younger one kept its slot: it is answered on the connection it holds.
-  const auto kept = exchange_raw(
-      younger, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 5s);
+  const auto kept =
+      exchange_raw(younger, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 5s);
   CHECK_THAT(kept.received, Catch::StartsWith("HTTP/1.1 200"));
   ::close(oldest);
   ::close(younger);

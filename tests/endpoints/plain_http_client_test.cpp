@@ -170,9 +170,10 @@ TEST_CASE("plain HTTP: a kept connection the server closed while idle is not use
   CHECK(seen["connection"] != first_connection);
 }
 
-TEST_CASE("plain HTTP: a request the server drops unanswered on a kept connection is resent "
-          "once, and only when idempotent",
-          "[plain_http]") {
+TEST_CASE(
+    "plain HTTP: a request the server drops unanswered on a kept connection is resent "
+    "once, and only when idempotent",
+    "[plain_http]") {
   fixture f;
   REQUIRE(f.ask(f.get("/hello")).status_code == 200);
   const auto kept = f.seen()["connection"];
@@ -193,8 +194,8 @@ TEST_CASE("plain HTTP: a request the server drops unanswered on a kept connectio
   post.body = "{}";
   const auto failed = f.ask(post);
   CHECK_FALSE(failed.status_code);
-  CHECK_THAT(failed.transport_error, Catch::StartsWith("Empty reply from server") ||
-                                         Catch::Contains("could not be read"));
+  CHECK_THAT(failed.transport_error,
+             Catch::StartsWith("Empty reply from server") || Catch::Contains("could not be read"));
   const auto dropped = f.seen();
   CHECK(dropped["path"] == "/drop-post");
   CHECK(f.closed(dropped["connection"]));
@@ -258,8 +259,8 @@ TEST_CASE("plain HTTP: a pinned name connects only to its pinned addresses", "[p
   request.pins = {{"metadata.pinned.invalid", port, {"127.0.0.1"}}};
   request.pins[0].addresses = {"not-an-address"};
   const auto bad_pin = f.ask(request);
-  CHECK_THAT(bad_pin.transport_error, Catch::Contains("\"not-an-address\"") &&
-                                          Catch::Contains("is not an address"));
+  CHECK_THAT(bad_pin.transport_error,
+             Catch::Contains("\"not-an-address\"") && Catch::Contains("is not an address"));
 
   // Without a pin, the name is looked up (localhost, from /etc/hosts).
   request.pins.clear();
@@ -297,9 +298,10 @@ TEST_CASE("the HTTP port sends plain, unproxied HTTP to the io thread", "[plain_
   CHECK(goes_to_plain_client(request));
 }
 
-TEST_CASE("the HTTP port carries plain HTTP on the io thread, and starts libcurl's thread only "
-          "for the first request that needs it",
-          "[plain_http]") {
+TEST_CASE(
+    "the HTTP port carries plain HTTP on the io thread, and starts libcurl's thread only "
+    "for the first request that needs it",
+    "[plain_http]") {
   fixture f;
   auto worker = std::make_shared<http_worker>();
   auto port = f.system().spawn(http_port, worker, f.client_handle());

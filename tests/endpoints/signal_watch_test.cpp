@@ -35,8 +35,9 @@ TEST_CASE("the signal watch hands a signal over while it lives, and ignores it o
     watch->start(caf::actor_cast<os_signal_listener_actor>(listener));
     REQUIRE(std::raise(SIGHUP) == 0);
     int received = 0;
-    listener->receive([&](const os_signal_received& signal) { received = signal.signal_number; },
-                      caf::after(std::chrono::seconds{30}) >> [] { FAIL("no signal handed over"); });
+    listener->receive(
+        [&](const os_signal_received& signal) { received = signal.signal_number; },
+        caf::after(std::chrono::seconds{30}) >> [] { FAIL("no signal handed over"); });
     CHECK(received == SIGHUP);
     watch->stop();
     io.stop();

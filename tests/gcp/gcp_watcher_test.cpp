@@ -32,9 +32,7 @@ caf::actor_system_config& production_like(caf::actor_system_config& config) {
   return config;
 }
 
-bool waits(const json& request) {
-  return request["query"].value("wait_for_change", "") == "true";
-}
+bool waits(const json& request) { return request["query"].value("wait_for_change", "") == "true"; }
 
 class gcp_fixture {
  public:
@@ -143,8 +141,8 @@ TEST_CASE_METHOD(gcp_fixture, "a preemption drains at once, and quiet waits hang
   CHECK(*heard->deadline >= before + 25s);
   CHECK(*heard->deadline <= after + 25s);
   // The wait that was out answered at once with the new value; the next wait holds TRUE.
-  const auto next = requests_until(
-      [](const auto& so_far) { return count(so_far, preempted_path, true) >= 1; });
+  const auto next =
+      requests_until([](const auto& so_far) { return count(so_far, preempted_path, true) >= 1; });
   CHECK(count(next, preempted_path, true) == 1);
   CHECK_FALSE(trigger(0ms));
 }
@@ -171,8 +169,8 @@ TEST_CASE_METHOD(gcp_fixture, "answers without Metadata-Flavor: Google are refus
   command({{"flavor", false}, {"preempted", "TRUE"}});
   start();
   // Refused answers are asked again with backoff: several plain reads, no wait, no trigger.
-  const auto refused = requests_until(
-      [](const auto& so_far) { return count(so_far, preempted_path, false) >= 3; });
+  const auto refused =
+      requests_until([](const auto& so_far) { return count(so_far, preempted_path, false) >= 3; });
   CHECK(count(refused, preempted_path, false) == 3);
   CHECK(count(refused, preempted_path, true) == 0);
   CHECK_FALSE(trigger(0ms));
@@ -189,11 +187,12 @@ TEST_CASE("the Google Cloud endpoint: setting, GCE_METADATA_HOST, bad values nam
   caf::scoped_actor scoped{system};
   const auto listener = caf::actor_cast<trigger_listener_actor>(scoped);
   gcp_settings settings;
-  const auto bad = spawn_gcp_watcher(system, settings, {{"GCE_METADATA_HOST", "http://x/"}},
-                                     listener, 1);
+  const auto bad =
+      spawn_gcp_watcher(system, settings, {{"GCE_METADATA_HOST", "http://x/"}}, listener, 1);
   CHECK_FALSE(bad.watcher);
-  CHECK(bad.error == "GCE_METADATA_HOST \"http://x/\" must be a host and an optional port, such "
-                     "as \"169.254.169.254\" or \"127.0.0.1:8080\"");
+  CHECK(bad.error ==
+        "GCE_METADATA_HOST \"http://x/\" must be a host and an optional port, such "
+        "as \"169.254.169.254\" or \"127.0.0.1:8080\"");
   settings.metadata_endpoint = "metadata.google.internal";
   const auto unschemed = spawn_gcp_watcher(system, settings, {}, listener, 1);
   CHECK(unschemed.error ==

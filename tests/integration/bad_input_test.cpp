@@ -39,8 +39,7 @@ bool runner_started(const temp_dir& dir) { return std::filesystem::exists(dir.re
 }  // namespace
 
 TEST_CASE("no runner command is a usage error", "[process][input]") {
-  const auto args = GENERATE(std::vector<std::string>{"run"},
-                             std::vector<std::string>{"run", "--"},
+  const auto args = GENERATE(std::vector<std::string>{"run"}, std::vector<std::string>{"run", "--"},
                              std::vector<std::string>{"run", "--kind", "gitlab", "--"});
   CAPTURE(args);
   temp_dir dir;
@@ -81,8 +80,8 @@ TEST_CASE("unknown flags and bad flag values are usage errors", "[process][input
 TEST_CASE("a config file that does not exist is a usage error", "[process][input]") {
   temp_dir dir;
   const auto missing = dir.file("absent.toml").string();
-  const auto run = run_to_exit(
-      dir, run_args({"--config", missing}, demo_command(dir, {"--concurrency", "0"})));
+  const auto run =
+      run_to_exit(dir, run_args({"--config", missing}, demo_command(dir, {"--concurrency", "0"})));
   INFO("stderr:\n" << run.err);
   CHECK(run.code == 64);
   CHECK(contains(run.err, "absent.toml"));
@@ -123,14 +122,12 @@ TEST_CASE("an unreadable config file is an error", "[process][input]") {
 
 TEST_CASE("a sim seed that is not a uint64 is a usage error, never another seed",
           "[process][input]") {
-  const auto [flag, value] = GENERATE(std::pair{"--seed", "-1"},
-                                      std::pair{"--seed", "18446744073709551616"},
-                                      std::pair{"--seeds", "1..18446744073709551616"},
-                                      std::pair{"--seeds", "5..1"});
+  const auto [flag, value] =
+      GENERATE(std::pair{"--seed", "-1"}, std::pair{"--seed", "18446744073709551616"},
+               std::pair{"--seeds", "1..18446744073709551616"}, std::pair{"--seeds", "5..1"});
   CAPTURE(flag, value);
   temp_dir dir;
-  const auto run = run_to_exit(
-      dir, {"sim", RUNWARDEN_SCENARIO_DIR "/gcp-mig.toml", flag, value});
+  const auto run = run_to_exit(dir, {"sim", RUNWARDEN_SCENARIO_DIR "/gcp-mig.toml", flag, value});
   INFO("stdout:\n" << run.out << "stderr:\n" << run.err);
   CHECK(run.code == 64);
   CHECK(contains(run.err, std::string{flag} + " wants"));
@@ -141,9 +138,8 @@ TEST_CASE("a sim seed that is not a uint64 is a usage error, never another seed"
 // The range's end may be the largest seed: the run stops there instead of wrapping to 0.
 TEST_CASE("a sim seed range ending at the largest seed ends", "[process][input]") {
   temp_dir dir;
-  const auto run = run_to_exit(
-      dir, {"sim", RUNWARDEN_SCENARIO_DIR "/gcp-mig.toml", "--seeds",
-            "18446744073709551614..18446744073709551615"});
+  const auto run = run_to_exit(dir, {"sim", RUNWARDEN_SCENARIO_DIR "/gcp-mig.toml", "--seeds",
+                                     "18446744073709551614..18446744073709551615"});
   INFO("stdout:\n" << run.out << "stderr:\n" << run.err);
   CHECK(run.code.has_value());
   CHECK(contains(run.out, "seed 18446744073709551614:"));
@@ -167,25 +163,25 @@ TEST_CASE("a webhook URL in argv is warned about as public, and --webhook-file k
   temp_dir dir;
   const auto url_file = dir.file("webhook-url");
   write_text(url_file, "http://[64:ff9b::a9fe:a9fe]/hook\n");
-  const auto from_file = run_to_exit(
-      dir, run_args({"--webhook-file", url_file.string()}, demo_command(dir, {})));
+  const auto from_file =
+      run_to_exit(dir, run_args({"--webhook-file", url_file.string()}, demo_command(dir, {})));
   INFO("stderr (file):\n" << from_file.err);
   CHECK(from_file.code == 78);
   CHECK(contains(from_file.err, "link-local or instance metadata"));
   CHECK_FALSE(contains(from_file.err, "on the command line"));
   CHECK_FALSE(runner_started(dir));
 
-  const auto in_argv = run_to_exit(
-      dir, run_args({"--webhook", "http://[::a9fe:a9fe]/hook"}, demo_command(dir, {})));
+  const auto in_argv =
+      run_to_exit(dir, run_args({"--webhook", "http://[::a9fe:a9fe]/hook"}, demo_command(dir, {})));
   INFO("stderr (argv):\n" << in_argv.err);
   CHECK(in_argv.code == 78);
   CHECK(contains(in_argv.err, "warning: --webhook puts the URL on the command line"));
   CHECK(contains(in_argv.err, "--webhook-file"));
   CHECK_FALSE(runner_started(dir));
 
-  const auto both = run_to_exit(dir, run_args({"--webhook", "http://127.0.0.1:9/",
-                                               "--webhook-file", url_file.string()},
-                                              demo_command(dir, {})));
+  const auto both = run_to_exit(
+      dir, run_args({"--webhook", "http://127.0.0.1:9/", "--webhook-file", url_file.string()},
+                    demo_command(dir, {})));
   CHECK(both.code == 64);
   CHECK(contains(both.err, "exclude each other"));
 }

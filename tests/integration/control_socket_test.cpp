@@ -71,7 +71,7 @@ TEST_CASE("the control socket is 0660 in a 0750 directory, and is gone after the
   const auto socket_dir = dir.file("run") / "runwarden";
   const auto socket = socket_dir / "control.sock";
   warden_process warden{dir, run_args(std::vector<std::string>{"--kind", "gitlab", "--grpc-listen",
-                                                          "unix://" + socket.string()},
+                                                               "unix://" + socket.string()},
                                       demo_quick(dir))};
   REQUIRE(warden.wait_for_stderr("control API listening on unix://" + socket.string()));
   CHECK(mode_of(socket_dir) == 0750);
@@ -111,8 +111,8 @@ TEST_CASE("a socket another server answers on refuses the start, before any runn
   const auto code = warden.wait_exit();
   INFO(describe(warden));
   CHECK(code == 69);
-  CHECK(contains(warden.stderr_text(), "a server already answers on unix://" +
-                                           dir.control_socket_path().string()));
+  CHECK(contains(warden.stderr_text(),
+                 "a server already answers on unix://" + dir.control_socket_path().string()));
   CHECK_FALSE(std::filesystem::exists(dir.report_path()));
   CHECK(std::filesystem::is_socket(dir.control_socket_path()));
 }
@@ -121,7 +121,7 @@ TEST_CASE("an empty token file refuses the start", "[process][control]") {
   temp_dir dir;
   write_text(dir.file("token"), "\n");
   warden_process warden{dir, run_args(std::vector<std::string>{"--kind", "gitlab", "--token-file",
-                                                          dir.file("token").string()},
+                                                               dir.file("token").string()},
                                       demo_quick(dir))};
   const auto code = warden.wait_exit();
   INFO(describe(warden));

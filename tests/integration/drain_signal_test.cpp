@@ -31,9 +31,8 @@ std::string describe(const warden_process& warden, const demo_report& report) {
 void check_graceful_drain(int operator_signal) {
   temp_dir dir;
   warden_process warden{
-      dir, run_args({"--kind", "gitlab"},
-                    demo_command(dir, {"--concurrency", "2", "--job-interval", "0",
-                                       "--job-seconds", "2"}))};
+      dir, run_args({"--kind", "gitlab"}, demo_command(dir, {"--concurrency", "2", "--job-interval",
+                                                             "0", "--job-seconds", "2"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(report.wait_for("job_started 2"));
   warden.send_signal(operator_signal);
@@ -71,14 +70,13 @@ TEST_CASE("SIGQUIT drains gracefully and waits for the jobs", "[process][drain]"
 }
 
 TEST_CASE("a second operator signal aborts the jobs", "[process][drain]") {
-  const auto [first, second] = GENERATE(std::pair{SIGTERM, SIGTERM}, std::pair{SIGINT, SIGINT},
-                                        std::pair{SIGQUIT, SIGTERM});
+  const auto [first, second] =
+      GENERATE(std::pair{SIGTERM, SIGTERM}, std::pair{SIGINT, SIGINT}, std::pair{SIGQUIT, SIGTERM});
   CAPTURE(first, second);
   temp_dir dir;
   warden_process warden{
-      dir, run_args({"--kind", "gitlab"},
-                    demo_command(dir, {"--concurrency", "2", "--job-interval", "0",
-                                       "--job-seconds", "60"}))};
+      dir, run_args({"--kind", "gitlab"}, demo_command(dir, {"--concurrency", "2", "--job-interval",
+                                                             "0", "--job-seconds", "60"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(report.wait_for("job_started 2"));
   warden.send_signal(first);
@@ -99,13 +97,12 @@ TEST_CASE("a second operator signal aborts the jobs", "[process][drain]") {
   CHECK(report.lines().back() == "exit 1");
 }
 
-TEST_CASE("a runner ignoring signals is killed after drain and kill timeouts",
-          "[process][drain]") {
+TEST_CASE("a runner ignoring signals is killed after drain and kill timeouts", "[process][drain]") {
   temp_dir dir;
   warden_process warden{
       dir, run_args({"--kind", "gitlab", "--drain-timeout", "1s", "--kill-timeout", "1s"},
-                    demo_command(dir, {"--ignore-signals", "--concurrency", "1",
-                                       "--job-interval", "0", "--job-seconds", "60"}))};
+                    demo_command(dir, {"--ignore-signals", "--concurrency", "1", "--job-interval",
+                                       "0", "--job-seconds", "60"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(report.wait_for("job_started 1"));
   const auto runner = report.starts().front();
@@ -130,9 +127,8 @@ TEST_CASE("a runner ignoring signals is killed after drain and kill timeouts",
 TEST_CASE("SIGHUP is forwarded and the runner keeps running", "[process][drain]") {
   temp_dir dir;
   warden_process warden{
-      dir, run_args({"--kind", "gitlab"},
-                    demo_command(dir, {"--concurrency", "1", "--job-interval", "0.2",
-                                       "--job-seconds", "0.05"}))};
+      dir, run_args({"--kind", "gitlab"}, demo_command(dir, {"--concurrency", "1", "--job-interval",
+                                                             "0.2", "--job-seconds", "0.05"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(report.wait_for("job_started 1"));
   warden.send_signal(SIGHUP);

@@ -37,9 +37,9 @@ TEST_CASE("the runner's exit code is runwarden's", "[process][exit]") {
   const int runner_code = GENERATE(3, 0, 255);
   CAPTURE(runner_code);
   temp_dir dir;
-  warden_process warden{
-      dir, run_args({"--restart", "temporary"},
-                    demo_command(dir, {"--exit-code", std::to_string(runner_code)}))};
+  warden_process warden{dir,
+                        run_args({"--restart", "temporary"},
+                                 demo_command(dir, {"--exit-code", std::to_string(runner_code)}))};
   const auto code = warden.wait_exit();
   const demo_report report{dir.report_path()};
   INFO(describe(warden, report));
@@ -52,15 +52,14 @@ TEST_CASE("a runner killed by a signal gives 128 + signal", "[process][exit]") {
   temp_dir dir;
   // No core file: the runner takes SIGSEGV's default action, and a core dump would only
   // slow the test down.
-  warden_process warden{dir, run_args({"--restart", "temporary"},
-                                      {"sh", "-c", "ulimit -c 0; kill -SEGV $$"})};
+  warden_process warden{
+      dir, run_args({"--restart", "temporary"}, {"sh", "-c", "ulimit -c 0; kill -SEGV $$"})};
   const auto code = warden.wait_exit();
   INFO("runwarden stderr:\n" << warden.stderr_text());
   CHECK(code == 128 + SIGSEGV);
 }
 
-TEST_CASE("transient restarts a failing runner until the budget is spent",
-          "[process][restart]") {
+TEST_CASE("transient restarts a failing runner until the budget is spent", "[process][restart]") {
   temp_dir dir;
   write_text(dir.file("runwarden.toml"), fast_restart_config);
   warden_process warden{
@@ -101,9 +100,8 @@ TEST_CASE("permanent restarts even a runner that exits cleanly", "[process][rest
 TEST_CASE("transient does not restart a runner that exits cleanly", "[process][restart]") {
   temp_dir dir;
   write_text(dir.file("runwarden.toml"), fast_restart_config);
-  warden_process warden{
-      dir, run_args({"--config", dir.file("runwarden.toml").string()},
-                    demo_command(dir, {"--exit-code", "0"}))};
+  warden_process warden{dir, run_args({"--config", dir.file("runwarden.toml").string()},
+                                      demo_command(dir, {"--exit-code", "0"}))};
   const auto code = warden.wait_exit();
   const demo_report report{dir.report_path()};
   INFO(describe(warden, report));

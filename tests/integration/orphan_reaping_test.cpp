@@ -23,24 +23,27 @@ using namespace std::chrono_literals;
 
 TEST_CASE("an orphaned grandchild is adopted and reaped", "[process][orphan]") {
   temp_dir dir;
-  warden_process warden{dir, run_args({"--kind", "gitlab"},
-                                      demo_command(dir, {"--concurrency", "0",
-                                                         "--spawn-orphan", "5"}))};
+  warden_process warden{dir,
+                        run_args({"--kind", "gitlab"},
+                                 demo_command(dir, {"--concurrency", "0", "--spawn-orphan", "5"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(eventually([&] { return !report.orphans().empty(); }));
   const pid_t orphan = report.orphans().front();
   // The orphan sleeps five seconds, so this read finds it alive even on a loaded machine.
   const auto while_asleep = read_proc_stat(orphan);
-  INFO("orphan " << orphan << "\nreport:\n" << report.text() << "runwarden stderr:\n"
+  INFO("orphan " << orphan << "\nreport:\n"
+                 << report.text() << "runwarden stderr:\n"
                  << warden.stderr_text());
   REQUIRE(while_asleep);
   CHECK(while_asleep->ppid == warden.pid());
   CHECK(while_asleep->state != 'Z');
   // Gone from /proc once reaped; a pid reused since then belongs to someone else.
-  const bool reaped = eventually([&] {
-    const auto stat = read_proc_stat(orphan);
-    return !stat || stat->ppid != warden.pid();
-  }, 15s);
+  const bool reaped = eventually(
+      [&] {
+        const auto stat = read_proc_stat(orphan);
+        return !stat || stat->ppid != warden.pid();
+      },
+      15s);
   const auto last_seen = read_proc_stat(orphan);
   INFO("orphan state at the end: " << (last_seen ? std::string(1, last_seen->state) : "gone"));
   CHECK(reaped);

@@ -106,8 +106,8 @@ posix_spawnattr_t clean_attributes() {
 
 temp_dir::temp_dir() {
   const char* base = std::getenv("TMPDIR");
-  std::string pattern = std::string{base != nullptr && *base != '\0' ? base : "/tmp"} +
-                        "/runwarden-it-XXXXXX";
+  std::string pattern =
+      std::string{base != nullptr && *base != '\0' ? base : "/tmp"} + "/runwarden-it-XXXXXX";
   if (::mkdtemp(pattern.data()) == nullptr)
     throw std::runtime_error{"mkdtemp " + pattern + ": " + std::strerror(errno)};
   path_ = pattern;
@@ -194,8 +194,7 @@ std::optional<proc_stat> read_proc_stat(pid_t pid) {
   // ')' ends it.
   const auto open = text.find('(');
   const auto close = text.rfind(')');
-  if (open == std::string::npos || close == std::string::npos || close < open)
-    return std::nullopt;
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
   proc_stat stat;
   stat.comm = text.substr(open + 1, close - open - 1);
   std::istringstream rest{text.substr(close + 1)};

@@ -67,8 +67,7 @@ std::vector<std::string> control_args(const temp_dir& dir, std::vector<std::stri
 std::vector<std::string> run_args(const std::vector<std::string>& flags,
                                   const std::vector<std::string>& command);
 // The demo runner, reporting to dir.report_path(), with these options (and passthrough).
-std::vector<std::string> demo_command(const temp_dir& dir,
-                                      const std::vector<std::string>& options);
+std::vector<std::string> demo_command(const temp_dir& dir, const std::vector<std::string>& options);
 
 // What /proc/PID/stat says about a process, while it exists.
 struct proc_stat {

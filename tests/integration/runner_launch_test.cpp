@@ -33,9 +33,9 @@ std::string hex_of(std::string_view bytes) {
 }  // namespace
 
 TEST_CASE("runner arguments arrive byte for byte", "[process][launch]") {
-  const std::vector<std::string> passthrough{
-      "a b", "", "ünïcode ✓", "'q'", "\"dq\"", "--", "-x", "tab\there", "new\nline",
-      "--help", "$HOME", "*"};
+  const std::vector<std::string> passthrough{"a b",       "",       "ünïcode ✓", "'q'",
+                                             "\"dq\"",    "--",     "-x",        "tab\there",
+                                             "new\nline", "--help", "$HOME",     "*"};
   temp_dir dir;
   std::vector<std::string> options{"--concurrency", "0", "--exit-code", "0", "--"};
   options.insert(options.end(), passthrough.begin(), passthrough.end());
@@ -49,16 +49,15 @@ TEST_CASE("runner arguments arrive byte for byte", "[process][launch]") {
     expected.push_back("arg " + std::to_string(index) + " " + hex_of(passthrough[index]));
   const auto lines = report.lines();
   REQUIRE(lines.size() > expected.size());
-  CHECK(std::vector<std::string>(lines.begin(), lines.begin() + static_cast<long>(
-                                                                    expected.size())) ==
-        expected);
+  CHECK(std::vector<std::string>(lines.begin(),
+                                 lines.begin() + static_cast<long>(expected.size())) == expected);
   CHECK(report.starts().size() == 1);
 }
 
 TEST_CASE("runner runs in its own process group as runwarden's child", "[process][launch]") {
   temp_dir dir;
-  warden_process warden{dir, run_args({"--kind", "gitlab"},
-                                      demo_command(dir, {"--concurrency", "0"}))};
+  warden_process warden{dir,
+                        run_args({"--kind", "gitlab"}, demo_command(dir, {"--concurrency", "0"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(eventually([&] { return !report.starts().empty(); }));
   const runner_start start = report.starts().front();

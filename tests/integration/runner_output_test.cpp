@@ -53,8 +53,8 @@ std::vector<runner_line> lines_of(const std::vector<runner_line>& lines, const c
 // it, and returns the runner's pid with runwarden's stderr.
 std::pair<pid_t, std::string> run_and_drain(const std::vector<std::string>& flags) {
   temp_dir dir;
-  warden_process warden{dir, run_args(flags, demo_command(dir, {"--concurrency", "0",
-                                                                "--stderr-lines", "3"}))};
+  warden_process warden{
+      dir, run_args(flags, demo_command(dir, {"--concurrency", "0", "--stderr-lines", "3"}))};
   const demo_report report{dir.report_path()};
   REQUIRE(eventually([&] { return !report.starts().empty(); }));
   const pid_t pid = report.starts().front().pid;
@@ -76,8 +76,7 @@ void check_runner_lines(const std::vector<runner_line>& lines, pid_t pid) {
   CHECK(lines_of(lines, "stderr") == expected_stderr);
   const auto out = lines_of(lines, "stdout");
   REQUIRE_FALSE(out.empty());
-  CHECK(out.front().text ==
-        "demo-runner: ready, concurrency 0, pid " + std::to_string(pid));
+  CHECK(out.front().text == "demo-runner: ready, concurrency 0, pid " + std::to_string(pid));
   // Printed while the runner stops, just before it exits: must not be lost.
   CHECK(out.back().text == "demo-runner: exiting with code 0");
 }
@@ -104,8 +103,7 @@ TEST_CASE("runner output is logged line by line in text format", "[process][outp
   check_runner_lines(lines, pid);
 }
 
-TEST_CASE("runner output is logged as JSON lines with --log-format json",
-          "[process][output]") {
+TEST_CASE("runner output is logged as JSON lines with --log-format json", "[process][output]") {
   const auto [pid, log] = run_and_drain({"--kind", "gitlab", "--log-format", "json"});
   INFO("runwarden stderr:\n" << log);
   const auto now_us = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -159,9 +157,9 @@ TEST_CASE("JSON log lines stay valid whatever bytes the runner prints", "[proces
 TEST_CASE("output a runner prints just before it exits is all logged", "[process][output]") {
   temp_dir dir;
   warden_process warden{
-      dir, run_args({"--restart", "temporary"},
-                    {"sh", "-c", "i=0; while [ $i -lt 300 ]; do echo line $i; "
-                                 "echo err $i >&2; i=$((i+1)); done"})};
+      dir, run_args({"--restart", "temporary"}, {"sh", "-c",
+                                                 "i=0; while [ $i -lt 300 ]; do echo line $i; "
+                                                 "echo err $i >&2; i=$((i+1)); done"})};
   REQUIRE(warden.wait_exit() == 0);
   const std::string log = warden.stderr_text();
   INFO("runwarden stderr:\n" << log);
@@ -186,10 +184,9 @@ TEST_CASE("output a runner prints just before it exits is all logged", "[process
 TEST_CASE("inherited output: the runner writes to runwarden's own stdout and stderr",
           "[process][output]") {
   temp_dir dir;
-  warden_process warden{
-      dir, run_args({"--output", "inherit", "--restart", "temporary"},
-                    demo_command(dir, {"--concurrency", "0", "--stderr-lines", "2",
-                                       "--exit-code", "0"}))};
+  warden_process warden{dir, run_args({"--output", "inherit", "--restart", "temporary"},
+                                      demo_command(dir, {"--concurrency", "0", "--stderr-lines",
+                                                         "2", "--exit-code", "0"}))};
   const auto code = warden.wait_exit();
   const demo_report report{dir.report_path()};
   const std::string out = warden.stdout_text();
@@ -198,8 +195,8 @@ TEST_CASE("inherited output: the runner writes to runwarden's own stdout and std
   REQUIRE(code == 0);
   REQUIRE(report.starts().size() == 1);
   const auto pid = std::to_string(report.starts().front().pid);
-  const std::vector<std::string> expected_out{
-      "demo-runner: ready, concurrency 0, pid " + pid, "demo-runner: exiting with code 0"};
+  const std::vector<std::string> expected_out{"demo-runner: ready, concurrency 0, pid " + pid,
+                                              "demo-runner: exiting with code 0"};
   CHECK(split_lines(out) == expected_out);
   const auto err_lines = split_lines(err);
   CHECK(std::count(err_lines.begin(), err_lines.end(), "demo-runner: stderr line 1") == 1);

@@ -10,10 +10,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/common/file_bytes.hpp"
 #include "src/journal/journal_codec.hpp"
 #include "src/journal/journal_frame.hpp"
 #include "src/journal/journal_reader.hpp"
+#include "tests/common/file_bytes.hpp"
 #include "tests/integration/process_harness.hpp"
 #include "tests/unit/journal_samples.hpp"
 
@@ -121,7 +121,5 @@ TEST_CASE("replay refuses what it cannot read", "[process][journal]") {
     CHECK(replayed.code == 66);
     CHECK_THAT(replayed.err, Catch::Contains("no journal at"));
   }
-  SECTION("no argument") {
-    CHECK(replay(dir, {}).code == 64);
-  }
+  SECTION("no argument") { CHECK(replay(dir, {}).code == 64); }
 }

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
+#include "src/util/sha256_digest.hpp"
 
 namespace {
 
@@ -38,8 +38,7 @@ nlohmann::json sign_line(const nlohmann::json& input) {
                              ? std::string{unsigned_payload_hash}
                              : sha256_hex(input.at("body").get<std::string>());
   aws_credentials credentials{input.at("access_key").get<std::string>(),
-                              secret_text{input.at("secret_key").get<std::string>()},
-                              std::nullopt};
+                              secret_text{input.at("secret_key").get<std::string>()}, std::nullopt};
   if (!input.at("session_token").is_null())
     credentials.session_token = secret_text{input.at("session_token").get<std::string>()};
   const sigv4_scope scope{input.at("region").get<std::string>(),

@@ -86,9 +86,10 @@ std::size_t count_marks(const fleet_timeline& timeline, const std::string& kind)
 
 }  // namespace
 
-TEST_CASE("azure world: an approval before the runner is gone is a violation, one after it is "
-          "not, and the VM goes at once",
-          "[sim][azure]") {
+TEST_CASE(
+    "azure world: an approval before the runner is gone is a violation, one after it is "
+    "not, and the VM goes at once",
+    "[sim][azure]") {
   auto scenario = cloud_fleet(fleet_cloud::azure);
   scenario.desired = 2;
   scenario.jobs_per_minute = 0;
@@ -128,13 +129,13 @@ TEST_CASE("azure world: an approval before the runner is gone is a violation, on
   sound.tick(94);
   CHECK(sound.instances()[victim].gone);  // taken once its only event was approved
   // The event left the document with its VM; approving it again names an unknown event.
-  CHECK(sound.answer(1 - victim, azure_request("POST", approval), 95).response->status_code ==
-        400);
+  CHECK(sound.answer(1 - victim, azure_request("POST", approval), 95).response->status_code == 400);
 }
 
-TEST_CASE("aws world: a terminate hook completed before its runner is gone is a violation, "
-          "one completed after it is not, and the instance goes at once",
-          "[sim][aws]") {
+TEST_CASE(
+    "aws world: a terminate hook completed before its runner is gone is a violation, "
+    "one completed after it is not, and the instance goes at once",
+    "[sim][aws]") {
   auto scenario = cloud_fleet(fleet_cloud::aws);
   scenario.desired = 2;
   scenario.jobs_per_minute = 0;
@@ -143,10 +144,11 @@ TEST_CASE("aws world: a terminate hook completed before its runner is gone is a 
     return http_request{.id = 3,
                         .method = "POST",
                         .url = "http://autoscaling.sim/",
-                        .body = "Action=CompleteLifecycleAction&AutoScalingGroupName=sim-fleet"
-                                "&LifecycleHookName=sim-terminate&LifecycleActionResult=CONTINUE"
-                                "&InstanceId=" + world.instances()[victim].id +
-                                "&Version=2011-01-01"};
+                        .body =
+                            "Action=CompleteLifecycleAction&AutoScalingGroupName=sim-fleet"
+                            "&LifecycleHookName=sim-terminate&LifecycleActionResult=CONTINUE"
+                            "&InstanceId=" +
+                            world.instances()[victim].id + "&Version=2011-01-01"};
   };
   const auto terminating = [](const fleet_world& world) {
     for (std::size_t i = 0; i < world.instances().size(); ++i)
@@ -166,8 +168,7 @@ TEST_CASE("aws world: a terminate hook completed before its runner is gone is a 
   // Completed once the runner exited, but while it is still registered: a runner left behind.
   fleet_world registered{scenario, 1};
   drain_runner(registered, victim, 90);
-  CHECK(registered.answer(victim, complete(registered, victim), 92).response->status_code ==
-        200);
+  CHECK(registered.answer(victim, complete(registered, victim), 92).response->status_code == 200);
   REQUIRE(registered.checker().violations().size() == 1);
   CHECK(registered.checker().violations().front().detail.ends_with("still registered"));
 
@@ -182,9 +183,10 @@ TEST_CASE("aws world: a terminate hook completed before its runner is gone is a 
   CHECK(sound.instances()[victim].gone);
 }
 
-TEST_CASE("world: a runner started beside a live one, or a fresh one during a drain, is a "
-          "violation; a restart before any drain is not",
-          "[sim]") {
+TEST_CASE(
+    "world: a runner started beside a live one, or a fresh one during a drain, is a "
+    "violation; a restart before any drain is not",
+    "[sim]") {
   auto scenario = cloud_fleet(fleet_cloud::aws);
   scenario.desired = 1;
   scenario.jobs_per_minute = 0;
@@ -211,9 +213,10 @@ TEST_CASE("world: a runner started beside a live one, or a fresh one during a dr
   CHECK(world.checker().violations().back().invariant == "runner_started_in_drain");
 }
 
-TEST_CASE("world: a signal that kills jobs is judged against the deadline published in the "
-          "same instant, in whichever order the two were heard",
-          "[sim]") {
+TEST_CASE(
+    "world: a signal that kills jobs is judged against the deadline published in the "
+    "same instant, in whichever order the two were heard",
+    "[sim]") {
   auto scenario = cloud_fleet(fleet_cloud::azure);
   scenario.desired = 2;
   scenario.jobs_per_minute = 30;
@@ -244,9 +247,10 @@ TEST_CASE("world: a signal that kills jobs is judged against the deadline publis
   CHECK(world.checker().violations().front().invariant == "job_killed_early");
 }
 
-TEST_CASE("world: with the faults over, a terminate hook that runs out under a live runner is "
-          "a violation; while faults last it is not",
-          "[sim][liveness]") {
+TEST_CASE(
+    "world: with the faults over, a terminate hook that runs out under a live runner is "
+    "a violation; while faults last it is not",
+    "[sim][liveness]") {
   auto scenario = cloud_fleet(fleet_cloud::aws);
   scenario.desired = 2;
   scenario.jobs_per_minute = 0;
@@ -285,9 +289,10 @@ TEST_CASE("world: a runner at its start gate takes no job until released", "[sim
   CHECK_FALSE(runner.jobs.empty());
 }
 
-TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, and a stale "
-          "ETag or a timeout answers at once",
-          "[sim][gcp]") {
+TEST_CASE(
+    "gcp world: a waiting read is answered by the preemption, not before, and a stale "
+    "ETag or a timeout answers at once",
+    "[sim][gcp]") {
   auto scenario = cloud_fleet(fleet_cloud::gcp);
   scenario.desired = 1;
   scenario.jobs_per_minute = 0;
@@ -308,9 +313,8 @@ TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, 
 
   std::vector<http_response> answers;
   const auto recorded = [&answers](http_response response) { answers.push_back(response); };
-  const auto quiet =
-      world.answer(0, gcp_read("?wait_for_change=true&timeout_sec=30&last_etag=" + etag), 0,
-                   recorded);
+  const auto quiet = world.answer(
+      0, gcp_read("?wait_for_change=true&timeout_sec=30&last_etag=" + etag), 0, recorded);
   CHECK(quiet.held);
   sim_seconds now = 1;
   for (; now <= 30; ++now) world.tick(now);
@@ -319,8 +323,9 @@ TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, 
   CHECK(header(answers.front(), "etag") == etag);
 
   answers.clear();
-  CHECK(world.answer(0, gcp_read("?wait_for_change=true&timeout_sec=3600&last_etag=" + etag),
-                     now, recorded)
+  CHECK(world
+            .answer(0, gcp_read("?wait_for_change=true&timeout_sec=3600&last_etag=" + etag), now,
+                    recorded)
             .held);
   for (; world.books().spot_interruptions == 0 && now < 600; ++now) {
     CHECK(answers.empty());
@@ -331,15 +336,15 @@ TEST_CASE("gcp world: a waiting read is answered by the preemption, not before, 
   CHECK(answers.front().body == "TRUE");
   CHECK(header(answers.front(), "etag") != etag);
 
-  const auto stranger = world.answer(0, http_request{.id = 3, .method = "GET",
-                                                     .url = gcp_read("").url},
-                                     now);
+  const auto stranger =
+      world.answer(0, http_request{.id = 3, .method = "GET", .url = gcp_read("").url}, now);
   CHECK(stranger.response->status_code == 403);
 }
 
-TEST_CASE("an Azure scale set: every event is approved once, after its runner is gone and "
-          "unregistered",
-          "[sim][azure]") {
+TEST_CASE(
+    "an Azure scale set: every event is approved once, after its runner is gone and "
+    "unregistered",
+    "[sim][azure]") {
   auto scenario = cloud_fleet(fleet_cloud::azure);
   scenario.spot_share = 0.5;
   scenario.spot_interruptions_per_hour = 12;
@@ -374,9 +379,10 @@ TEST_CASE("an Azure scale set: every event is approved once, after its runner is
   CHECK(preempted > 0);
 }
 
-TEST_CASE("a Google managed instance group: preemptions are heard through waiting reads, "
-          "scale-ins through SIGTERM",
-          "[sim][gcp]") {
+TEST_CASE(
+    "a Google managed instance group: preemptions are heard through waiting reads, "
+    "scale-ins through SIGTERM",
+    "[sim][gcp]") {
   auto scenario = cloud_fleet(fleet_cloud::gcp);
   scenario.spot_interruptions_per_hour = 12;
   scenario.capacity_changes = {{6min, 2}};

@@ -65,8 +65,9 @@ TEST_CASE("the checker judges the facts it is told, and only those", "[sim][chec
   CHECK(found[1].invariant == "status_backwards");
   CHECK(found[1].detail == "i-000001: running after shutting_down");
   CHECK(found[2].invariant == "job_killed_early");
-  CHECK(found[2].detail == "i-000001: 2 job(s) killed by runwarden's signal 15 before the drain "
-                           "deadline (10.0s)");
+  CHECK(found[2].detail ==
+        "i-000001: 2 job(s) killed by runwarden's signal 15 before the drain "
+        "deadline (10.0s)");
   CHECK(found[3].invariant == "two_runners");
   CHECK(found[3].detail == "i-000001: a runner started while runner 1000 still runs");
   CHECK(found[4].invariant == "runner_started_in_drain");

@@ -28,7 +28,8 @@ api_error_rate = 0.1
 runwarden_crashes_per_hour = 0.5
 runwarden_restart_after = "30s"
 until = "30m"
-)", "s.toml");
+)",
+                                         "s.toml");
   INFO((read.errors.empty() ? std::string{} : read.errors.front()));
   REQUIRE(read.scenario);
   const auto& s = *read.scenario;
@@ -56,7 +57,8 @@ spot_share = 0.25
 [events]
 capacity_changes = [{ at = "10m", desired = 3 }]
 spot_interruptions_per_hour = 6
-)", "a.toml");
+)",
+                                          "a.toml");
   INFO((azure.errors.empty() ? std::string{} : azure.errors.front()));
   REQUIRE(azure.scenario);
   CHECK(azure.scenario->cloud == fleet_cloud::azure);
@@ -66,8 +68,8 @@ spot_interruptions_per_hour = 6
   REQUIRE(azure.scenario->capacity_changes.size() == 1);
   CHECK(azure.scenario->capacity_changes[0].at == 10min);
   CHECK(azure.scenario->capacity_changes[0].desired == 3);
-  const auto gcp = parse_fleet_scenario("[group]\ncloud = \"gcp\"\nshutdown_period = \"2m\"\n",
-                                        "g.toml");
+  const auto gcp =
+      parse_fleet_scenario("[group]\ncloud = \"gcp\"\nshutdown_period = \"2m\"\n", "g.toml");
   REQUIRE(gcp.scenario);
   CHECK(gcp.scenario->cloud == fleet_cloud::gcp);
   CHECK(gcp.scenario->shutdown_period == 2min);

@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "src/journal/journal_reader.hpp"
@@ -118,9 +118,14 @@ TEST_CASE("faulty seeds reach every fault kind and still break no invariant", "[
   auto scenario = small_fleet();
   scenario.instance_refresh_at = 5min;
   scenario.spot_interruptions_per_hour = 4;
-  scenario.faults = {.api_error_rate = 0.2, .throttle_rate = 0.2, .busy_rate = 0.3,
-                     .drop_rate = 0.05, .latency_max = 1s, .runner_crashes_per_hour = 2,
-                     .runwarden_crashes_per_hour = 2, .imds_error_rate = 0.1,
+  scenario.faults = {.api_error_rate = 0.2,
+                     .throttle_rate = 0.2,
+                     .busy_rate = 0.3,
+                     .drop_rate = 0.05,
+                     .latency_max = 1s,
+                     .runner_crashes_per_hour = 2,
+                     .runwarden_crashes_per_hour = 2,
+                     .imds_error_rate = 0.1,
                      .faults_until = 25min};
   std::map<std::string, std::uint64_t> seen, retried;
   std::uint64_t completions_repeated = 0;
@@ -141,8 +146,8 @@ TEST_CASE("faulty seeds reach every fault kind and still break no invariant", "[
     CAPTURE(call);
     CHECK(retried[call] > 0);
   }
-  for (const auto* kind : {"5xx", "dropped", "answer_lost", "throttled", "429", "runner_crash",
-                           "runwarden_crash"}) {
+  for (const auto* kind :
+       {"5xx", "dropped", "answer_lost", "throttled", "429", "runner_crash", "runwarden_crash"}) {
     CAPTURE(kind);
     CHECK(seen[kind] > 0);
   }
@@ -220,8 +225,8 @@ TEST_CASE("a journal that spans a crash replays, for whichever instance is asked
       if (mark.kind == "runwarden_crash") crashed = first.timeline.lanes[lane].instance_id;
   REQUIRE_FALSE(crashed.empty());
   const auto journal = temp_file("crashed.journal");
-  const auto run = run_fleet(scenario, {.seed = 5, .journal_file = journal.string(),
-                                        .journal_instance = crashed});
+  const auto run = run_fleet(
+      scenario, {.seed = 5, .journal_file = journal.string(), .journal_instance = crashed});
   REQUIRE(run.error.empty());
   const auto read = read_journal(journal);
   REQUIRE(read.contents);
@@ -230,8 +235,8 @@ TEST_CASE("a journal that spans a crash replays, for whichever instance is asked
   drain_machine machine{read.contents->header.config};  // the drain it records ended
   for (const auto& entry : read.contents->entries) (void)machine.step(entry.event, entry.at);
   CHECK(machine.state().status == warden_status::gone);
-  const auto missing = run_fleet(scenario, {.seed = 5, .journal_file = journal.string(),
-                                            .journal_instance = "i-999999"});
+  const auto missing = run_fleet(
+      scenario, {.seed = 5, .journal_file = journal.string(), .journal_instance = "i-999999"});
   CHECK_THAT(missing.error, Catch::Contains("no journal for instance \"i-999999\""));
   std::filesystem::remove(journal);
 }

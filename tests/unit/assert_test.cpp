@@ -80,8 +80,7 @@ TEST_CASE("A false assertion prints the expression, file and line, and aborts un
   const int assert_line = __LINE__ - 1;
   CHECK(end.aborted);
   CHECK(end.error_output == "runwarden: assertion failed: jobs_running == 3 (" +
-                                std::string{__FILE__} + ":" + std::to_string(assert_line) +
-                                ")\n");
+                                std::string{__FILE__} + ":" + std::to_string(assert_line) + ")\n");
 }
 
 TEST_CASE("A false assertion evaluates its condition exactly once before aborting") {

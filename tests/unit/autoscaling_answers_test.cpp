@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "tests/common/file_bytes.hpp"
 #include "src/aws/autoscaling_answers.hpp"
+#include "tests/common/file_bytes.hpp"
 
 namespace {
 
@@ -157,8 +157,9 @@ TEST_CASE("bad Describe bodies give errors that say what is wrong", "[autoscalin
     broken.erase(broken.find("<HeartbeatTimeout>300</HeartbeatTimeout>"), 40);
     const auto answer = parse_describe_lifecycle_hooks(broken);
     CHECK(answer.items.empty());
-    CHECK(answer.error == "the DescribeLifecycleHooks answer: a <LifecycleHooks> member has no "
-                          "<HeartbeatTimeout>");
+    CHECK(answer.error ==
+          "the DescribeLifecycleHooks answer: a <LifecycleHooks> member has no "
+          "<HeartbeatTimeout>");
   }
   SECTION("a number that is not one") {
     std::string broken = groups_answer;
@@ -175,7 +176,8 @@ TEST_CASE("bad Describe bodies give errors that say what is wrong", "[autoscalin
       for (const char* wrong : {"9999999999", "315360001", "-30"}) {
         std::string broken = hooks_answer;
         const std::string good = std::string{"<"} + field + ">" + value + "<";
-        broken.replace(broken.find(good), good.size(), std::string{"<"} + field + ">" + wrong + "<");
+        broken.replace(broken.find(good), good.size(),
+                       std::string{"<"} + field + ">" + wrong + "<");
         CAPTURE(field, wrong);
         const auto answer = parse_describe_lifecycle_hooks(broken);
         CHECK(answer.items.empty());

@@ -54,13 +54,13 @@ TEST_CASE("bad endpoints and regions are errors naming their source", "[autoscal
 
 TEST_CASE("a signed Auto Scaling request is what botocore sends", "[autoscaling]") {
   const auto endpoint = resolve_autoscaling_endpoint({}, "us-east-1").endpoint.value();
-  const aws_credentials credentials{"AKIDEXAMPLE",
-                                    secret_text{"wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"}, {}};
+  const aws_credentials credentials{
+      "AKIDEXAMPLE", secret_text{"wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"}, {}};
   const auto time = std::chrono::sys_days{std::chrono::year{2026} / 11 / 22} +
                     std::chrono::hours{1} + std::chrono::minutes{33} + std::chrono::seconds{32};
   const auto request = sign_autoscaling_call(
       complete_lifecycle_action_call({"my-hook", "my-asg", "i-1234567890abcdef0", {}},
-                                lifecycle_action_result::proceed),
+                                     lifecycle_action_result::proceed),
       endpoint, credentials, "us-east-1", time);
   CHECK(request.method == "POST");
   CHECK(request.url == "https://autoscaling.us-east-1.amazonaws.com/");

@@ -7,9 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "tests/common/file_bytes.hpp"
 #include "src/aws/autoscaling_failure.hpp"
 #include "src/aws/aws_error_envelope.hpp"
+#include "tests/common/file_bytes.hpp"
 
 namespace {
 
@@ -20,12 +20,13 @@ const std::string aws_data = RUNWARDEN_TEST_DATA_DIR "/aws/";
 
 std::string envelope(const std::string& code, const std::string& message) {
   return "<ErrorResponse xmlns=\"http://autoscaling.amazonaws.com/doc/2011-01-01/\"><Error>"
-         "<Type>Sender</Type><Code>" + code + "</Code><Message>" + message +
+         "<Type>Sender</Type><Code>" +
+         code + "</Code><Message>" + message +
          "</Message></Error><RequestId>r-1</RequestId></ErrorResponse>";
 }
 
-const autoscaling_call completion =
-    complete_lifecycle_action_call({"drain", "runners", "i-0abc", {}}, lifecycle_action_result::proceed);
+const autoscaling_call completion = complete_lifecycle_action_call(
+    {"drain", "runners", "i-0abc", {}}, lifecycle_action_result::proceed);
 
 }  // namespace
 
@@ -65,8 +66,9 @@ TEST_CASE("a 5xx is retried with backoff, envelope or not", "[autoscaling]") {
       completion, 503, "<html><body>503 Service Unavailable</body></html>");
   CHECK(gateway.kind == autoscaling_failure_kind::retry_with_backoff);
   CHECK(gateway.code.empty());
-  CHECK(gateway.description == "the CompleteLifecycleAction answer (HTTP 503) is an HTML page, "
-                               "not an AWS answer (a proxy or a wrong endpoint?)");
+  CHECK(gateway.description ==
+        "the CompleteLifecycleAction answer (HTTP 503) is an HTML page, "
+        "not an AWS answer (a proxy or a wrong endpoint?)");
 }
 
 TEST_CASE("no active lifecycle action means the completion is already done", "[autoscaling]") {
@@ -87,8 +89,7 @@ TEST_CASE("access denied names the missing permission", "[autoscaling]") {
     INFO(code);
     const auto denied = classify_autoscaling_failure(completion, 403, envelope(code, "no"));
     CHECK(denied.kind == autoscaling_failure_kind::access_denied);
-    CHECK(denied.description == "CompleteLifecycleAction failed (HTTP 403): " +
-                                    std::string{code} +
+    CHECK(denied.description == "CompleteLifecycleAction failed (HTTP 403): " + std::string{code} +
                                     ": no (the credentials lack the IAM permission "
                                     "autoscaling:CompleteLifecycleAction)");
   }
@@ -103,8 +104,8 @@ TEST_CASE("a scaling activity in progress is retried later", "[autoscaling]") {
 }
 
 TEST_CASE("rejected credentials ask for fresh ones", "[autoscaling]") {
-  for (const auto* code : {"ExpiredToken", "InvalidClientTokenId", "SignatureDoesNotMatch",
-                           "RequestExpired"}) {
+  for (const auto* code :
+       {"ExpiredToken", "InvalidClientTokenId", "SignatureDoesNotMatch", "RequestExpired"}) {
     INFO(code);
     CHECK(classify_autoscaling_failure(completion, 403, envelope(code, "x")).kind ==
           autoscaling_failure_kind::credentials_rejected);
@@ -125,8 +126,8 @@ TEST_CASE("bodies that are no envelope fail clearly", "[autoscaling]") {
 }
 
 TEST_CASE("a huge message is cut in the description", "[autoscaling]") {
-  const auto long_message = classify_autoscaling_failure(completion, 400,
-                                                         envelope("Weird", std::string(5000, 'x')));
+  const auto long_message =
+      classify_autoscaling_failure(completion, 400, envelope("Weird", std::string(5000, 'x')));
   CHECK(long_message.description.size() < 600);
   CHECK(long_message.description.ends_with("..."));
 }

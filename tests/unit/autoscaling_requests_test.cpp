@@ -12,8 +12,8 @@
 #include <string>
 
 #include "src/aws/autoscaling_requests.hpp"
-#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
+#include "src/util/sha256_digest.hpp"
 
 namespace {
 
@@ -49,12 +49,14 @@ std::map<std::string, recorded_request> recorded_requests() {
 const lifecycle_action_target instance_target{"my-hook", "my-asg", "i-1234567890abcdef0", {}};
 
 std::string signed_authorization(const std::string& body) {
-  const sigv4_request request{"POST", "/", {},
+  const sigv4_request request{"POST",
+                              "/",
+                              {},
                               {{"Content-Type", std::string{form_content_type}},
                                {"Host", "autoscaling.us-east-1.amazonaws.com"}},
                               sha256_hex(body)};
-  const aws_credentials credentials{"AKIDEXAMPLE",
-                                    secret_text{"wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"}, {}};
+  const aws_credentials credentials{
+      "AKIDEXAMPLE", secret_text{"wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"}, {}};
   const auto time = std::chrono::sys_days{std::chrono::year{2026} / 11 / 22} +
                     std::chrono::hours{1} + std::chrono::minutes{33} + std::chrono::seconds{32};
   return sign_sigv4(request, credentials, {"us-east-1", "autoscaling"}, time).authorization;
@@ -76,8 +78,7 @@ TEST_CASE("Auto Scaling requests match botocore's bodies and signatures", "[auto
        terminate_instance_in_auto_scaling_group("i-1234567890abcdef0", true)},
       {"describe_auto_scaling_groups",
        describe_auto_scaling_groups({"my-asg", "other asg"}, std::nullopt, 50)},
-      {"describe_auto_scaling_instances",
-       describe_auto_scaling_instances({"i-1234567890abcdef0"})},
+      {"describe_auto_scaling_instances", describe_auto_scaling_instances({"i-1234567890abcdef0"})},
   };
   for (const auto& [name, request] : recorded) {
     INFO(name);
@@ -89,10 +90,10 @@ TEST_CASE("Auto Scaling requests match botocore's bodies and signatures", "[auto
 }
 
 TEST_CASE("the calls botocore's recording lacks match its serializer", "[autoscaling]") {
-  CHECK(form_encode(
-            describe_lifecycle_hooks("my-asg", {"drain hook", "launch/ready"}).parameters) ==
-        "Action=DescribeLifecycleHooks&Version=2011-01-01&AutoScalingGroupName=my-asg&"
-        "LifecycleHookNames.member.1=drain+hook&LifecycleHookNames.member.2=launch%2Fready");
+  CHECK(
+      form_encode(describe_lifecycle_hooks("my-asg", {"drain hook", "launch/ready"}).parameters) ==
+      "Action=DescribeLifecycleHooks&Version=2011-01-01&AutoScalingGroupName=my-asg&"
+      "LifecycleHookNames.member.1=drain+hook&LifecycleHookNames.member.2=launch%2Fready");
   CHECK(form_encode(describe_lifecycle_hooks("my-asg").parameters) ==
         "Action=DescribeLifecycleHooks&Version=2011-01-01&AutoScalingGroupName=my-asg");
   CHECK(form_encode(set_instance_protection({"i-1", "i-2"}, "my-asg", true).parameters) ==
@@ -103,8 +104,8 @@ TEST_CASE("the calls botocore's recording lacks match its serializer", "[autosca
   CHECK(form_encode(abandon.parameters) ==
         "Action=CompleteLifecycleAction&Version=2011-01-01&LifecycleHookName=launch-hook&"
         "AutoScalingGroupName=my-asg&LifecycleActionResult=ABANDON&InstanceId=i-0abc");
-  CHECK(form_encode(record_lifecycle_action_heartbeat({"my-hook", "my-asg", "i-0abc", {}})
-                        .parameters) ==
+  CHECK(form_encode(
+            record_lifecycle_action_heartbeat({"my-hook", "my-asg", "i-0abc", {}}).parameters) ==
         "Action=RecordLifecycleActionHeartbeat&Version=2011-01-01&LifecycleHookName=my-hook&"
         "AutoScalingGroupName=my-asg&InstanceId=i-0abc");
   CHECK(form_encode(describe_auto_scaling_instances({"i-0abc"}, 1, "tok+en/==").parameters) ==
@@ -116,8 +117,8 @@ TEST_CASE("the calls botocore's recording lacks match its serializer", "[autosca
 }
 
 TEST_CASE("a call names the IAM permission it needs", "[autoscaling]") {
-  CHECK(required_permission(complete_lifecycle_action_call(instance_target,
-                                                      lifecycle_action_result::proceed)) ==
+  CHECK(required_permission(
+            complete_lifecycle_action_call(instance_target, lifecycle_action_result::proceed)) ==
         "autoscaling:CompleteLifecycleAction");
   CHECK(required_permission(describe_lifecycle_hooks("g")) == "autoscaling:DescribeLifecycleHooks");
 }

@@ -35,7 +35,9 @@ aws_access_key_id = AKIDONLY
 )";
 
 template <typename T>
-concept streamable = requires(std::ostream& stream, const T& value) { stream << value; };
+concept streamable = requires(std::ostream& stream, const T& value) {
+  stream << value;
+};
 
 // A secret cannot reach a log line or an error message by accident: no stream operator, no
 // fmt formatter, no conversion to text. These fail to compile, not at run time.
@@ -99,8 +101,7 @@ TEST_CASE("profiles of the shared credentials file", "[aws-credentials]") {
   CHECK(runners.credentials->session_token->reveal() == "token-value");
 }
 
-TEST_CASE("shared credentials file errors name file, line, profile and key",
-          "[aws-credentials]") {
+TEST_CASE("shared credentials file errors name file, line, profile and key", "[aws-credentials]") {
   CHECK(credentials_from_shared_file(credentials_file, "/c", "missing").error ==
         "the shared credentials file /c has no profile [missing]");
   CHECK(credentials_from_shared_file(credentials_file, "/c", "no-secret").error ==
@@ -123,8 +124,8 @@ TEST_CASE("the instance role credentials document", "[aws-credentials]") {
   CHECK(parse.role->credentials.secret_access_key.reveal() == secret);
   REQUIRE(parse.role->credentials.session_token);
   CHECK(parse.role->credentials.session_token->reveal() == "role-token");
-  CHECK(parse.role->expiration == std::chrono::sys_days{std::chrono::year{2024} / 5 / 1} +
-                                      std::chrono::hours{18});
+  CHECK(parse.role->expiration ==
+        std::chrono::sys_days{std::chrono::year{2024} / 5 / 1} + std::chrono::hours{18});
 }
 
 TEST_CASE("bad role documents give errors without the secret", "[aws-credentials]") {
@@ -141,13 +142,15 @@ TEST_CASE("bad role documents give errors without the secret", "[aws-credentials
         "not Success");
   const auto no_token = parse_role_credentials(
       R"({"AccessKeyId": "A", "SecretAccessKey": "wJalrXUtnFEMI", "Expiration": "x"})");
-  CHECK(no_token.error == "the instance role credentials document has no Token (or it is not a "
-                          "non-empty string)");
+  CHECK(no_token.error ==
+        "the instance role credentials document has no Token (or it is not a "
+        "non-empty string)");
   CHECK(no_token.error.find("wJalrXUtnFEMI") == std::string::npos);
   CHECK(parse_role_credentials(R"({"AccessKeyId": "A", "SecretAccessKey": "S", "Token": "T",
                                    "Expiration": "tomorrow"})")
-            .error == "the instance role credentials document has an Expiration that is not an "
-                      "RFC 3339 time: tomorrow");
+            .error ==
+        "the instance role credentials document has an Expiration that is not an "
+        "RFC 3339 time: tomorrow");
 }
 
 TEST_CASE("the role name is the listing's first line", "[aws-credentials]") {

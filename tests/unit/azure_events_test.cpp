@@ -1,4 +1,4 @@
-// Azure Scheduled Events, pure parts (issue 21): the document's parser against the example
+// Azure Scheduled Events, pure parts: the document's parser against the example
 // of Microsoft's "Scheduled Events for Linux VMs" page and bad documents, the approval body,
 // the compute metadata, and the watch's decisions: only events naming this machine count,
 // each once, Preempt and Terminate drain with NotBefore minus the margin.
@@ -32,8 +32,8 @@ constexpr std::string_view documented = R"({
 })";
 
 std::string document(std::int64_t incarnation, const std::string& events) {
-  return "{\"DocumentIncarnation\": " + std::to_string(incarnation) + ", \"Events\": [" +
-         events + "]}";
+  return "{\"DocumentIncarnation\": " + std::to_string(incarnation) + ", \"Events\": [" + events +
+         "]}";
 }
 
 std::string event(const std::string& id, const std::string& type, const std::string& resource,
@@ -63,8 +63,8 @@ TEST_CASE("the documented Scheduled Events document parses", "[azure]") {
   CHECK(freeze.resources == std::vector<std::string>{"WestNO_0", "WestNO_1"});
   CHECK(freeze.status == azure_event_status::scheduled);
   CHECK(freeze.not_before == at("2022-04-11T22:26:58Z"));
-  const auto started = parse_azure_scheduled_events(
-      document(2, event("e", "Preempt", "vm", "Started", "")));
+  const auto started =
+      parse_azure_scheduled_events(document(2, event("e", "Preempt", "vm", "Started", "")));
   REQUIRE(started.document);
   CHECK_FALSE(started.document->events[0].not_before);
   CHECK(parse_azure_scheduled_events(R"({"DocumentIncarnation": 0, "Events": []})").document);
@@ -106,31 +106,28 @@ TEST_CASE("the compute metadata gives the name events are matched with", "[azure
         "instance compute metadata has no \"name\" string");
 }
 
-TEST_CASE("Preempt and Terminate naming this machine drain once, approved by EventId",
-          "[azure]") {
+TEST_CASE("Preempt and Terminate naming this machine drain once, approved by EventId", "[azure]") {
   azure_event_watch watch{{}, "runners_3"};
   const auto now = at("2027-02-03T10:00:00Z");
-  const auto others = watch.on_document(
-      ok(document(1, event("t-7", "Terminate", "runners_7") + "," +
-                         event("f-3", "Freeze", "runners_3"))),
-      now);
+  const auto others =
+      watch.on_document(ok(document(1, event("t-7", "Terminate", "runners_7") + "," +
+                                           event("f-3", "Freeze", "runners_3"))),
+                        now);
   CHECK(others.triggers.empty());
   CHECK(others.reports.size() == 2);
-  const auto preempt = watch.on_document(
-      ok(document(2, event("t-7", "Terminate", "runners_7") + "," +
-                         event("p-3", "Preempt", "runners_3"))),
-      now);
+  const auto preempt =
+      watch.on_document(ok(document(2, event("t-7", "Terminate", "runners_7") + "," +
+                                           event("p-3", "Preempt", "runners_3"))),
+                        now);
   REQUIRE(preempt.triggers.size() == 1);
   CHECK(preempt.triggers[0].source == trigger_source::azure_preempt);
   CHECK(preempt.triggers[0].deadline == at("2027-02-03T10:00:25Z"));
   CHECK(preempt.triggers[0].reason ==
         "Azure \"Preempt\" event \"p-3\" not before Wed, 03 Feb 2027 10:00:30 GMT");
-  CHECK(preempt.approvals ==
-        std::vector<azure_approval>{{"p-3", at("2027-02-03T10:00:30Z")}});
+  CHECK(preempt.approvals == std::vector<azure_approval>{{"p-3", at("2027-02-03T10:00:30Z")}});
   // The same incarnation is not read again; a new one with the same event adds nothing.
   CHECK(watch.on_document(ok(document(2, "")), now).triggers.empty());
-  CHECK(watch.on_document(ok(document(3, event("p-3", "Preempt", "runners_3", "Started", ""))),
-                          now)
+  CHECK(watch.on_document(ok(document(3, event("p-3", "Preempt", "runners_3", "Started", ""))), now)
             .triggers.empty());
   const auto terminate = watch.on_document(
       ok(document(4, event("t-3", "Terminate", "runners_3", "Started", ""))), now);
@@ -139,8 +136,7 @@ TEST_CASE("Preempt and Terminate naming this machine drain once, approved by Eve
   CHECK(terminate.triggers[0].deadline == now - 5s);  // started already: at once
 }
 
-TEST_CASE("Reboot and Redeploy drain only when configured, and failures are said once",
-          "[azure]") {
+TEST_CASE("Reboot and Redeploy drain only when configured, and failures are said once", "[azure]") {
   const auto now = at("2027-02-03T10:00:00Z");
   azure_event_watch logging{{}, "vm"};
   CHECK(logging.on_document(ok(document(1, event("r", "Reboot", "vm"))), now).triggers.empty());

@@ -125,8 +125,9 @@ TEST_CASE("the shipped Slack template renders Slack's payload for every event", 
   }
   const auto started = rendered(text, notification_kind::drain_started);
   const auto trigger = started.at("blocks").at(1).at("fields").at(2).at("text").get<std::string>();
-  CHECK(trigger == "*Trigger*\ncloud_lifecycle: scale-in \"asg\" \\ now\nsecond line\t"
-                   "&lt;!channel&gt; &amp; co");
+  CHECK(trigger ==
+        "*Trigger*\ncloud_lifecycle: scale-in \"asg\" \\ now\nsecond line\t"
+        "&lt;!channel&gt; &amp; co");
   CHECK(started.dump().find("<!channel>") == std::string::npos);
 }
 
@@ -149,7 +150,12 @@ TEST_CASE("the shipped Teams template renders an Adaptive Card message for every
     CHECK(card.at("body").at(0).at("text") == "runwarden: " + std::string{to_string(kind)});
   }
   const auto facts = rendered(text, notification_kind::gone)
-                         .at("attachments").at(0).at("content").at("body").at(2).at("facts");
+                         .at("attachments")
+                         .at(0)
+                         .at("content")
+                         .at("body")
+                         .at(2)
+                         .at("facts");
   CHECK(facts.at(4).at("title") == "Reason");
   CHECK(facts.at(4).at("value") == awkward_reason);
   CHECK(facts.at(2).at("value") == "ci-runners");
@@ -179,8 +185,7 @@ TEST_CASE("headers that carry credentials are redacted in logs", "[webhook]") {
                                  {"X-Api-Key", "k3y"},
                                  {"Cookie", "session=1"}};
   const auto text = loggable_headers(headers);
-  CHECK(text ==
-        "X-Team: ci, Authorization: (redacted), X-Api-Key: (redacted), Cookie: (redacted)");
+  CHECK(text == "X-Team: ci, Authorization: (redacted), X-Api-Key: (redacted), Cookie: (redacted)");
   CHECK(looks_like_secret_header("proxy-authorization"));
   CHECK(looks_like_secret_header("X-Auth-Token"));
   CHECK_FALSE(looks_like_secret_header("Content-Type"));

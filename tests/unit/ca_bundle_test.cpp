@@ -25,8 +25,8 @@ TEST_CASE("find_ca_bundle takes SSL_CERT_FILE before any bundle on disk", "[http
 TEST_CASE("find_ca_bundle finds Debian's, Amazon Linux's and Alpine's bundles", "[http]") {
   CHECK(runwarden::find_ca_bundle(nullptr, only({"/etc/ssl/certs/ca-certificates.crt"})) ==
         "/etc/ssl/certs/ca-certificates.crt");
-  CHECK(runwarden::find_ca_bundle("", only({"/etc/pki/tls/certs/ca-bundle.crt",
-                                            "/etc/ssl/cert.pem"})) ==
+  CHECK(runwarden::find_ca_bundle(
+            "", only({"/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem"})) ==
         "/etc/pki/tls/certs/ca-bundle.crt");
   CHECK(runwarden::find_ca_bundle(nullptr, only({"/etc/ssl/cert.pem"})) == "/etc/ssl/cert.pem");
 }

@@ -15,8 +15,7 @@ namespace {
 
 std::chrono::system_clock::time_point at_2026_11_29_08_50_07() {
   using namespace std::chrono;
-  return sys_days{year{2026} / 11 / 29} + hours{8} + minutes{50} + seconds{7} +
-         milliseconds{250};
+  return sys_days{year{2026} / 11 / 29} + hours{8} + minutes{50} + seconds{7} + milliseconds{250};
 }
 
 }  // namespace
@@ -45,16 +44,15 @@ TEST_CASE("PutMetricData matches botocore's serializer", "[cloudwatch]") {
   CHECK(required_permission(call) == "cloudwatch:PutMetricData");
 }
 
-TEST_CASE("CloudWatch's endpoint: its own override, the global one, the region",
-          "[cloudwatch]") {
+TEST_CASE("CloudWatch's endpoint: its own override, the global one, the region", "[cloudwatch]") {
   const auto regional = resolve_query_endpoint({}, "eu-west-1", cloudwatch_query_service);
   REQUIRE(regional.endpoint);
   CHECK(regional.endpoint->url == "https://monitoring.eu-west-1.amazonaws.com/");
-  const auto specific = resolve_query_endpoint(
-      {{"AWS_ENDPOINT_URL", "http://127.0.0.1:1"},
-       {"AWS_ENDPOINT_URL_CLOUDWATCH", "http://127.0.0.1:2/"},
-       {"AWS_ENDPOINT_URL_AUTO_SCALING", "http://127.0.0.1:3/"}},
-      "eu-west-1", cloudwatch_query_service);
+  const auto specific =
+      resolve_query_endpoint({{"AWS_ENDPOINT_URL", "http://127.0.0.1:1"},
+                              {"AWS_ENDPOINT_URL_CLOUDWATCH", "http://127.0.0.1:2/"},
+                              {"AWS_ENDPOINT_URL_AUTO_SCALING", "http://127.0.0.1:3/"}},
+                             "eu-west-1", cloudwatch_query_service);
   REQUIRE(specific.endpoint);
   CHECK(specific.endpoint->host_header == "127.0.0.1:2");
   CHECK(specific.endpoint->source == "AWS_ENDPOINT_URL_CLOUDWATCH");

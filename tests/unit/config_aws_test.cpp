@@ -127,13 +127,13 @@ TEST_CASE("[aws] provider still sets the provider, with a warning naming the new
   const auto result = parse("[aws]\nprovider = \"aws\"\n");
   REQUIRE(result.config);
   CHECK(result.config->cloud.provider == cloud_provider::aws);
-  CHECK(result.warnings == std::vector<std::string>{
-                               "test.toml:2: aws.provider: is deprecated: write [cloud] provider "
-                               "instead (it takes the same values)"});
+  CHECK(result.warnings ==
+        std::vector<std::string>{"test.toml:2: aws.provider: is deprecated: write [cloud] provider "
+                                 "instead (it takes the same values)"});
   const auto refused = parse("[aws]\nprovider = \"oracle\"\n");
-  CHECK(refused.errors == std::vector<std::string>{
-                              "test.toml:2: aws.provider: unknown value \"oracle\" (expected "
-                              "\"none\", \"aws\", \"azure\", \"gcp\" or \"auto\")"});
+  CHECK(refused.errors ==
+        std::vector<std::string>{"test.toml:2: aws.provider: unknown value \"oracle\" (expected "
+                                 "\"none\", \"aws\", \"azure\", \"gcp\" or \"auto\")"});
   CHECK(refused.warnings.empty());
 }
 
@@ -169,8 +169,7 @@ other = "drain"
   CHECK(aws.scheduled_events.lead_time == 10min);
   CHECK(aws.scheduled_events.actions.at("instance-stop") == scheduled_event_action::drain_ahead);
   CHECK(aws.scheduled_events.actions.at("system-maintenance") == scheduled_event_action::drain);
-  CHECK(aws.scheduled_events.actions.at("instance-reboot") ==
-        scheduled_event_action::drain_ahead);
+  CHECK(aws.scheduled_events.actions.at("instance-reboot") == scheduled_event_action::drain_ahead);
   CHECK(aws.scheduled_events.other_codes == scheduled_event_action::drain);
   const auto off = parse("[aws]\nscheduled_events_interval = \"none\"\n");
   REQUIRE(off.config);
@@ -263,8 +262,7 @@ redeploy = "drain"
        "all)"},
       {"[azure]\nreboot = \"drian\"",
        "test.toml:2: azure.reboot: unknown value \"drian\" (expected \"log\" or \"drain\")"},
-      {"[azure]\nfreeze = \"drain\"",
-       "test.toml:2: azure.freeze: unknown key"},
+      {"[azure]\nfreeze = \"drain\"", "test.toml:2: azure.freeze: unknown key"},
   };
   for (const auto& [text, error] : rows) {
     CAPTURE(text);

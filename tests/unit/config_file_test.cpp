@@ -203,9 +203,7 @@ const std::vector<good_config> good_values{
               loaded.control.linger_after_gone.duration == 10min;
      }},
     {"control.linger_after_gone = \"0s\"",
-     [](const settings& loaded) {
-       return loaded.control.linger_after_gone == linger_policy{};
-     }},
+     [](const settings& loaded) { return loaded.control.linger_after_gone == linger_policy{}; }},
     {"control.insecure_unauthenticated_wrapper_api = true",
      [](const settings& loaded) { return loaded.control.insecure_unauthenticated_wrapper_api; }},
     {"control.grpc_listen = \"none\"",
@@ -739,17 +737,17 @@ TEST_CASE("overrides go through the file's checks and are blamed by their label"
 }
 
 TEST_CASE("boolean keys take true and false from flags", "[config]") {
-  const auto applied = apply_overrides(
-      settings{}, {{"control.insecure_unauthenticated_wrapper_api", "true",
-                    "--insecure-unauthenticated-wrapper-api"},
-                   {"control.insecure_unauthenticated_warden_shutdown", "false",
-                    "--insecure-unauthenticated-warden-shutdown"}});
+  const auto applied =
+      apply_overrides(settings{}, {{"control.insecure_unauthenticated_wrapper_api", "true",
+                                    "--insecure-unauthenticated-wrapper-api"},
+                                   {"control.insecure_unauthenticated_warden_shutdown", "false",
+                                    "--insecure-unauthenticated-warden-shutdown"}});
   REQUIRE(applied.config);
   CHECK(applied.config->control.insecure_unauthenticated_wrapper_api);
   CHECK_FALSE(applied.config->control.insecure_unauthenticated_warden_shutdown);
-  const auto refused = apply_overrides(
-      settings{}, {{"control.insecure_unauthenticated_wrapper_api", "yes",
-                    "--insecure-unauthenticated-wrapper-api"}});
+  const auto refused =
+      apply_overrides(settings{}, {{"control.insecure_unauthenticated_wrapper_api", "yes",
+                                    "--insecure-unauthenticated-wrapper-api"}});
   REQUIRE(refused.errors.size() == 1);
   CHECK_THAT(refused.errors[0], Catch::StartsWith("--insecure-unauthenticated-wrapper-api: "));
 }

@@ -1,4 +1,4 @@
-// The [kubernetes] table (issue 34): each key's good values, the shipped file's defaults,
+// The [kubernetes] table: each key's good values, the shipped file's defaults,
 // and refusals naming file, line and key, as the other config tests pin them.
 #include <catch2/catch.hpp>
 

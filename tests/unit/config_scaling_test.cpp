@@ -86,8 +86,7 @@ TEST_CASE("[scaling] keys refuse bad values, naming file, line and key", "[confi
        {"test.toml:2: scaling.cooldown: must be greater than zero (a zero cooldown would "
         "call the group again before it could react)"}},
       {"[scaling]\nstep = 0", {"test.toml:2: scaling.step: 0 is not between 1 and 100000"}},
-      {"[scaling]\ncapacity = 0",
-       {"test.toml:2: scaling.capacity: 0 is not between 1 and 100000"}},
+      {"[scaling]\ncapacity = 0", {"test.toml:2: scaling.capacity: 0 is not between 1 and 100000"}},
       {"[scaling]\nceiling = 0", {"test.toml:2: scaling.ceiling: 0 is not between 1 and 100000"}},
       {"[scaling]\nstep = 5\nceiling = 3",
        {"test.toml:2: scaling.step: step 5 is larger than scaling.ceiling (3): a scale-up "

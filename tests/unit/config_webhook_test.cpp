@@ -3,12 +3,12 @@
 // settings, bad ones exactly the error lines, naming file, line and key. A template file is
 // the shipped Slack example, or a scratch file that is not JSON.
 
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "src/config/config_file.hpp"
 
@@ -40,8 +40,7 @@ TEST_CASE("webhook templates load from a file and inline, checked", "[config]") 
   CHECK(result.config->unregister.alert_after == std::chrono::milliseconds{10min});
 }
 
-TEST_CASE("a template that does not parse or give JSON is an error naming its key",
-          "[config]") {
+TEST_CASE("a template that does not parse or give JSON is an error naming its key", "[config]") {
   const auto unclosed = parse("[webhook.templates]\nhook_expiring = '{\"t\": \"{{#x}}\"}'\n");
   REQUIRE(unclosed.errors.size() == 1);
   CHECK(unclosed.errors[0].find("test.toml:2: webhook.templates.hook_expiring: is not a valid "
@@ -51,9 +50,9 @@ TEST_CASE("a template that does not parse or give JSON is an error naming its ke
   CHECK(not_json.errors[0].find("test.toml:2: webhook.templates.drain_started: does not render "
                                 "to JSON for drain_started") == 0);
   const auto unknown = parse("[webhook.templates]\ngonne = '{}'\n");
-  CHECK(unknown.errors == std::vector<std::string>{
-                              "test.toml:2: webhook.templates.gonne: unknown key (did you mean "
-                              "webhook.templates.gone?)"});
+  CHECK(unknown.errors ==
+        std::vector<std::string>{"test.toml:2: webhook.templates.gonne: unknown key (did you mean "
+                                 "webhook.templates.gone?)"});
 
   const auto scratch = std::filesystem::temp_directory_path() /
                        ("runwarden-template-" + std::to_string(::getpid()) + ".mustache");
@@ -64,19 +63,19 @@ TEST_CASE("a template that does not parse or give JSON is an error naming its ke
   CHECK(file_not_json.errors[0].find("test.toml:2: webhook.template_file: " + scratch.string() +
                                      " does not render to JSON for drain_started") == 0);
   const auto missing = parse("[webhook]\ntemplate_file = \"/nonexistent/slack.mustache\"\n");
-  CHECK(missing.errors == std::vector<std::string>{
-                              "test.toml:2: webhook.template_file: cannot read "
-                              "/nonexistent/slack.mustache: No such file or directory"});
+  CHECK(missing.errors ==
+        std::vector<std::string>{"test.toml:2: webhook.template_file: cannot read "
+                                 "/nonexistent/slack.mustache: No such file or directory"});
 }
 
 TEST_CASE("webhook headers are a table of names and strings, errors never quote a value",
           "[config]") {
-  const auto good = parse("[webhook]\nheaders = { \"X-Team\" = \"ci\", Authorization = "
-                          "\"Bearer s3cret\" }\nproxy_from_environment = false\n");
+  const auto good = parse(
+      "[webhook]\nheaders = { \"X-Team\" = \"ci\", Authorization = "
+      "\"Bearer s3cret\" }\nproxy_from_environment = false\n");
   REQUIRE(good.config);
-  CHECK(good.config->webhook.headers ==
-        std::vector<std::pair<std::string, std::string>>{{"Authorization", "Bearer s3cret"},
-                                                         {"X-Team", "ci"}});
+  CHECK(good.config->webhook.headers == std::vector<std::pair<std::string, std::string>>{
+                                            {"Authorization", "Bearer s3cret"}, {"X-Team", "ci"}});
   CHECK_FALSE(good.config->webhook.proxy_from_environment);
 
   CHECK(parse("[webhook]\nheaders = { Host = \"evil\" }\n").errors ==
@@ -86,8 +85,8 @@ TEST_CASE("webhook headers are a table of names and strings, errors never quote 
         std::vector<std::string>{
             "test.toml:2: webhook.headers: \"Bad Name\" is not a valid header name"});
   const auto line_break = parse("[webhook]\nheaders = { Authorization = \"s3cret\\nX: y\" }\n");
-  CHECK(line_break.errors == std::vector<std::string>{
-                                 "test.toml:2: webhook.headers: the value of \"Authorization\" "
+  CHECK(line_break.errors ==
+        std::vector<std::string>{"test.toml:2: webhook.headers: the value of \"Authorization\" "
                                  "must be a string without line breaks"});
   CHECK(parse("[webhook]\nheaders = { Priority = 3 }\n").errors.size() == 1);
   CHECK(parse("[webhook]\nheaders = \"X-Team: ci\"\n").errors.size() == 1);

@@ -10,8 +10,8 @@ constexpr auto file = "[default]\naws_access_key_id = AKIDFILE\naws_secret_acces
 
 TEST_CASE("the environment comes first, then the shared file, then the instance role",
           "[credentials]") {
-  const environment_map both{{"AWS_ACCESS_KEY_ID", "AKIDENV"}, {"AWS_SECRET_ACCESS_KEY", "x"},
-                             {"HOME", "/home/r"}};
+  const environment_map both{
+      {"AWS_ACCESS_KEY_ID", "AKIDENV"}, {"AWS_SECRET_ACCESS_KEY", "x"}, {"HOME", "/home/r"}};
   auto start = start_credentials_chain(both, file);
   REQUIRE(start.fixed);
   CHECK(start.fixed->access_key_id == "AKIDENV");
@@ -34,8 +34,8 @@ TEST_CASE("a configured source that is wrong stops the chain", "[credentials]") 
   CHECK_FALSE(start.use_instance_role);
   CHECK(start.error == "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not");
 
-  start = start_credentials_chain({{"AWS_SHARED_CREDENTIALS_FILE", "/etc/aws/creds"}},
-                                  std::nullopt);
+  start =
+      start_credentials_chain({{"AWS_SHARED_CREDENTIALS_FILE", "/etc/aws/creds"}}, std::nullopt);
   CHECK(start.error == "AWS_SHARED_CREDENTIALS_FILE names /etc/aws/creds, which cannot be read");
 
   start = start_credentials_chain({{"HOME", "/home/r"}, {"AWS_PROFILE", "ci"}}, file);

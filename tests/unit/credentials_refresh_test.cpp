@@ -11,9 +11,9 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 namespace {
-const auto noon = std::chrono::system_clock::time_point{std::chrono::sys_days{
-                      std::chrono::year{2024} / 5 / 1}} +
-                  std::chrono::hours{12};
+const auto noon =
+    std::chrono::system_clock::time_point{std::chrono::sys_days{std::chrono::year{2024} / 5 / 1}} +
+    std::chrono::hours{12};
 }
 
 TEST_CASE("credentials are refreshed once less than five minutes are left", "[aws-credentials]") {

@@ -1,5 +1,5 @@
 // What `runwarden ctl status` shows of the gRPC Status: every field of the runner's last exit
-// (issue 31: `unknown` was dropped from --json, so a script read an unknown end as a real code
+// (`unknown` was dropped from --json, so a script read an unknown end as a real code
 // 75), and times without the clocks' noise.
 #include <catch2/catch.hpp>
 
@@ -24,7 +24,7 @@ TEST_CASE("ctl status --json: the last exit says whether its status is unknown",
 }
 
 // The deadline of a spot notice set at a whole second reads as that second, though the
-// actor clock and the wall clock are read a few hundred nanoseconds apart (issue 31).
+// actor clock and the wall clock are read a few hundred nanoseconds apart.
 TEST_CASE("status deadlines carry no clock noise below the millisecond", "[ctl]") {
   using namespace std::chrono;
   runwarden::warden_snapshot snapshot;
@@ -32,8 +32,7 @@ TEST_CASE("status deadlines carry no clock noise below the millisecond", "[ctl]"
   snapshot.drain_deadline = runwarden::instant{seconds{1120}};
   const auto wall_now = system_clock::time_point{seconds{1'800'000'000}};
   const auto response = runwarden::status_response_of(snapshot, wall_now);
-  CHECK(google::protobuf::util::TimeUtil::ToString(response.deadline()) ==
-        "2027-01-15T08:02:00Z");
+  CHECK(google::protobuf::util::TimeUtil::ToString(response.deadline()) == "2027-01-15T08:02:00Z");
 }
 
 // Issue 31: status said "deadline in 0s" nine minutes after the deadline, while the wind-down

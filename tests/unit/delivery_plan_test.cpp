@@ -27,8 +27,11 @@ const std::vector<shutdown_callback> no_callbacks;
 
 TEST_CASE("the webhook gets a signed JSON POST", "[webhook]") {
   const auto plan = plan_deliveries({.kind = notification_kind::drain_started,
-                                     .callbacks = no_callbacks, .webhook = webhook,
-                                     .secret = "Jefe", .body = "{}", .version = "0.1.0"});
+                                     .callbacks = no_callbacks,
+                                     .webhook = webhook,
+                                     .secret = "Jefe",
+                                     .body = "{}",
+                                     .version = "0.1.0"});
   REQUIRE(plan.deliveries.size() == 1);
   const auto& d = plan.deliveries[0];
   CHECK(d.method == "POST");
@@ -40,31 +43,43 @@ TEST_CASE("the webhook gets a signed JSON POST", "[webhook]") {
 }
 
 TEST_CASE("without a secret there is no signature, without a URL no webhook", "[webhook]") {
-  const auto unsigned_plan =
-      plan_deliveries({.kind = notification_kind::gone, .callbacks = no_callbacks,
-                       .webhook = webhook, .secret = "", .body = "{}", .version = "v"});
+  const auto unsigned_plan = plan_deliveries({.kind = notification_kind::gone,
+                                              .callbacks = no_callbacks,
+                                              .webhook = webhook,
+                                              .secret = "",
+                                              .body = "{}",
+                                              .version = "v"});
   REQUIRE(unsigned_plan.deliveries.size() == 1);
   CHECK_FALSE(header(unsigned_plan.deliveries[0], "X-Runwarden-Signature"));
-  const auto none = plan_deliveries({.kind = notification_kind::gone, .callbacks = no_callbacks,
-                                     .webhook = std::nullopt, .secret = "k", .body = "{}",
+  const auto none = plan_deliveries({.kind = notification_kind::gone,
+                                     .callbacks = no_callbacks,
+                                     .webhook = std::nullopt,
+                                     .secret = "k",
+                                     .body = "{}",
                                      .version = "v"});
   CHECK(none.deliveries.empty());
   CHECK(none.rejected.empty());
 }
 
-TEST_CASE("callbacks go out at gone only, as gitlab-runner's wrapper sends them",
-          "[webhook]") {
+TEST_CASE("callbacks go out at gone only, as gitlab-runner's wrapper sends them", "[webhook]") {
   const std::vector<shutdown_callback> callbacks{
       {"http://127.0.0.1:9/first", "", {}},
-      {"https://ci.example.com/done?token=t", "PUT",
+      {"https://ci.example.com/done?token=t",
+       "PUT",
        {{"Authorization", "Bearer abc"}, {"content-type", "application/vnd.ci+json"}}},
   };
   const auto started = plan_deliveries({.kind = notification_kind::drain_started,
-                                        .callbacks = callbacks, .webhook = webhook,
-                                        .secret = "k", .body = "{}", .version = "v"});
+                                        .callbacks = callbacks,
+                                        .webhook = webhook,
+                                        .secret = "k",
+                                        .body = "{}",
+                                        .version = "v"});
   CHECK(started.deliveries.size() == 1);
-  const auto gone = plan_deliveries({.kind = notification_kind::gone, .callbacks = callbacks,
-                                     .webhook = webhook, .secret = "k", .body = "{}",
+  const auto gone = plan_deliveries({.kind = notification_kind::gone,
+                                     .callbacks = callbacks,
+                                     .webhook = webhook,
+                                     .secret = "k",
+                                     .body = "{}",
                                      .version = "v"});
   REQUIRE(gone.deliveries.size() == 3);
   const auto& first = gone.deliveries[1];
@@ -93,8 +108,11 @@ TEST_CASE("unsafe callbacks are refused, each with a reason", "[webhook]") {
       {"https://ci.example.com/x?token=t", "POST", {{"Bad Name", "v"}}},
       {"https://user:pw@ci.example.com/", "POST", {}},
   };
-  const auto plan = plan_deliveries({.kind = notification_kind::gone, .callbacks = callbacks,
-                                     .webhook = std::nullopt, .secret = "", .body = "{}",
+  const auto plan = plan_deliveries({.kind = notification_kind::gone,
+                                     .callbacks = callbacks,
+                                     .webhook = std::nullopt,
+                                     .secret = "",
+                                     .body = "{}",
                                      .version = "v"});
   CHECK(plan.deliveries.empty());
   REQUIRE(plan.rejected.size() == 5);
@@ -115,12 +133,21 @@ TEST_CASE("unsafe callbacks are refused, each with a reason", "[webhook]") {
 // them from the header map.
 TEST_CASE("callback headers go out as Go's net/http sends them", "[webhook]") {
   const std::vector<shutdown_callback> callbacks{
-      {"http://127.0.0.1:9/done", "POST",
-       {{"host", "evil.example"}, {"Content-Length", "5"}, {"transfer-encoding", "chunked"},
-        {"TRAILER", "x"}, {"x-ci-job", "7"}, {"Authorization", ""}, {"user-agent", "grit"}}},
+      {"http://127.0.0.1:9/done",
+       "POST",
+       {{"host", "evil.example"},
+        {"Content-Length", "5"},
+        {"transfer-encoding", "chunked"},
+        {"TRAILER", "x"},
+        {"x-ci-job", "7"},
+        {"Authorization", ""},
+        {"user-agent", "grit"}}},
   };
-  const auto plan = plan_deliveries({.kind = notification_kind::gone, .callbacks = callbacks,
-                                     .webhook = std::nullopt, .secret = "", .body = "{}",
+  const auto plan = plan_deliveries({.kind = notification_kind::gone,
+                                     .callbacks = callbacks,
+                                     .webhook = std::nullopt,
+                                     .secret = "",
+                                     .body = "{}",
                                      .version = "v"});
   REQUIRE(plan.deliveries.size() == 1);
   const auto& sent = plan.deliveries[0].headers;

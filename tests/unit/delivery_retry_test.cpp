@@ -50,8 +50,8 @@ TEST_CASE("decide_after_attempt: which answers are delivered, retried or final",
   }));
   CAPTURE(row.status_code.value_or(-1), row.attempts_made);
   std::uint64_t random_state = 42;
-  const auto decision = decide_after_attempt(limits, row.attempts_made, row.status_code,
-                                             random_state);
+  const auto decision =
+      decide_after_attempt(limits, row.attempts_made, row.status_code, random_state);
   CHECK(decision.verdict == row.verdict);
   CHECK_THAT(decision.why, Catch::Contains(row.why_part));
   if (row.verdict == delivery_verdict::retry) {

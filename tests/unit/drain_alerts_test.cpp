@@ -100,9 +100,9 @@ TEST_CASE("a spent restart budget tells a person before gone") {
   config.restart.budget_restarts_max = 0;
   machine_under_test m{config};
   m.start_running();
-  CHECK(m.at(1s, exited(100, 3)) ==
-        lines{"send_notification restart_budget_spent", "change_status running->gone",
-              "send_notification gone", "exit_warden code=3"});
+  CHECK(m.at(1s, exited(100, 3)) == lines{"send_notification restart_budget_spent",
+                                          "change_status running->gone", "send_notification gone",
+                                          "exit_warden code=3"});
 }
 
 // Issue 31: a CI server or an Auto Scaling endpoint that never answers kept runwarden in its

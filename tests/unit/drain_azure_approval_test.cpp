@@ -1,4 +1,4 @@
-// An Azure scheduled event in the drain machine (issue 21): the event the Azure watcher
+// An Azure scheduled event in the drain machine: the event the Azure watcher
 // drains for comes as a lifecycle action (hook_name its EventId) that takes no heartbeats,
 // keeps no wind-down reserve of its own (the event's trigger brought the deadline) and
 // expires at NotBefore, when Azure goes on regardless. Its completion, the approval

@@ -14,8 +14,9 @@ using namespace runwarden::testing;
 TEST_CASE("a graceful drain waits for the runner however long it takes") {
   machine_under_test m;
   m.start_running();
-  CHECK(m.at(5s, sigterm()) ==
-        lines{"change_status running->shutting_down", "send_notification drain_started", "signal_runner graceful SIGQUIT pid=100"});
+  CHECK(m.at(5s, sigterm()) == lines{"change_status running->shutting_down",
+                                     "send_notification drain_started",
+                                     "signal_runner graceful SIGQUIT pid=100"});
   CHECK(m.state().status == warden_status::shutting_down);
   CHECK(m.at(5h, exited(100, 0)) ==
         lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
@@ -26,15 +27,16 @@ TEST_CASE("past the deadline the runner gets the forceful signal, then SIGKILL")
   config.drain_timeout = 60s;
   machine_under_test m{config};
   m.start_running();
-  CHECK(m.at(10s, sigterm()) == lines{"change_status running->shutting_down", "send_notification drain_started",
+  CHECK(m.at(10s, sigterm()) == lines{"change_status running->shutting_down",
+                                      "send_notification drain_started",
                                       "signal_runner graceful SIGQUIT pid=100",
                                       "arm_timer drain_deadline id=1 at=70000ms"});
   CHECK(m.at(70s, timer_fired{timer_kind::drain_deadline, 1}) ==
         lines{"signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=2 at=80000ms"});
   CHECK(m.at(80s, timer_fired{timer_kind::kill_timeout, 2}) ==
         lines{"signal_runner kill SIGKILL pid=100"});
-  CHECK(m.at(80s, killed(100, SIGKILL)) ==
-        lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=137"});
+  CHECK(m.at(80s, killed(100, SIGKILL)) == lines{"change_status shutting_down->gone",
+                                                 "send_notification gone", "exit_warden code=137"});
 }
 
 TEST_CASE("a runner that finishes before the deadline is never signalled again") {
@@ -82,9 +84,13 @@ TEST_CASE("a SIGTERM after an API-triggered drain keeps draining gracefully") {
 TEST_CASE("later triggers only tighten the deadline, the old timer is ignored") {
   machine_under_test m;
   m.start_running();
-  m.at(0s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{600s}});
-  CHECK(m.at(10s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{900s}}).empty());
-  CHECK(m.at(20s, shutdown_requested{.source = trigger_source::control_api, .deadline = instant{120s}}) ==
+  m.at(0s,
+       shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{600s}});
+  CHECK(m.at(10s, shutdown_requested{.source = trigger_source::cloud_lifecycle,
+                                     .deadline = instant{900s}})
+            .empty());
+  CHECK(m.at(20s, shutdown_requested{.source = trigger_source::control_api,
+                                     .deadline = instant{120s}}) ==
         lines{"arm_timer drain_deadline id=2 at=120000ms"});
   CHECK(m.at(120s, timer_fired{timer_kind::drain_deadline, 2}).at(0) ==
         "signal_runner forceful SIGTERM pid=100");
@@ -94,8 +100,10 @@ TEST_CASE("later triggers only tighten the deadline, the old timer is ignored") 
 TEST_CASE("a later deadline asked during a drain is said not to apply, naming the one that does") {
   machine_under_test m;
   m.start_running();
-  m.at(0s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{600s}});
-  m.at(10s, shutdown_requested{.source = trigger_source::spot_interruption, .deadline = instant{900s}});
+  m.at(0s,
+       shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{600s}});
+  m.at(10s,
+       shutdown_requested{.source = trigger_source::spot_interruption, .deadline = instant{900s}});
   const auto& said = m.reports();
   CHECK(std::find(said.begin(), said.end(),
                   "the deadline spot interruption asks for is not earlier than the drain's, which "
@@ -105,9 +113,11 @@ TEST_CASE("a later deadline asked during a drain is said not to apply, naming th
 TEST_CASE("a deadline already past when the drain begins forces at once") {
   machine_under_test m;
   m.start_running();
-  CHECK(m.at(200s, shutdown_requested{.source = trigger_source::cloud_lifecycle, .deadline = instant{120s}}) ==
-        lines{"change_status running->shutting_down", "send_notification drain_started", "signal_runner graceful SIGQUIT pid=100",
-              "signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=1 at=210000ms"});
+  CHECK(m.at(200s, shutdown_requested{.source = trigger_source::cloud_lifecycle,
+                                      .deadline = instant{120s}}) ==
+        lines{"change_status running->shutting_down", "send_notification drain_started",
+              "signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
+              "arm_timer kill_timeout id=1 at=210000ms"});
 }
 
 TEST_CASE("restart types follow OTP: permanent always, transient on failure, temporary never") {
@@ -136,8 +146,8 @@ TEST_CASE("restart types follow OTP: permanent always, transient on failure, tem
     if (r.restarts) {
       CHECK(effects == lines{"arm_timer restart_backoff id=1 at=2000ms"});
     } else {
-      CHECK(effects == lines{"change_status running->gone",
-                             "send_notification gone", "exit_warden code=" + std::to_string(r.exit_code)});
+      CHECK(effects == lines{"change_status running->gone", "send_notification gone",
+                             "exit_warden code=" + std::to_string(r.exit_code)});
     }
   }
 }
@@ -157,17 +167,17 @@ TEST_CASE("backoff doubles up to its maximum and the budget ends the restarts") 
     const auto effects = m.at(now += 1s, exited(pid, 1));
     REQUIRE(effects.size() == 1);
     const auto due = now + expected_delay;
-    CHECK(effects[0] == "arm_timer restart_backoff id=" +
-                            std::to_string(m.state().timers.restart_backoff->id) +
-                            " at=" + std::to_string(due / 1ms) + "ms");
-    CHECK(m.at(now = due, timer_fired{timer_kind::restart_backoff,
-                                      m.state().timers.restart_backoff->id}) ==
+    CHECK(effects[0] ==
+          "arm_timer restart_backoff id=" + std::to_string(m.state().timers.restart_backoff->id) +
+              " at=" + std::to_string(due / 1ms) + "ms");
+    CHECK(m.at(now = due,
+               timer_fired{timer_kind::restart_backoff, m.state().timers.restart_backoff->id}) ==
           lines{"spawn_runner"});
     CHECK(m.at(now, runner_spawned{++pid}).empty());
   }
-  CHECK(m.at(now += 1s, exited(pid, 5)) ==
-        lines{"send_notification restart_budget_spent", "change_status running->gone",
-              "send_notification gone", "exit_warden code=5"});
+  CHECK(m.at(now += 1s, exited(pid, 5)) == lines{"send_notification restart_budget_spent",
+                                                 "change_status running->gone",
+                                                 "send_notification gone", "exit_warden code=5"});
   CHECK(m.reports().back().find("restart budget is spent: 4 restarts within 10m") !=
         std::string::npos);
 }
@@ -181,8 +191,7 @@ TEST_CASE("restarts older than the budget window no longer count") {
   duration now = 0s;
   for (std::int64_t pid = 100; pid < 105; ++pid) {
     REQUIRE(m.at(now += 61s, exited(pid, 1)).size() == 1);  // arm_timer: still in budget
-    m.at(now += 1s,
-         timer_fired{timer_kind::restart_backoff, m.state().timers.restart_backoff->id});
+    m.at(now += 1s, timer_fired{timer_kind::restart_backoff, m.state().timers.restart_backoff->id});
     m.at(now, runner_spawned{pid + 1});
   }
   CHECK(m.state().restarts_total == 5);
@@ -230,16 +239,17 @@ TEST_CASE("a drain between restarts ends at once with the last exit status") {
   machine_under_test m;
   m.start_running();
   m.at(1s, exited(100, 4));
-  CHECK(m.at(1500ms, sigterm()) == lines{"change_status running->shutting_down", "send_notification drain_started",
-                                         "change_status shutting_down->gone",
-                                         "send_notification gone", "exit_warden code=4"});
+  CHECK(m.at(1500ms, sigterm()) ==
+        lines{"change_status running->shutting_down", "send_notification drain_started",
+              "change_status shutting_down->gone", "send_notification gone", "exit_warden code=4"});
   CHECK(m.at(2s, timer_fired{timer_kind::restart_backoff, 1}).empty());
 }
 
 TEST_CASE("a drain during a spawn signals the runner as soon as it is up") {
   machine_under_test m;
   CHECK(m.at(0s, warden_started{}) == lines{"spawn_runner"});
-  CHECK(m.at(0s, sigterm()) == lines{"change_status starting->shutting_down", "send_notification drain_started"});
+  CHECK(m.at(0s, sigterm()) ==
+        lines{"change_status starting->shutting_down", "send_notification drain_started"});
   CHECK(m.at(1s, runner_spawned{100}) == lines{"signal_runner graceful SIGQUIT pid=100"});
   CHECK(m.at(2s, exited(100, 0)).back() == "exit_warden code=0");
 }
@@ -249,8 +259,7 @@ TEST_CASE("a command that cannot start exits 127 when missing and 126 otherwise"
   missing.at(0s, warden_started{});
   CHECK(missing.at(0s, runner_spawn_failed{ENOENT, "nope: No such file or directory"}) ==
         lines{"change_status starting->gone", "send_notification gone", "exit_warden code=127"});
-  CHECK(missing.reports().back() ==
-        "cannot start the runner: nope: No such file or directory");
+  CHECK(missing.reports().back() == "cannot start the runner: nope: No such file or directory");
   machine_under_test denied;
   denied.at(0s, warden_started{});
   CHECK(denied.at(0s, runner_spawn_failed{EACCES, "x: Permission denied"}).back() ==
@@ -302,9 +311,9 @@ TEST_CASE("a forceful shutdown forces at once, whether or not a drain is under w
   spawning.at(0s, warden_started{});
   CHECK(spawning.at(0s, forceful_shutdown_requested{}) ==
         lines{"change_status starting->shutting_down", "send_notification drain_started"});
-  CHECK(spawning.at(1s, runner_spawned{100}) ==
-        lines{"signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
-              "arm_timer kill_timeout id=1 at=11000ms"});
+  CHECK(spawning.at(1s, runner_spawned{100}) == lines{"signal_runner graceful SIGQUIT pid=100",
+                                                      "signal_runner forceful SIGTERM pid=100",
+                                                      "arm_timer kill_timeout id=1 at=11000ms"});
 }
 
 TEST_CASE("a later shutdown call's callback replaces the earlier one, sent at gone") {
@@ -319,11 +328,11 @@ TEST_CASE("a later shutdown call's callback replaces the earlier one, sent at go
   CHECK(m.at(3s, shutdown_requested{.callback = second}).empty());
   CHECK(m.state().callbacks == std::vector{second});
   CHECK(std::any_of(m.reports().begin(), m.reports().end(), [](const auto& text) {
-    return text.find("shutdown callback to http://127.0.0.1:9/first replaced by a later "
-                     "call's") != std::string::npos;
+    return text.find(
+               "shutdown callback to http://127.0.0.1:9/first replaced by a later "
+               "call's") != std::string::npos;
   }));
   CHECK(m.at(4s, exited(100, 0)) ==
         lines{"change_status shutting_down->gone",
-              "send_notification gone callback=http://127.0.0.1:9/second",
-              "exit_warden code=0"});
+              "send_notification gone callback=http://127.0.0.1:9/second", "exit_warden code=0"});
 }

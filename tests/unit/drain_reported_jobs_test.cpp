@@ -51,8 +51,7 @@ TEST_CASE("a drain waits for the reported job's end", "[drain][jobs]") {
   CHECK(m.state().jobs_running == 0u);
   CHECK(m.reports().back() == "the runner's last job finished; waiting for the runner to exit");
   // Its end unreadable (an adopted runner), the report of idleness proves no job was lost.
-  CHECK(m.at(9s, runner_exited{100, exit_status{.unknown = true}}).back() ==
-        "exit_warden code=0");
+  CHECK(m.at(9s, runner_exited{100, exit_status{.unknown = true}}).back() == "exit_warden code=0");
 }
 
 TEST_CASE("the runner's exit ends its reported jobs", "[drain][jobs]") {

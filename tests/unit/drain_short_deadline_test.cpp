@@ -1,4 +1,4 @@
-// Which comes first when a cloud gives little warning (issue 21): an Azure Spot eviction or a
+// Which comes first when a cloud gives little warning: an Azure Spot eviction or a
 // Google Cloud preemption leaves about 30 s, too little to unregister a GitLab runner after
 // it stopped. Below drain_config::unregister_alongside_below the machine starts the
 // unregistration with the graceful signal; above it, and for GitHub's runner (unregistered
@@ -38,8 +38,8 @@ TEST_CASE("a preemption's 30 s deadline unregisters a GitLab runner alongside th
   m.start_running();
   CHECK(m.at(10s, notice(source, instant{40s})) ==
         lines{"change_status running->shutting_down", "send_notification drain_started",
-              "signal_runner graceful SIGQUIT pid=100",
-              "arm_timer drain_deadline id=1 at=40000ms", "unregister_runner"});
+              "signal_runner graceful SIGQUIT pid=100", "arm_timer drain_deadline id=1 at=40000ms",
+              "unregister_runner"});
   CHECK(reported(m, "unregistering alongside the drain"));
   // Confirmed while the runner still finishes: nothing more until it stops.
   CHECK(m.at(15s, unregistration_finished{}).empty());

@@ -77,9 +77,9 @@ TEST_CASE("a forceful request or a runner exit during the hold ends it") {
   machine_under_test crashed{graced_config()};
   crashed.start_running();
   crashed.at(1s, sigterm());
-  CHECK(crashed.at(2s, killed(100, SIGSEGV)) ==
-        lines{"change_status shutting_down->gone", "send_notification gone",
-              "exit_warden code=139"});
+  CHECK(crashed.at(2s, killed(100, SIGSEGV)) == lines{"change_status shutting_down->gone",
+                                                      "send_notification gone",
+                                                      "exit_warden code=139"});
   CHECK(crashed.at(5s, timer_fired{timer_kind::runner_start_grace, 1}).empty());
 }
 
@@ -88,10 +88,9 @@ TEST_CASE("a drain known before the runner starts again does not start it") {
   m.start_running();
   const auto crash = m.at(1s, exited(100, 1));
   REQUIRE(crash.size() == 1);  // the restart's backoff timer
-  CHECK(m.at(1100ms, sigterm()) == lines{"change_status running->shutting_down",
-                                         "send_notification drain_started",
-                                         "change_status shutting_down->gone",
-                                         "send_notification gone", "exit_warden code=1"});
+  CHECK(m.at(1100ms, sigterm()) ==
+        lines{"change_status running->shutting_down", "send_notification drain_started",
+              "change_status shutting_down->gone", "send_notification gone", "exit_warden code=1"});
   CHECK(m.at(3s, timer_fired{timer_kind::restart_backoff, 1}).empty());  // no spawn_runner
 }
 
@@ -107,9 +106,9 @@ TEST_CASE("a deadline already passed as the runner starts holds the forceful sig
         lines{"change_status running->shutting_down", "send_notification drain_started",
               "arm_timer runner_start_grace id=1 at=5000ms"});
   CHECK(m.state().stage == escalation::none);
-  CHECK(m.at(300ms, runner_load_observed{0u}) ==
-        lines{"signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
-              "arm_timer kill_timeout id=2 at=10300ms"});
+  CHECK(m.at(300ms, runner_load_observed{0u}) == lines{"signal_runner graceful SIGQUIT pid=100",
+                                                       "signal_runner forceful SIGTERM pid=100",
+                                                       "arm_timer kill_timeout id=2 at=10300ms"});
 }
 
 TEST_CASE("a deadline passing during the start grace waits for the grace's end") {

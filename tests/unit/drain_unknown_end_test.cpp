@@ -20,9 +20,8 @@ TEST_CASE("an unknown end during a drain is runwarden's distinct exit code, not 
   m.start_running();
   m.at(1s, runner_load_observed{2u});
   m.at(5s, sigterm());
-  CHECK(m.at(9s, ended_unknown(100)) ==
-        lines{"change_status shutting_down->gone", "send_notification gone",
-              "exit_warden code=75"});
+  CHECK(m.at(9s, ended_unknown(100)) == lines{"change_status shutting_down->gone",
+                                              "send_notification gone", "exit_warden code=75"});
   CHECK(m.state().exit_reason == "runner stopped (exit status unknown) 4s after the drain began");
   REQUIRE(m.state().last_exit);
   CHECK(m.state().last_exit->unknown);
@@ -35,8 +34,9 @@ TEST_CASE("an unknown end the runner's metrics prove idle is a success") {
   m.at(5s, sigterm());
   m.at(8s, runner_load_observed{0u});
   CHECK(m.at(9s, ended_unknown(100)).back() == "exit_warden code=0");
-  CHECK(m.state().exit_reason == "runner stopped (exit status unknown) 4s after the drain "
-                                 "began; its metrics last showed no job running");
+  CHECK(m.state().exit_reason ==
+        "runner stopped (exit status unknown) 4s after the drain "
+        "began; its metrics last showed no job running");
 }
 
 TEST_CASE("an unknown end with no metrics at all stays unknown") {

@@ -21,9 +21,8 @@ drain_config unregistering_config() {
 
 lifecycle_action_pending terminate_hook(instant now, duration heartbeat = 300s,
                                         duration global = 30000s) {
-  return {lifecycle_action{.hook_name = "drain-hook",
-                           .heartbeat_timeout = heartbeat,
-                           .expires_at = now + global}};
+  return {lifecycle_action{
+      .hook_name = "drain-hook", .heartbeat_timeout = heartbeat, .expires_at = now + global}};
 }
 
 bool reported(const machine_under_test& m, const std::string& text) {
@@ -89,16 +88,17 @@ TEST_CASE("unregistering first still yields to the deadline, and to a forceful r
         lines{"signal_runner forceful SIGTERM pid=100", "arm_timer kill_timeout id=3 at=70000ms"});
   // The runner is gone but the CI server has not confirmed yet: the drain waits for it.
   CHECK(m.at(62s, killed(100, SIGTERM)).empty());
-  CHECK(m.at(90s, unregistration_finished{}) ==
-        lines{"change_status shutting_down->gone", "send_notification gone",
-              "exit_warden code=143"});
+  CHECK(m.at(90s, unregistration_finished{}) == lines{"change_status shutting_down->gone",
+                                                      "send_notification gone",
+                                                      "exit_warden code=143"});
 
   machine_under_test forced{config};
   forced.start_running();
   CHECK(forced.at(1s, forceful_shutdown_requested{}) ==
         lines{"change_status running->shutting_down", "send_notification drain_started",
               "signal_runner graceful SIGQUIT pid=100", "signal_runner forceful SIGTERM pid=100",
-              "arm_timer kill_timeout id=1 at=11000ms", "arm_timer drain_deadline id=2 at=61000ms"});
+              "arm_timer kill_timeout id=1 at=11000ms",
+              "arm_timer drain_deadline id=2 at=61000ms"});
   CHECK(forced.at(2s, killed(100, SIGTERM)) ==
         lines{"unregister_runner", "arm_timer unregistration_last_attempt id=3 at=31000ms"});
 }
@@ -106,12 +106,12 @@ TEST_CASE("unregistering first still yields to the deadline, and to a forceful r
 TEST_CASE("a terminate hook starts the drain, heartbeats, and is completed once at the end") {
   machine_under_test m{unregistering_config()};
   m.start_running();
-  CHECK(m.at(10s, terminate_hook(10s)) ==
-        lines{"arm_timer lifecycle_expiry id=1 at=30010000ms",
-              "arm_timer lifecycle_heartbeat id=2 at=160000ms",
-              "change_status running->shutting_down", "send_notification drain_started",
-              "signal_runner graceful SIGQUIT pid=100",
-              "arm_timer drain_deadline id=3 at=29950000ms"});
+  CHECK(m.at(10s, terminate_hook(10s)) == lines{"arm_timer lifecycle_expiry id=1 at=30010000ms",
+                                                "arm_timer lifecycle_heartbeat id=2 at=160000ms",
+                                                "change_status running->shutting_down",
+                                                "send_notification drain_started",
+                                                "signal_runner graceful SIGQUIT pid=100",
+                                                "arm_timer drain_deadline id=3 at=29950000ms"});
   CHECK(m.state().drain_trigger == trigger_source::cloud_lifecycle);
   CHECK(m.at(160s, timer_fired{timer_kind::lifecycle_heartbeat, 2}) ==
         lines{"record_lifecycle_heartbeat hook=drain-hook",
@@ -256,7 +256,8 @@ TEST_CASE("a cloud drain whose runner stops at once waits for the hook, then com
   CHECK(snapshot_of(m.state(), 7s, 1).phase == drain_phase::completing);
   const auto handed_over = m.at(9s, terminate_hook(9s));
   CHECK(std::find(handed_over.begin(), handed_over.end(),
-                  "complete_lifecycle_action hook=drain-hook result=CONTINUE") != handed_over.end());
+                  "complete_lifecycle_action hook=drain-hook result=CONTINUE") !=
+        handed_over.end());
   CHECK(m.at(10s, lifecycle_action_completed{}) ==
         lines{"change_status shutting_down->gone", "send_notification gone", "exit_warden code=0"});
 }
@@ -341,8 +342,8 @@ TEST_CASE("without a cloud provider a missing lifecycle client ends the completi
 TEST_CASE("one more unregistration attempt comes before a spot reclaim") {
   machine_under_test m{unregistering_config()};
   m.start_running();
-  m.at(0s, shutdown_requested{.source = trigger_source::spot_interruption,
-                              .deadline = instant{120s}});
+  m.at(0s,
+       shutdown_requested{.source = trigger_source::spot_interruption, .deadline = instant{120s}});
   CHECK(m.at(50s, exited(100, 0)) ==
         lines{"unregister_runner", "arm_timer unregistration_last_attempt id=2 at=90000ms"});
   CHECK(m.at(90s, timer_fired{timer_kind::unregistration_last_attempt, 2}) ==
@@ -355,8 +356,8 @@ TEST_CASE("one more unregistration attempt comes before a spot reclaim") {
 TEST_CASE("an unregistration done before the last attempt's time asks nothing more") {
   machine_under_test m{unregistering_config()};
   m.start_running();
-  m.at(0s, shutdown_requested{.source = trigger_source::spot_interruption,
-                              .deadline = instant{120s}});
+  m.at(0s,
+       shutdown_requested{.source = trigger_source::spot_interruption, .deadline = instant{120s}});
   m.at(50s, exited(100, 0));
   m.at(51s, unregistration_finished{});
   CHECK(m.at(90s, timer_fired{timer_kind::unregistration_last_attempt, 2}).empty());

@@ -10,7 +10,9 @@ using namespace runwarden;
 namespace {
 
 http_request post_action(std::string body) {
-  return {.id = 7, .method = "POST", .url = "https://autoscaling.eu-west-1.amazonaws.com/",
+  return {.id = 7,
+          .method = "POST",
+          .url = "https://autoscaling.eu-west-1.amazonaws.com/",
           .body = std::move(body)};
 }
 
@@ -19,8 +21,8 @@ http_request post_action(std::string body) {
 TEST_CASE("a dry run lets reads go out", "[dry_run]") {
   CHECK_FALSE(dry_run_withholding({.method = "GET", .url = "http://127.0.0.1:9252/metrics"}));
   CHECK_FALSE(dry_run_withholding({.method = "HEAD", .url = "https://gitlab.example.com/"}));
-  CHECK_FALSE(dry_run_withholding(
-      {.method = "PUT", .url = "http://169.254.169.254/latest/api/token"}));
+  CHECK_FALSE(
+      dry_run_withholding({.method = "PUT", .url = "http://169.254.169.254/latest/api/token"}));
   CHECK_FALSE(dry_run_withholding(post_action(
       "Action=DescribeAutoScalingInstances&InstanceIds.member.1=i-1&Version=2011-01-01")));
 }
@@ -31,8 +33,9 @@ TEST_CASE("a dry run withholds Auto Scaling actions and answers them as done", "
       "&LifecycleActionResult=CONTINUE&LifecycleActionToken=secret-ish&LifecycleHookName=drain"
       "&Version=2011-01-01"));
   REQUIRE(withheld);
-  CHECK(withheld->name == "CompleteLifecycleAction AutoScalingGroupName=runners InstanceId=i-1 "
-                          "LifecycleActionResult=CONTINUE LifecycleHookName=drain");
+  CHECK(withheld->name ==
+        "CompleteLifecycleAction AutoScalingGroupName=runners InstanceId=i-1 "
+        "LifecycleActionResult=CONTINUE LifecycleHookName=drain");
   CHECK(withheld->answer.id == 7);
   CHECK(withheld->answer.status_code == 200);
   CHECK(withheld->answer.body.starts_with("<CompleteLifecycleActionResponse"));
@@ -44,9 +47,10 @@ TEST_CASE("a dry run withholds Auto Scaling actions and answers them as done", "
 }
 
 TEST_CASE("a dry run withholds unregistration and webhooks, naming no secret", "[dry_run]") {
-  const auto gitlab = dry_run_withholding(
-      {.id = 3, .method = "DELETE", .url = "https://gitlab.example.com/api/v4/runners",
-       .body = "token=glrt-secret"});
+  const auto gitlab = dry_run_withholding({.id = 3,
+                                           .method = "DELETE",
+                                           .url = "https://gitlab.example.com/api/v4/runners",
+                                           .body = "token=glrt-secret"});
   REQUIRE(gitlab);
   CHECK(gitlab->name == "DELETE https://gitlab.example.com/api/v4/runners");
   CHECK(gitlab->answer.status_code == 204);
@@ -54,9 +58,10 @@ TEST_CASE("a dry run withholds unregistration and webhooks, naming no secret", "
       {.method = "DELETE", .url = "https://api.github.com/repos/o/r/actions/runners/42"});
   REQUIRE(github);
   CHECK(github->name == "DELETE https://api.github.com/repos/o/r/actions/runners/42");
-  const auto webhook = dry_run_withholding(
-      {.method = "POST", .url = "https://user:pw@hooks.example.com:8443/services/T/B/secret?x=1",
-       .body = "{}"});
+  const auto webhook =
+      dry_run_withholding({.method = "POST",
+                           .url = "https://user:pw@hooks.example.com:8443/services/T/B/secret?x=1",
+                           .body = "{}"});
   REQUIRE(webhook);
   CHECK(webhook->name == "POST to hooks.example.com (webhook or callback)");
   CHECK(webhook->answer.status_code == 200);

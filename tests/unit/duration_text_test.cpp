@@ -114,9 +114,8 @@ TEST_CASE("format_duration prints the shortest readable form", "[duration]") {
 }
 
 TEST_CASE("format_duration output parses back to the same value", "[duration]") {
-  const auto count =
-      GENERATE(as<std::int64_t>{}, 0, 1, 999, 1'000, 1'001, 59'999, 60'000, 61'001, 3'599'999,
-               3'600'000, 5'400'000, 86'399'999, 315'360'000'000);
+  const auto count = GENERATE(as<std::int64_t>{}, 0, 1, 999, 1'000, 1'001, 59'999, 60'000, 61'001,
+                              3'599'999, 3'600'000, 5'400'000, 86'399'999, 315'360'000'000);
   const std::string text = runwarden::format_duration(milliseconds{count});
   CAPTURE(count, text);
   const auto parsed = runwarden::parse_duration(text);

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "tests/common/file_bytes.hpp"
 #include "src/metrics/exposition_parser.hpp"
+#include "tests/common/file_bytes.hpp"
 
 namespace {
 

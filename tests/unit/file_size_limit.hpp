@@ -13,7 +13,7 @@
 namespace runwarden::testing {
 
 class file_size_limit {
-public:
+ public:
   explicit file_size_limit(rlim_t bytes) {
     REQUIRE(::getrlimit(RLIMIT_FSIZE, &before_) == 0);
     signal_before_ = std::signal(SIGXFSZ, SIG_IGN);
@@ -28,7 +28,7 @@ public:
   file_size_limit(const file_size_limit&) = delete;
   file_size_limit& operator=(const file_size_limit&) = delete;
 
-private:
+ private:
   rlimit before_{};
   void (*signal_before_)(int) = SIG_DFL;
 };

@@ -41,7 +41,8 @@ timeline_lane draining_lane() {
                     {460, std::nullopt, "Terminated"}};
   lane.runner = {{25, 400, "running"}, {400, 450, "draining"}, {450, std::nullopt, "exited"}};
   // 1 and 2 overlap; 3 starts after 1 has ended; 17 starts after 2 has ended, while 3 runs.
-  lane.jobs = {{1, 30, 200, false}, {2, 60, 250, false}, {3, 210, 300, false}, {17, 260, 420, true}};
+  lane.jobs = {
+      {1, 30, 200, false}, {2, 60, 250, false}, {3, 210, 300, false}, {17, 260, 420, true}};
   lane.marks = {{400, "drain_started"}, {420, "job_killed"}, {430, "heartbeat"},
                 {450, "unregistered"},  {460, "completed"},  {470, "gone"}};
   return lane;
@@ -152,8 +153,7 @@ TEST_CASE("Lifecycle and runner states get their colours, unknown states a neutr
   };
   CHECK(fill_of("//rect[@class='lifecycle'][title='Pending 00:00 → 00:20']") == "#d9d9d9");
   CHECK(fill_of("//rect[@class='lifecycle'][title='InService 00:20 → 06:40']") == "#43a047");
-  CHECK(fill_of("//rect[@class='lifecycle'][title='Terminating:Wait 06:40 → 07:40']") ==
-        "#fb8c00");
+  CHECK(fill_of("//rect[@class='lifecycle'][title='Terminating:Wait 06:40 → 07:40']") == "#fb8c00");
   CHECK(fill_of("//rect[@class='lifecycle'][starts-with(title, 'Terminated')]") == "#9e9e9e");
   CHECK(fill_of("//rect[@class='lifecycle'][starts-with(title, 'Standby')]") == "#a1887f");
   CHECK(fill_of("//rect[@class='runner'][starts-with(title, 'runner draining')]") == "#ffb300");
@@ -166,9 +166,10 @@ TEST_CASE("Spans and jobs still open at the end reach the end of the run", "[sim
   CHECK(std::string{terminated.child("title").text().get()} ==
         "Terminated 07:40 → 10:00 (still at the end)");
   const pugi::xml_node open_job = svg.one("//rect[@data-job='4']");
-  const double right = open_job.attribute("x").as_double() + open_job.attribute("width").as_double();
-  CHECK(right == Approx(terminated.attribute("x").as_double() +
-                        terminated.attribute("width").as_double()));
+  const double right =
+      open_job.attribute("x").as_double() + open_job.attribute("width").as_double();
+  CHECK(right ==
+        Approx(terminated.attribute("x").as_double() + terminated.attribute("width").as_double()));
 }
 
 TEST_CASE("Every mark gets a glyph with a tooltip saying what and when", "[sim][timeline]") {
@@ -178,8 +179,7 @@ TEST_CASE("Every mark gets a glyph with a tooltip saying what and when", "[sim][
   CHECK(std::string{spot.child("title").text().get()} == "spot_notice at 08:20");
 }
 
-TEST_CASE("The capacity panel draws step lines between dashed group limits",
-          "[sim][timeline]") {
+TEST_CASE("The capacity panel draws step lines between dashed group limits", "[sim][timeline]") {
   const parsed_svg svg{render_timeline_svg(small_timeline())};
   const pugi::xml_node desired = svg.one("//path[@class='desired-capacity']");
   REQUIRE(desired);
@@ -231,8 +231,7 @@ TEST_CASE("A run of no duration with open spans writes only finite numbers", "[s
   }
 }
 
-TEST_CASE("XML special characters in the title and instance ids are escaped",
-          "[sim][timeline]") {
+TEST_CASE("XML special characters in the title and instance ids are escaped", "[sim][timeline]") {
   fleet_timeline timeline = small_timeline();
   timeline.title = R"(spot <"refresh"> & 'drain')";
   timeline.lanes[0].instance_id = R"(i-<&>"')";

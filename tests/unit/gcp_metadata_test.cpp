@@ -1,4 +1,4 @@
-// Google Cloud's metadata server, pure parts (issue 21): one key watched with plain and
+// Google Cloud's metadata server, pure parts: one key watched with plain and
 // hanging GETs (metadata_key_watch), and what the two warning keys mean
 // (gcp_notice_watch), fed answers and wall-clock times by hand, against Google's documented
 // protocol ("View and query VM metadata": Metadata-Flavor both ways, ETag, wait_for_change,
@@ -34,8 +34,8 @@ TEST_CASE("a key is read plainly, then waited on with its ETag", "[gcp]") {
   auto watch = preempted_watch();
   const auto first = watch.start();
   CHECK(first.url == "http://169.254.169.254/computeMetadata/v1/instance/preempted");
-  CHECK(first.headers == std::vector<std::pair<std::string, std::string>>{
-                             {"Metadata-Flavor", "Google"}});
+  CHECK(first.headers ==
+        std::vector<std::pair<std::string, std::string>>{{"Metadata-Flavor", "Google"}});
   CHECK(first.timeout == 2s);
   const auto read = watch.answer_arrived(google("FALSE", "c2f3a1b9e04d7a55"));
   CHECK(read.changed_value == "FALSE");
@@ -101,8 +101,9 @@ TEST_CASE("preemption drains once at once, maintenance per its value", "[gcp]") 
   CHECK(terminate.trigger->deadline == now + 50s);
   const auto odd = notices.on_maintenance_event("SOMETHING_NEW\x1b", now);
   CHECK_FALSE(odd.trigger);
-  CHECK(odd.reports.at(0).text == "unknown instance/maintenance-event value \"SOMETHING_NEW?\"; "
-                                  "it does not start a drain");
+  CHECK(odd.reports.at(0).text ==
+        "unknown instance/maintenance-event value \"SOMETHING_NEW?\"; "
+        "it does not start a drain");
   CHECK(notices.on_maintenance_event("SOMETHING_NEW\x1b", now).reports.empty());
 }
 

@@ -22,8 +22,9 @@ TEST_CASE("the runner's --listen-address and --config in each spelling Go takes"
   CHECK(flags.config_file == "/etc/a.toml");
   CHECK(read_gitlab_runner_flags({"gitlab-runner", "run", "--listen-address=[::]:1"})
             .listen_address == "[::]:1");
-  CHECK(read_gitlab_runner_flags({"gitlab-runner", "run", "-listen-address", "h:2"})
-            .listen_address == "h:2");
+  CHECK(
+      read_gitlab_runner_flags({"gitlab-runner", "run", "-listen-address", "h:2"}).listen_address ==
+      "h:2");
   CHECK(read_gitlab_runner_flags({"gitlab-runner", "run", "-c", "/c.toml"}).config_file ==
         "/c.toml");
   CHECK(read_gitlab_runner_flags({"gitlab-runner", "run", "--config=/d.toml"}).config_file ==
@@ -53,6 +54,5 @@ TEST_CASE("config.toml where gitlab-runner looks for it", "[gitlab_runner][comma
   CHECK(default_gitlab_config_path("/x/config.toml", true, "/root") == "/x/config.toml");
   CHECK(default_gitlab_config_path(std::nullopt, true, "/root") ==
         "/etc/gitlab-runner/config.toml");
-  CHECK(default_gitlab_config_path("", false, "/home/ci") ==
-        "/home/ci/.gitlab-runner/config.toml");
+  CHECK(default_gitlab_config_path("", false, "/home/ci") == "/home/ci/.gitlab-runner/config.toml");
 }

@@ -91,7 +91,8 @@ TEST_CASE("a runner id that is no count is reported with its line",
           "[gitlab_runner][runner_config]") {
   const auto result = parse_gitlab_runner_config(
       "[[runners]]\nurl = \"https://a\"\ntoken = \"t\"\nid = \"7\"\n", "config.toml");
-  CHECK(result.errors == std::vector<std::string>{"config.toml:4: runners[0].id: expected an integer"});
+  CHECK(result.errors ==
+        std::vector<std::string>{"config.toml:4: runners[0].id: expected an integer"});
 }
 
 TEST_CASE("TOML that does not parse names file, line and column, not the token",
@@ -115,20 +116,20 @@ TEST_CASE("system ids are read as gitlab-runner accepts them", "[gitlab_runner][
   CAPTURE(accepted);
   CHECK(parse_system_id(accepted) == accepted);
   for (const std::string& padded : {accepted + "\n", accepted + "\r\n", " " + accepted + " ",
-                                   "\t" + accepted + "\n\n", "\n" + accepted})
+                                    "\t" + accepted + "\n\n", "\n" + accepted})
     CHECK(parse_system_id(padded) == accepted);
 }
 
 TEST_CASE("system ids gitlab-runner refuses are refused", "[gitlab_runner][runner_config]") {
-  const auto refused = GENERATE(as<std::string>{}, "", "s_0e6850b2bce", "s_0e6850b2bce12",
-                                "t_0e6850b2bce1", "S_0e6850b2bce1", "s-0e6850b2bce1",
-                                "s_0e6850b2bc-1", "s_0e6850 2bce1", "r_AbCdEfGh123\u00e9",
-                                "unknown");
+  const auto refused = GENERATE(
+      as<std::string>{}, "", "s_0e6850b2bce", "s_0e6850b2bce12", "t_0e6850b2bce1", "S_0e6850b2bce1",
+      "s-0e6850b2bce1", "s_0e6850b2bc-1", "s_0e6850 2bce1", "r_AbCdEfGh123\u00e9", "unknown");
   CAPTURE(refused);
   CHECK_FALSE(parse_system_id(refused));
 }
 
-TEST_CASE("a system id file of gitlab-runner's fallback kind loads", "[gitlab_runner][runner_config]") {
+TEST_CASE("a system id file of gitlab-runner's fallback kind loads",
+          "[gitlab_runner][runner_config]") {
   const auto directory = std::filesystem::temp_directory_path() / "runwarden-system-id-test";
   std::filesystem::create_directories(directory);
   std::ofstream{directory / "config.toml"} << "concurrent = 2\n";
@@ -179,9 +180,9 @@ TEST_CASE("listen_address and shutdown_timeout in config.toml", "[gitlab_runner]
   // More seconds than runwarden's nanosecond clocks can add to a deadline (gitlab-runner's
   // own time.Duration wraps past 9223372036): refused, not overflowed into a kill at once.
   CHECK(parse_gitlab_runner_config("shutdown_timeout = 9223372036854775807\n", "config.toml")
-            .errors == std::vector<std::string>{
-                           "config.toml:1: shutdown_timeout: 9223372036854775807 seconds is "
-                           "longer than runwarden can time: at most 87600h (ten years)"});
+            .errors ==
+        std::vector<std::string>{"config.toml:1: shutdown_timeout: 9223372036854775807 seconds is "
+                                 "longer than runwarden can time: at most 87600h (ten years)"});
   const auto wrong = parse_gitlab_runner_config("shutdown_timeout = \"30s\"\n", "config.toml");
   CHECK(wrong.errors ==
         std::vector<std::string>{"config.toml:1: shutdown_timeout: expected an integer (seconds)"});

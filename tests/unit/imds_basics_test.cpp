@@ -29,8 +29,8 @@ TEST_CASE("the endpoint: config, then the variable, then the link-local default"
   CHECK(resolve_imds_endpoint(std::nullopt, set).endpoint == "http://127.0.0.1:1338");
   CHECK(resolve_imds_endpoint(std::string{"http://[fd00:ec2::254]"}, set).endpoint ==
         "http://[fd00:ec2::254]");
-  CHECK(resolve_imds_endpoint(std::nullopt, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", ""}})
-            .endpoint == "http://169.254.169.254");
+  CHECK(resolve_imds_endpoint(std::nullopt, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", ""}}).endpoint ==
+        "http://169.254.169.254");
   const auto bad = resolve_imds_endpoint(
       std::nullopt, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}});
   CHECK(bad.endpoint.empty());
@@ -95,21 +95,21 @@ TEST_CASE("RFC 3339 times with zones and fractions", "[imds]") {
   CHECK(parse_rfc3339("2017-09-18T07:52:00-00:30") == utc(day_2017_09_18, 8h + 22min));
   CHECK(parse_rfc3339("2262-04-10T23:59:59.999999999Z"));
   CHECK(parse_rfc3339("1970-01-01T00:00:00Z") == std::chrono::system_clock::time_point{});
-  for (const char* text : {"", "2017-09-18", "2017-09-18T08:22:00", "2017-02-30T00:00:00Z",
-                           "2017-09-18T24:00:00Z", "2017-09-18 08:22:00Z", "2017-09-18T08:22:00.Z",
-                           "2017-09-18T08:22:00+0200", "x017-09-18T08:22:00Z",
-                           // Outside what system_clock holds (found by fuzzing).
-                           "4048-02-26T23:59:59.123Z", "2262-04-12T00:00:00Z",
-                           "9999-12-31T23:59:59Z", "1969-12-31T23:59:59Z",
-                           "1970-01-01T00:30:00+01:00"}) {
+  for (const char* text :
+       {"", "2017-09-18", "2017-09-18T08:22:00", "2017-02-30T00:00:00Z", "2017-09-18T24:00:00Z",
+        "2017-09-18 08:22:00Z", "2017-09-18T08:22:00.Z", "2017-09-18T08:22:00+0200",
+        "x017-09-18T08:22:00Z",
+        // Outside what system_clock holds (found by fuzzing).
+        "4048-02-26T23:59:59.123Z", "2262-04-12T00:00:00Z", "9999-12-31T23:59:59Z",
+        "1969-12-31T23:59:59Z", "1970-01-01T00:30:00+01:00"}) {
     CAPTURE(text);
     CHECK_FALSE(parse_rfc3339(text));
   }
 }
 
 TEST_CASE("spot notices parse fully or give an error naming the problem", "[imds]") {
-  const auto notice = parse_spot_instance_action(
-      R"({"action": "terminate", "time": "2017-09-18T08:22:00Z"})");
+  const auto notice =
+      parse_spot_instance_action(R"({"action": "terminate", "time": "2017-09-18T08:22:00Z"})");
   REQUIRE(notice.notice);
   CHECK(notice.notice->action == "terminate");
   CHECK(notice.notice->time == utc(day_2017_09_18, 8h + 22min));
@@ -134,8 +134,8 @@ TEST_CASE("spot notices parse fully or give an error naming the problem", "[imds
 }
 
 TEST_CASE("rebalance notices and the identity document", "[imds]") {
-  CHECK(parse_rebalance_recommendation(R"({"noticeTime": "2017-09-18T08:22:00Z"})")
-            .notice_time == utc(day_2017_09_18, 8h + 22min));
+  CHECK(parse_rebalance_recommendation(R"({"noticeTime": "2017-09-18T08:22:00Z"})").notice_time ==
+        utc(day_2017_09_18, 8h + 22min));
   CHECK(parse_rebalance_recommendation(R"({"noticeTime": ""})").error ==
         "rebalance recommendation has no \"noticeTime\" string");
   const auto identity = parse_instance_identity(

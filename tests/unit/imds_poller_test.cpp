@@ -17,8 +17,7 @@ const std::string endpoint = "http://imds.test";
 const std::string token_url = endpoint + "/latest/api/token";
 const std::string state_url = endpoint + "/latest/meta-data/autoscaling/target-lifecycle-state";
 const std::string spot_url = endpoint + "/latest/meta-data/spot/instance-action";
-const std::string rebalance_url =
-    endpoint + "/latest/meta-data/events/recommendations/rebalance";
+const std::string rebalance_url = endpoint + "/latest/meta-data/events/recommendations/rebalance";
 const std::string identity_url = endpoint + "/latest/dynamic/instance-identity/document";
 const std::string identity_body =
     R"({"instanceId": "i-1", "region": "eu-west-1", "accountId": "123456789012"})";
@@ -76,8 +75,7 @@ struct driver {
 
 }  // namespace
 
-TEST_CASE("a first poll fetches a token, reads the pages in order, then the identity",
-          "[imds]") {
+TEST_CASE("a first poll fetches a token, reads the pages in order, then the identity", "[imds]") {
   driver d;
   d.poll();
   REQUIRE(d.requests.size() == 1);
@@ -151,8 +149,8 @@ TEST_CASE("the token is refreshed at 80% of the TTL the service granted", "[imds
   const auto full_poll = [&d](std::optional<std::string> new_token) {
     d.poll();
     if (new_token) d.answer(ok(*new_token, {{"x-aws-ec2-metadata-token-ttl-seconds", "50"}}));
-    while (d.poller.busy()) d.answer(d.last().url == identity_url ? ok(identity_body)
-                                                                   : status(404));
+    while (d.poller.busy())
+      d.answer(d.last().url == identity_url ? ok(identity_body) : status(404));
   };
   full_poll("tok-1");  // granted 50 s of the 100 asked: refresh at 40 s
   d.now = instant{39s};
@@ -176,9 +174,9 @@ TEST_CASE("a 401 drops the token and fetches a new one, once per read", "[imds]"
   CHECK(d.last().url == state_url);
   CHECK(d.token_sent() == "tok-2");
   d.answer(status(401));  // refused again: a failure of the page, not a loop
-  CHECK(d.reports == std::vector<std::string>{
-                         "/latest/meta-data/autoscaling/target-lifecycle-state: unexpected "
-                         "HTTP 401"});
+  CHECK(d.reports ==
+        std::vector<std::string>{"/latest/meta-data/autoscaling/target-lifecycle-state: unexpected "
+                                 "HTTP 401"});
   CHECK(d.last().url == spot_url);
   CHECK(d.token_sent() == "tok-2");
   CHECK(d.triggers.empty());
@@ -278,15 +276,16 @@ TEST_CASE("the identity document is retried, then tried again next poll", "[imds
   CHECK(d.last().url == identity_url);
   d.answer(status(500));
   CHECK_FALSE(d.poller.busy());
-  CHECK(d.reports == std::vector<std::string>{
-                         "instance identity document: HTTP 500; gave up after 3 attempts "
-                         "(attempts_max)"});
+  CHECK(d.reports ==
+        std::vector<std::string>{"instance identity document: HTTP 500; gave up after 3 attempts "
+                                 "(attempts_max)"});
   d.poll();
   d.answer(status(404));
   d.answer(status(404));
   d.answer(ok("not json"));
-  CHECK(d.reports.back() == "instance identity document is not JSON (an error page from a "
-                            "proxy?)");
+  CHECK(d.reports.back() ==
+        "instance identity document is not JSON (an error page from a "
+        "proxy?)");
   CHECK_FALSE(d.poller.identity_known());
   d.poll();
   d.answer(status(404));

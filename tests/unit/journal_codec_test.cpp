@@ -90,8 +90,8 @@ TEST_CASE("the header keeps every drain config field", "[journal][codec]") {
     config.unregister = true;
     config.unregister_alongside_below = std::chrono::seconds{60};
   }
-  const journal_header header{.created_by = "runwarden 9.9", .created_unix_ns = -7,
-                              .config = config};
+  const journal_header header{
+      .created_by = "runwarden 9.9", .created_unix_ns = -7, .config = config};
   const auto decoded = decode_record(encode_record(header));
   REQUIRE(std::holds_alternative<journal_header>(decoded));
   const auto& back = std::get<journal_header>(decoded);

@@ -40,8 +40,7 @@ TEST_CASE("the prologue says journal, version and nothing else", "[journal][fram
   CHECK(newer.format_version == journal_format_version + 1);
   CHECK(check_prologue(encode_prologue(0)).result == prologue_check::verdict::not_a_journal);
   CHECK(check_prologue("RWJOURN").result == prologue_check::verdict::not_a_journal);
-  CHECK(check_prologue("#!/bin/sh\necho hello\n").result ==
-        prologue_check::verdict::not_a_journal);
+  CHECK(check_prologue("#!/bin/sh\necho hello\n").result == prologue_check::verdict::not_a_journal);
 }
 
 TEST_CASE("a clean journal scans to its end", "[journal][frame]") {

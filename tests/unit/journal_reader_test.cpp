@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/common/file_bytes.hpp"
 #include "src/journal/journal_codec.hpp"
 #include "src/journal/journal_frame.hpp"
 #include "src/journal/journal_reader.hpp"
+#include "tests/common/file_bytes.hpp"
 #include "tests/unit/journal_samples.hpp"
 
 namespace {
@@ -27,8 +27,7 @@ void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
 std::vector<std::size_t> record_offsets(std::string_view bytes) {
   std::vector<std::size_t> offsets;
   for (const auto payload : scan_frames(bytes).payloads)
-    offsets.push_back(static_cast<std::size_t>(payload.data() - bytes.data()) -
-                      frame_header_bytes);
+    offsets.push_back(static_cast<std::size_t>(payload.data() - bytes.data()) - frame_header_bytes);
   return offsets;
 }
 
@@ -164,10 +163,11 @@ TEST_CASE("files that are no journal are refused", "[journal][reader]") {
     CHECK(file_bytes(journal.file) == bytes);
   }
   SECTION("an entry where the header belongs") {
-    write_bytes(journal.file, encode_prologue() + encode_frame(encode_record(journal_entry{
-                                                      .sequence = 1, .at = instant{0},
-                                                      .event = warden_started{},
-                                                      .effects = {}})));
+    write_bytes(
+        journal.file,
+        encode_prologue() +
+            encode_frame(encode_record(journal_entry{
+                .sequence = 1, .at = instant{0}, .event = warden_started{}, .effects = {}})));
     CHECK_THAT(read_journal(journal.file).error, Catch::Contains("does not begin with a header"));
   }
   SECTION("missing") {
@@ -181,8 +181,8 @@ TEST_CASE("a gap in the sequence is damage", "[journal][reader]") {
     return encode_frame(encode_record(journal_entry{
         .sequence = sequence, .at = instant{0}, .event = reload_requested{}, .effects = {}}));
   };
-  const auto header = encode_frame(encode_record(journal_header{
-      .created_by = "test", .created_unix_ns = 0, .config = journal_test_config()}));
+  const auto header = encode_frame(encode_record(
+      journal_header{.created_by = "test", .created_unix_ns = 0, .config = journal_test_config()}));
   const auto read = parse_journal(encode_prologue() + header + entry(1) + entry(3));
   REQUIRE(read.contents);
   CHECK(read.contents->entries.size() == 1);

@@ -48,49 +48,41 @@ inline shutdown_callback sample_callback() {
 // Every drain_event alternative, with fields away from their defaults.
 inline std::vector<drain_event> every_event_kind() {
   using namespace std::chrono_literals;
-  return {warden_started{},
-          runner_spawned{4711},
-          runner_spawn_failed{2, "No such file or directory"},
-          runner_exited{4711, exit_status{.signaled = true, .value = 9}},
-          runner_exited{-1, exit_status{.signaled = false, .value = 3}},
-          runner_exited{4712, exit_status{.unknown = true}},
-          shutdown_requested{},
-          shutdown_requested{.source = trigger_source::cloud_lifecycle,
-                             .deadline = instant{-5s},
-                             .reason = "spot interruption",
-                             .callback = sample_callback()},
-          shutdown_requested{.source = trigger_source::signal_quit,
-                             .deadline = instant{0},
-                             .reason = "",
-                             .callback = shutdown_callback{}},
-          forceful_shutdown_requested{.source = trigger_source::idle_scale_in, .reason = "now"},
-          reload_requested{},
-          timer_fired{timer_kind::restart_backoff, 1},
-          timer_fired{timer_kind::drain_deadline, 0xffffffffffffffffULL},
-          timer_fired{timer_kind::kill_timeout, 42},
-          timer_fired{timer_kind::lifecycle_heartbeat, 43},
-          timer_fired{timer_kind::lifecycle_expiry, 44},
-          timer_fired{timer_kind::runner_start_grace, 45},
-          timer_fired{timer_kind::unregistration_last_attempt, 46},
-          timer_fired{timer_kind::unregistration_alert, 47},
-          runner_load_observed{0u},
-          runner_load_observed{std::nullopt},
-          runner_load_observed{2u, "graceful-shutdown"},
-          unregistration_finished{false, "gave up after 3 attempts"},
-          lifecycle_action_pending{lifecycle_action{.hook_name = "drain",
-                                                    .heartbeat_timeout = 300s,
-                                                    .expires_at = instant{30000s}}},
-          // An Azure scheduled event to approve: no heartbeats, a reserve of its own.
-          lifecycle_action_pending{lifecycle_action{.hook_name = "C7061BAC-AFDC-4513",
-                                                    .heartbeat_timeout = 0s,
-                                                    .expires_at = instant{30s},
-                                                    .wind_down_reserve = 0s}},
-          lifecycle_action_completed{true, "no active lifecycle action"},
-          lifecycle_lookup_ended{"the group has no terminate hook"},
-          runner_signal_delivered{4711, SIGTERM},
-          lifecycle_client_unavailable{},
-          job_reported{job_report_kind::started, "12345-1-build"},
-          job_reported{job_report_kind::ended, ""}};
+  return {
+      warden_started{}, runner_spawned{4711}, runner_spawn_failed{2, "No such file or directory"},
+      runner_exited{4711, exit_status{.signaled = true, .value = 9}},
+      runner_exited{-1, exit_status{.signaled = false, .value = 3}},
+      runner_exited{4712, exit_status{.unknown = true}}, shutdown_requested{},
+      shutdown_requested{.source = trigger_source::cloud_lifecycle,
+                         .deadline = instant{-5s},
+                         .reason = "spot interruption",
+                         .callback = sample_callback()},
+      shutdown_requested{.source = trigger_source::signal_quit,
+                         .deadline = instant{0},
+                         .reason = "",
+                         .callback = shutdown_callback{}},
+      forceful_shutdown_requested{.source = trigger_source::idle_scale_in, .reason = "now"},
+      reload_requested{}, timer_fired{timer_kind::restart_backoff, 1},
+      timer_fired{timer_kind::drain_deadline, 0xffffffffffffffffULL},
+      timer_fired{timer_kind::kill_timeout, 42}, timer_fired{timer_kind::lifecycle_heartbeat, 43},
+      timer_fired{timer_kind::lifecycle_expiry, 44},
+      timer_fired{timer_kind::runner_start_grace, 45},
+      timer_fired{timer_kind::unregistration_last_attempt, 46},
+      timer_fired{timer_kind::unregistration_alert, 47}, runner_load_observed{0u},
+      runner_load_observed{std::nullopt}, runner_load_observed{2u, "graceful-shutdown"},
+      unregistration_finished{false, "gave up after 3 attempts"},
+      lifecycle_action_pending{lifecycle_action{
+          .hook_name = "drain", .heartbeat_timeout = 300s, .expires_at = instant{30000s}}},
+      // An Azure scheduled event to approve: no heartbeats, a reserve of its own.
+      lifecycle_action_pending{lifecycle_action{.hook_name = "C7061BAC-AFDC-4513",
+                                                .heartbeat_timeout = 0s,
+                                                .expires_at = instant{30s},
+                                                .wind_down_reserve = 0s}},
+      lifecycle_action_completed{true, "no active lifecycle action"},
+      lifecycle_lookup_ended{"the group has no terminate hook"},
+      runner_signal_delivered{4711, SIGTERM}, lifecycle_client_unavailable{},
+      job_reported{job_report_kind::started, "12345-1-build"},
+      job_reported{job_report_kind::ended, ""}};
 }
 
 // A drain with a restart, a reload and an escalation, with the times they happened.
@@ -127,7 +119,7 @@ inline void write_recorded_drain(const std::filesystem::path& file,
 }
 
 class journal_temp_dir {
-public:
+ public:
   journal_temp_dir() {
     std::string pattern =
         (std::filesystem::temp_directory_path() / "runwarden-journal-XXXXXX").string();
@@ -145,7 +137,7 @@ public:
   const std::filesystem::path& path() const { return path_; }
   std::filesystem::path file(const std::string& name) const { return path_ / name; }
 
-private:
+ private:
   std::filesystem::path path_;
 };
 

@@ -21,8 +21,8 @@ using namespace runwarden;
 using namespace runwarden::testing;
 
 journal_header test_header() {
-  return journal_header{.created_by = "test", .created_unix_ns = 5,
-                        .config = journal_test_config()};
+  return journal_header{
+      .created_by = "test", .created_unix_ns = 5, .config = journal_test_config()};
 }
 
 std::filesystem::perms permissions_of(const std::filesystem::path& path) {
@@ -93,8 +93,7 @@ TEST_CASE("a failed append is reported, and so is a later one that cannot repair
   CHECK(open.writer->usable());
 }
 
-TEST_CASE("a write cut short is cut back and written again whole, in order",
-          "[journal][writer]") {
+TEST_CASE("a write cut short is cut back and written again whole, in order", "[journal][writer]") {
   journal_temp_dir dir;
   const auto file = dir.file("journal");
   auto open = journal_writer::create(file, test_header());
@@ -168,8 +167,8 @@ TEST_CASE("an unusable state directory is a clear refusal", "[journal][writer]")
     }
     const auto state = dir.file("read-only");
     REQUIRE_FALSE(prepare_state_directory(state));
-    std::filesystem::permissions(state, std::filesystem::perms::owner_read |
-                                            std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(
+        state, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     const auto error = prepare_state_directory(state);
     REQUIRE(error);
     CHECK_THAT(*error, Catch::Contains("not writable") && Catch::Contains("Permission denied"));
@@ -198,8 +197,7 @@ TEST_CASE("a finished drain's journal is retired to journal.prev", "[journal][wr
 TEST_CASE("the default state directory follows root, XDG and HOME", "[journal][location]") {
   using std::filesystem::path;
   CHECK(default_state_directory(0, "/xdg", "/home/x") == path{"/var/lib/runwarden"});
-  CHECK(default_state_directory(1000, "/xdg/state", "/home/x") ==
-        path{"/xdg/state/runwarden"});
+  CHECK(default_state_directory(1000, "/xdg/state", "/home/x") == path{"/xdg/state/runwarden"});
   CHECK(default_state_directory(1000, std::nullopt, "/home/x") ==
         path{"/home/x/.local/state/runwarden"});
   // The XDG specification: a relative or empty XDG_STATE_HOME is ignored.

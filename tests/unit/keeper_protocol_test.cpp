@@ -58,8 +58,8 @@ TEST_CASE("keeper protocol: each message round-trips", "[keeper]") {
   CHECK((pair->first == 12 && pair->second == 3));
 
   const std::string text = "level=info msg=\"a line with spaces\" and more";
-  const auto line = protocol::decode_line(
-      rest_of(protocol::encode_line(buffer, true, 99, 5, text), "line"));
+  const auto line =
+      protocol::decode_line(rest_of(protocol::encode_line(buffer, true, 99, 5, text), "line"));
   REQUIRE(line);
   CHECK((line->stderr_stream && line->pid == 99 && line->dropped == 5 && line->text == text));
 }
@@ -71,7 +71,8 @@ TEST_CASE("keeper protocol: malformed messages are refused", "[keeper]") {
     CHECK_FALSE(protocol::decode_keeper_hello(bad));
   for (const char* bad : {"", "5", "5 1", "x 1 3", "5 1 3 4"})
     CHECK_FALSE(protocol::decode_exited(bad));
-  for (const char* bad : {"", "5", "5 x", "5 6 7", "-"}) CHECK_FALSE(protocol::decode_number_pair(bad));
+  for (const char* bad : {"", "5", "5 x", "5 6 7", "-"})
+    CHECK_FALSE(protocol::decode_number_pair(bad));
   for (const char* bad : {"", "out", "sideways 1 0 text", "out x 0 t", "err 1 y t"})
     CHECK_FALSE(protocol::decode_line(bad));
 }
@@ -127,8 +128,8 @@ TEST_CASE("line splitter: a line refused is offered again, whole, and nothing is
 
 TEST_CASE("keeper resume: the state an upgrade carries comes back whole, once", "[keeper]") {
   namespace resume = runwarden::keeper_resume;
-  resume::state carried{.runner = 321, .stdout_fd = 7, .stderr_fd = 8, .next_sequence = 12,
-                        .json_log = true};
+  resume::state carried{
+      .runner = 321, .stdout_fd = 7, .stderr_fd = 8, .next_sequence = 12, .json_log = true};
   carried.last = {protocol::runner_report::kind::exited, 300, false, 2};
   REQUIRE(carried.pending.add(10, 15));
   REQUIRE(carried.pending.add(11, 1));

@@ -1,4 +1,4 @@
-// Finding the pod from inside the cluster (issue 34): the API server from the service
+// Finding the pod from inside the cluster: the API server from the service
 // environment, the namespace file, POD_NAME, each refusal naming what is missing; and the
 // grace period check against the drain timeout. Pure functions, inputs handed in.
 #include <catch2/catch.hpp>

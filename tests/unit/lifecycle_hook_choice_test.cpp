@@ -47,12 +47,14 @@ TEST_CASE("no hook, a wrong name and several hooks are told apart", "[hooks]") {
   CHECK(none.problem.empty());
   const auto several = choose_hook(two, terminating_transition, std::nullopt, "aws.lifecycle_hook");
   CHECK_FALSE(several.hook);
-  CHECK(several.problem == "the group has several autoscaling:EC2_INSTANCE_TERMINATING hooks "
-                           "(drain, backup); set aws.lifecycle_hook to the one runwarden answers");
+  CHECK(several.problem ==
+        "the group has several autoscaling:EC2_INSTANCE_TERMINATING hooks "
+        "(drain, backup); set aws.lifecycle_hook to the one runwarden answers");
   const auto wrong = choose_hook(two, terminating_transition, "drian", "aws.lifecycle_hook");
   CHECK_FALSE(wrong.hook);
-  CHECK(wrong.problem == "aws.lifecycle_hook names \"drian\", which is no "
-                         "autoscaling:EC2_INSTANCE_TERMINATING hook of this instance's group");
+  CHECK(wrong.problem ==
+        "aws.lifecycle_hook names \"drian\", which is no "
+        "autoscaling:EC2_INSTANCE_TERMINATING hook of this instance's group");
 }
 
 TEST_CASE("a hook ends at the earliest of its global timeout, 100 heartbeats and 48 hours",
@@ -60,17 +62,17 @@ TEST_CASE("a hook ends at the earliest of its global timeout, 100 heartbeats and
   const instant now{1000h};
   const auto ends = [&](std::chrono::seconds heartbeat, std::chrono::seconds global) {
     return lifecycle_action_for(hook("drain", terminating_transition, heartbeat, global), now, 1s)
-               .expires_at - now;
+               .expires_at -
+           now;
   };
-  CHECK(ends(300s, 3600s) == 3599s);                   // its own global timeout
-  CHECK(ends(60s, 172800s) == 100 * 60s - 1s);        // 100 heartbeat timeouts
-  CHECK(ends(7200s, 172800s) == 48h - 1s);             // AWS's 48 hours
-  CHECK(ends(300s, 0s) == 100 * 300s - 1s);           // no global timeout given
+  CHECK(ends(300s, 3600s) == 3599s);            // its own global timeout
+  CHECK(ends(60s, 172800s) == 100 * 60s - 1s);  // 100 heartbeat timeouts
+  CHECK(ends(7200s, 172800s) == 48h - 1s);      // AWS's 48 hours
+  CHECK(ends(300s, 0s) == 100 * 300s - 1s);     // no global timeout given
   // The longest timeouts an answer may carry (duration_max): 100 of them are more than
   // nanoseconds hold, and the least is still 48 hours.
   CHECK(ends(315360000s, 315360000s) == 48h - 1s);
-  const auto action =
-      lifecycle_action_for(hook("drain", terminating_transition), now, 1s);
+  const auto action = lifecycle_action_for(hook("drain", terminating_transition), now, 1s);
   CHECK(action.hook_name == "drain");
   CHECK(action.heartbeat_timeout == 300s);
 }

@@ -59,9 +59,8 @@ TEST_CASE("which states drain is policy", "[imds]") {
   const lifecycle_watch_policy defaults;
   CHECK(drains(defaults, "Terminated"));
   CHECK(drains(defaults, "Warmed:Terminated"));
-  for (const char* state :
-       {"InService", "Detached", "Standby", "Warmed:Stopped", "Warmed:Running",
-        "Warmed:Hibernated"}) {
+  for (const char* state : {"InService", "Detached", "Standby", "Warmed:Stopped", "Warmed:Running",
+                            "Warmed:Hibernated"}) {
     CAPTURE(state);
     CHECK_FALSE(drains(defaults, state));
   }
@@ -94,8 +93,7 @@ TEST_CASE("unknown states are warned about once each and never drain", "[imds]")
   CHECK(watch.on_lifecycle_state(ok("Terminated")).trigger);
 }
 
-TEST_CASE("a failing page is reported when its problem changes and when it recovers",
-          "[imds]") {
+TEST_CASE("a failing page is reported when its problem changes and when it recovers", "[imds]") {
   lifecycle_watch watch{{}};
   CHECK(texts(watch.on_lifecycle_state(no_answer())) ==
         std::vector<std::string>{state_page + ": no answer: Connection refused"});
@@ -116,16 +114,14 @@ TEST_CASE("a spot notice drains once with its time minus the safety margin", "[i
   policy.spot_safety_margin = 45s;
   lifecycle_watch watch{policy};
   CHECK_FALSE(watch.on_spot_action(status(404)).trigger);
-  const auto notice = watch.on_spot_action(
-      ok(R"({"action": "terminate", "time": "2017-09-18T08:22:00Z"})"));
+  const auto notice =
+      watch.on_spot_action(ok(R"({"action": "terminate", "time": "2017-09-18T08:22:00Z"})"));
   REQUIRE(notice.trigger);
   CHECK(notice.trigger->source == trigger_source::spot_interruption);
   CHECK(notice.trigger->deadline == *parse_rfc3339("2017-09-18T08:21:15Z"));
-  CHECK(notice.trigger->reason ==
-        "spot instance-action \"terminate\" at 2017-09-18T08:22:00.000Z");
-  CHECK_FALSE(
-      watch.on_spot_action(ok(R"({"action": "terminate", "time": "2017-09-18T08:22:00Z"})"))
-          .trigger);
+  CHECK(notice.trigger->reason == "spot instance-action \"terminate\" at 2017-09-18T08:22:00.000Z");
+  CHECK_FALSE(watch.on_spot_action(ok(R"({"action": "terminate", "time": "2017-09-18T08:22:00Z"})"))
+                  .trigger);
 }
 
 TEST_CASE("a malformed spot notice is an error, not a drain, until it reads", "[imds]") {
@@ -173,8 +169,8 @@ TEST_CASE("rebalance recommendations: ignored, logged once, or drained once", "[
 }
 
 TEST_CASE("rebalance actions read and print as the config writes them", "[imds]") {
-  for (const auto action : {rebalance_action::ignore, rebalance_action::log,
-                            rebalance_action::drain})
+  for (const auto action :
+       {rebalance_action::ignore, rebalance_action::log, rebalance_action::drain})
     CHECK(parse_rebalance_action(to_string(action)) == action);
   CHECK_FALSE(parse_rebalance_action("Drain"));
 }

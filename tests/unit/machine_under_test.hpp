@@ -17,7 +17,7 @@ using namespace std::chrono_literals;
 using lines = std::vector<std::string>;
 
 class machine_under_test {
-public:
+ public:
   explicit machine_under_test(drain_config config = gitlab_config()) : machine_(config) {}
 
   lines at(duration now, const drain_event& event) {
@@ -43,7 +43,7 @@ public:
   const drain_machine& machine() const { return machine_; }
   const lines& reports() const { return reports_; }
 
-private:
+ private:
   drain_machine machine_;
   duration now_{0};
   lines reports_;
@@ -52,6 +52,8 @@ private:
 inline shutdown_requested sigterm() { return {.source = trigger_source::signal_terminate}; }
 inline shutdown_requested sigint() { return {.source = trigger_source::signal_interrupt}; }
 inline runner_exited exited(std::int64_t pid, int code) { return {pid, exit_status{false, code}}; }
-inline runner_exited killed(std::int64_t pid, int signal) { return {pid, exit_status{true, signal}}; }
+inline runner_exited killed(std::int64_t pid, int signal) {
+  return {pid, exit_status{true, signal}};
+}
 
 }  // namespace runwarden::testing

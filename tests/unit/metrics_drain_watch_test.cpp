@@ -22,7 +22,7 @@ using lines = std::vector<std::string>;
 constexpr auto wall_at_zero = std::chrono::system_clock::time_point{1700000000s};
 
 class watched_drain {
-public:
+ public:
   void at(duration now, const drain_event& event) {
     now_ = now;
     const auto effects = machine_.step(event, now);
@@ -40,11 +40,11 @@ public:
     return result;
   }
 
-  metrics_registry registry{"1.2.3", wall_at_zero,
-                            [this] { return wall_at_zero + std::chrono::duration_cast<
-                                                               std::chrono::seconds>(now_); }};
+  metrics_registry registry{
+      "1.2.3", wall_at_zero,
+      [this] { return wall_at_zero + std::chrono::duration_cast<std::chrono::seconds>(now_); }};
 
-private:
+ private:
   drain_machine machine_{testing::gitlab_config()};
   duration now_{0};
   std::uint64_t version_ = 0;
@@ -52,8 +52,7 @@ private:
 
 }  // namespace
 
-TEST_CASE("jobs, the deadline and the hook's expiry are served while a drain runs",
-          "[metrics]") {
+TEST_CASE("jobs, the deadline and the hook's expiry are served while a drain runs", "[metrics]") {
   watched_drain drain;
   drain.at(0s, warden_started{});
   drain.at(0s, runner_spawned{100});

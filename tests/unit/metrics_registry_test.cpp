@@ -28,7 +28,7 @@ using testing::gitlab_config;
 constexpr auto started_at = std::chrono::system_clock::time_point{1700000000s};
 
 class fed_registry {
-public:
+ public:
   explicit fed_registry(drain_config config = gitlab_config()) : machine_(config) {}
 
   // What the warden actor does with one event.
@@ -61,7 +61,7 @@ public:
 
   metrics_registry registry{"1.2.3", started_at};
 
-private:
+ private:
   drain_machine machine_;
   std::uint64_t version_ = 0;
 };

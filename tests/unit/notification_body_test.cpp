@@ -38,8 +38,7 @@ warden_snapshot draining_snapshot() {
 TEST_CASE("format_rfc3339_utc writes UTC with milliseconds", "[webhook]") {
   CHECK(format_rfc3339_utc(wall_now) == "2024-05-01T12:00:00.000Z");
   CHECK(format_rfc3339_utc(wall_now + 1234ms) == "2024-05-01T12:00:01.234Z");
-  CHECK(format_rfc3339_utc(std::chrono::system_clock::time_point{}) ==
-        "1970-01-01T00:00:00.000Z");
+  CHECK(format_rfc3339_utc(std::chrono::system_clock::time_point{}) == "1970-01-01T00:00:00.000Z");
   CHECK(wall_time_of(990s, 1000s, wall_now) == wall_now - 10s);
 }
 
@@ -90,8 +89,8 @@ TEST_CASE("gone body: the runner's exit and runwarden's own exit code", "[webhoo
 TEST_CASE("the instance and its Auto Scaling group are there once known", "[webhook]") {
   auto snapshot = draining_snapshot();
   snapshot.instance_id = "i-0abc";
-  const auto identified = json::parse(
-      notification_body(notification_kind::hook_expiring, snapshot, wall_now, "0.1.0"));
+  const auto identified =
+      json::parse(notification_body(notification_kind::hook_expiring, snapshot, wall_now, "0.1.0"));
   CHECK(identified["event"] == "hook_expiring");
   CHECK(identified["instance_id"] == "i-0abc");
   CHECK_FALSE(identified.contains("auto_scaling_group"));

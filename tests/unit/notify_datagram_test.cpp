@@ -24,7 +24,7 @@ namespace notify = runwarden::notify_datagram;
 
 // A bound receiving socket, as the service manager holds one.
 class notify_listener {
-public:
+ public:
   // `name` is NOTIFY_SOCKET's syntax: a path, or "@name" for the abstract namespace.
   explicit notify_listener(const std::string& name) {
     descriptor_ = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -37,8 +37,8 @@ public:
     std::memcpy(address.sun_path, name.data(), name.size());
     const bool abstract = name.front() == '@';
     if (abstract) address.sun_path[0] = '\0';
-    const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + name.size() +
-                                               (abstract ? 0 : 1));
+    const auto length =
+        static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + name.size() + (abstract ? 0 : 1));
     REQUIRE(::bind(descriptor_, reinterpret_cast<sockaddr*>(&address), length) == 0);
   }
   ~notify_listener() { ::close(descriptor_); }
@@ -69,13 +69,11 @@ public:
     return std::string(payload, static_cast<std::size_t>(length));
   }
 
-private:
+ private:
   int descriptor_ = -1;
 };
 
-std::string unique_name() {
-  return "runwarden-notify-test-" + std::to_string(::getpid());
-}
+std::string unique_name() { return "runwarden-notify-test-" + std::to_string(::getpid()); }
 
 }  // namespace
 
@@ -104,8 +102,7 @@ TEST_CASE("notify_datagram sends to an abstract socket named with a leading @", 
   CHECK(sender == ::getpid());
 }
 
-TEST_CASE("notify_datagram takes the largest state systemd reads, in one datagram",
-          "[systemd]") {
+TEST_CASE("notify_datagram takes the largest state systemd reads, in one datagram", "[systemd]") {
   const std::string name = "@" + unique_name() + "-large";
   notify_listener listener{name};
   const std::string state = "STATUS=" + std::string(notify::state_bytes_max - 7, 'x');

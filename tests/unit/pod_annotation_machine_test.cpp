@@ -1,4 +1,4 @@
-// The pod annotation machine (issue 34): which merge patch each state of the runner asks
+// The pod annotation machine: which merge patch each state of the runner asks
 // for, one patch in flight at a time, and the bounded retries of 409, 429 (after its
 // Retry-After) and 5xx. Method: feed events with explicit instants and compare the patches
 // (role and body) and the wake-ups the machine returns; no clock, no I/O.

@@ -36,8 +36,8 @@ scaling_policy quick_policy() {
   return policy;
 }
 
-group_view group(std::int32_t min, std::int32_t desired, std::int32_t max,
-                 std::int32_t pending = 0, std::int32_t terminating = 0) {
+group_view group(std::int32_t min, std::int32_t desired, std::int32_t max, std::int32_t pending = 0,
+                 std::int32_t terminating = 0) {
   return group_view{.group_name = "runners",
                     .min_size = min,
                     .max_size = max,
@@ -60,7 +60,7 @@ std::string short_line(const scaling_decision& decision) {
 }
 
 class scaler_under_test {
-public:
+ public:
   explicit scaler_under_test(scaling_policy policy = quick_policy(), std::uint64_t seed = 1)
       : state_(initial_scaling_state(policy, seed)) {}
 
@@ -83,7 +83,7 @@ public:
   const scaling_state& state() const { return state_; }
   const std::vector<scaling_decision>& decisions() const { return decisions_; }
 
-private:
+ private:
   void until(duration at) {
     while (wake_at_ && *wake_at_ <= at) deliver(*wake_at_, scaling_tick{});
   }
@@ -94,8 +94,9 @@ private:
     wake_at_ = result.wake_at;
     if (wake_at_) REQUIRE(*wake_at_ > at);
     for (auto& decision : result.decisions) {
-      lines_.push_back(std::to_string(std::chrono::duration_cast<std::chrono::seconds>(at).count()) +
-                       "s " + short_line(decision));
+      lines_.push_back(
+          std::to_string(std::chrono::duration_cast<std::chrono::seconds>(at).count()) + "s " +
+          short_line(decision));
       decisions_.push_back(std::move(decision));
     }
   }
@@ -149,7 +150,8 @@ TEST_CASE("hysteresis: a dip longer than the tolerance starts the window again",
   CHECK(scaler.run_until(115s) == lines{"115s read"});
 }
 
-TEST_CASE("a dip still going at the end of the window defers the scale-up until saturation", "[scaling]") {
+TEST_CASE("a dip still going at the end of the window defers the scale-up until saturation",
+          "[scaling]") {
   scaler_under_test scaler;
   scaler.load(0s, 2);
   scaler.load(55s, 1);
@@ -177,16 +179,16 @@ TEST_CASE("instances already launching count against the step", "[scaling]") {
     CHECK(scaler.at(60s, group_read{group(1, 4, 10, 1)}) == lines{"60s scale_up 6"});
   }
   SECTION("desired raised by another instance but not yet listed counts as launching") {
-    group_view view = view_of(
-        auto_scaling_group{.group_name = "runners",
-                           .min_size = 1,
-                           .max_size = 10,
-                           .desired_capacity = 5,
-                           .instances = {{"i-1", "InService", "HEALTHY", false},
-                                         {"i-2", "InService", "HEALTHY", false},
-                                         {"i-3", "Pending:Wait", "HEALTHY", false},
-                                         {"i-4", "Terminating:Wait", "HEALTHY", false}}},
-        "i-1");
+    group_view view =
+        view_of(auto_scaling_group{.group_name = "runners",
+                                   .min_size = 1,
+                                   .max_size = 10,
+                                   .desired_capacity = 5,
+                                   .instances = {{"i-1", "InService", "HEALTHY", false},
+                                                 {"i-2", "InService", "HEALTHY", false},
+                                                 {"i-3", "Pending:Wait", "HEALTHY", false},
+                                                 {"i-4", "Terminating:Wait", "HEALTHY", false}}},
+                "i-1");
     CHECK(view.pending == 3);  // i-3, and two wanted but unlisted
     CHECK(view.terminating == 1);
     CHECK(view.self_state == "InService");
@@ -225,8 +227,7 @@ TEST_CASE("the group's max and the configured ceiling bound the scale-up", "[sca
     scaler.load(0s, 2);
     scaler.run_until(60s);
     CHECK(scaler.at(60s, group_read{group(1, 4, 10)}) == lines{"60s hold"});
-    CHECK(to_string(scaler.decisions().back()).find("configured ceiling (4)") !=
-          std::string::npos);
+    CHECK(to_string(scaler.decisions().back()).find("configured ceiling (4)") != std::string::npos);
   }
   SECTION("a ceiling below the group's min: hold, saying so") {
     auto policy = quick_policy();
@@ -283,7 +284,8 @@ TEST_CASE("AccessDenied is an error and waits the longest retry", "[scaling]") {
   CHECK(scaler.run_until(360s) == lines{"360s read"});
 }
 
-TEST_CASE("an idle instance gives itself up once, when the group is above its min and at rest", "[scaling]") {
+TEST_CASE("an idle instance gives itself up once, when the group is above its min and at rest",
+          "[scaling]") {
   scaler_under_test scaler;
   scaler.load(0s, 0);
   CHECK(scaler.run_until(599s) == lines{});
@@ -335,7 +337,8 @@ TEST_CASE("a job that arrives while the group is read cancels the scale-in", "[s
   CHECK(scaler.run_until(2000s) == lines{});
 }
 
-TEST_CASE("once a drain has begun nothing is decided, not even with a group read in flight", "[scaling]") {
+TEST_CASE("once a drain has begun nothing is decided, not even with a group read in flight",
+          "[scaling]") {
   scaler_under_test scaler;
   scaler.load(0s, 0);
   scaler.run_until(600s);
@@ -411,7 +414,8 @@ TEST_CASE("a failed protection call is retried with backoff", "[scaling]") {
   CHECK(std::get<protect_self>(scaler.decisions().back()).protect);
 }
 
-TEST_CASE("a protected idle instance takes its protection off before giving itself up", "[scaling]") {
+TEST_CASE("a protected idle instance takes its protection off before giving itself up",
+          "[scaling]") {
   auto policy = quick_policy();
   policy.protect_while_busy = true;
   scaler_under_test scaler{policy};
@@ -424,7 +428,8 @@ TEST_CASE("a protected idle instance takes its protection off before giving itse
   CHECK(scaler.at(602s, group_read{group(1, 3, 10)}) == lines{"602s scale_in"});
 }
 
-TEST_CASE("jitter spreads a saturated fleet over the jitter span, the same for the same seed", "[scaling]") {
+TEST_CASE("jitter spreads a saturated fleet over the jitter span, the same for the same seed",
+          "[scaling]") {
   auto policy = quick_policy();
   policy.jitter = 30s;
   std::vector<duration> read_times;

@@ -1,4 +1,4 @@
-// EC2's scheduled maintenance events (issue 21): the page's parser against the AWS user
+// EC2's scheduled maintenance events: the page's parser against the AWS user
 // guide's own example ("View scheduled events", instance metadata) and bad documents, then
 // the watch's decisions per event code, fed pages and wall-clock times by hand.
 #include <catch2/catch.hpp>
@@ -113,8 +113,7 @@ TEST_CASE("an instance-stop drains at once, its deadline NotBefore minus the mar
   const auto first = watch.on_page(page({stop}), now);
   REQUIRE(first.triggers.size() == 1);
   CHECK(first.triggers[0] ==
-        lifecycle_trigger{trigger_source::ec2_scheduled_maintenance,
-                          at("2027-02-03T09:59:30Z"),
+        lifecycle_trigger{trigger_source::ec2_scheduled_maintenance, at("2027-02-03T09:59:30Z"),
                           "EC2 scheduled event instance-stop (e-1) not before Wed, 03 Feb 2027 "
                           "10:00:00 GMT"});
   CHECK(says(first, "drains now"));
@@ -153,16 +152,17 @@ TEST_CASE("a canceled event not yet draining is dropped, and a started drain is 
   CHECK(watch.on_page(page({reboot("active"), stop("active")}), now).triggers.size() == 1);
   const auto canceled = watch.on_page(page({reboot("canceled"), stop("canceled")}), now + 60s);
   CHECK(canceled.triggers.empty());
-  CHECK(says(canceled, "(e-3) not before Wed, 03 Feb 2027 10:00:00 GMT is canceled before its "
-                       "drain started: dropped"));
-  CHECK(says(canceled, "(e-4) not before Wed, 03 Feb 2027 10:00:00 GMT is canceled, but its "
-                       "drain has started and is not undone"));
+  CHECK(says(canceled,
+             "(e-3) not before Wed, 03 Feb 2027 10:00:00 GMT is canceled before its "
+             "drain started: dropped"));
+  CHECK(says(canceled,
+             "(e-4) not before Wed, 03 Feb 2027 10:00:00 GMT is canceled, but its "
+             "drain has started and is not undone"));
   CHECK_FALSE(canceled.next_due);
   CHECK(watch.due(at("2027-02-03T09:59:00Z")).triggers.empty());
 }
 
-TEST_CASE("an event gone from the page before its drain started is dropped",
-          "[imds][scheduled]") {
+TEST_CASE("an event gone from the page before its drain started is dropped", "[imds][scheduled]") {
   scheduled_event_watch watch{{}};
   const auto now = at("2027-02-03T09:00:00Z");
   watch.on_page(page({event_json("e-5", "system-reboot", "active", "3 Feb 2027 10:00:00 GMT")}),

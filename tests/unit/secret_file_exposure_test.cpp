@@ -58,8 +58,7 @@ TEST_CASE("a private secret file, or a file that holds no secret, is not", "[sec
   CHECK(system_id.warning.empty());
 }
 
-TEST_CASE("a rate-limited log line: one per window, then the count left out",
-          "[secrets][login]") {
+TEST_CASE("a rate-limited log line: one per window, then the count left out", "[secrets][login]") {
   using namespace std::chrono_literals;
   runwarden::log_rate_limit limit{10s};
   const runwarden::log_rate_limit::clock::time_point start{};

@@ -22,7 +22,7 @@ using namespace std::chrono_literals;
 constexpr auto wall_at_zero = std::chrono::system_clock::time_point{1795611600s};
 
 class told_systemd {
-public:
+ public:
   explicit told_systemd(drain_config config = gitlab_config(),
                         service_notice_facts facts = {.unregister_host = "gitlab.example.com"})
       : machine_(config), facts_(std::move(facts)) {}
@@ -41,7 +41,7 @@ public:
 
   service_notice_state told;
 
-private:
+ private:
   machine_under_test machine_;
   service_notice_facts facts_;
   std::uint64_t version_ = 0;
@@ -68,9 +68,9 @@ TEST_CASE("a whole drain: ready once up and listening, stopping, progress, gone"
   CHECK(systemd.at(0s, runner_spawned{100}) == lines{"READY=1", "STATUS=running"});
   CHECK(systemd.at(2s, runner_load_observed{3}) == lines{"STATUS=running, 3 jobs"});
   // 13:01 plus the hour of drain.timeout; systemd's stop timeout reaches ten minutes past.
-  CHECK(systemd.at(60s, sigterm()) ==
-        lines{"STOPPING=1", "STATUS=draining: 3 jobs left, deadline 14:01 UTC",
-              extend_by(3600s + 600s)});
+  CHECK(systemd.at(60s, sigterm()) == lines{"STOPPING=1",
+                                            "STATUS=draining: 3 jobs left, deadline 14:01 UTC",
+                                            extend_by(3600s + 600s)});
   CHECK(systemd.at(70s, runner_load_observed{2}) ==
         lines{"STATUS=draining: 2 jobs left, deadline 14:01 UTC", extend_by(3590s + 600s)});
   CHECK(systemd.at(80s, runner_load_observed{2}).empty());
@@ -137,12 +137,12 @@ TEST_CASE("restarts of a failed runner are counted in the running status, with t
   CHECK(systemd.at(11s, timer_fired{timer_kind::restart_backoff, 1}).empty());
   CHECK(systemd.at(11s, runner_spawned{101}) ==
         lines{"STATUS=running, 1 job, 1 restart (last: killed by SIGSEGV)"});
-  CHECK(systemd.at(20s, exited(101, 3)) ==
-        lines{"STATUS=running, 2 restarts (last: exit code 3)"});
+  CHECK(systemd.at(20s, exited(101, 3)) == lines{"STATUS=running, 2 restarts (last: exit code 3)"});
 }
 
-TEST_CASE("status texts: a deadline on another day shows its date, an unknown host is named "
-          "as the CI server, a hook held is named") {
+TEST_CASE(
+    "status texts: a deadline on another day shows its date, an unknown host is named "
+    "as the CI server, a hook held is named") {
   warden_snapshot snapshot;
   snapshot.status = warden_status::shutting_down;
   snapshot.phase = drain_phase::draining;

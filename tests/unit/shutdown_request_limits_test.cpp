@@ -14,8 +14,7 @@ TEST_CASE("reasons are bounded and printable", "[drain][input]") {
   CHECK_FALSE(runwarden::reason_problem(""));
   CHECK_FALSE(runwarden::reason_problem("spot interruption, 2 min"));
   CHECK_FALSE(runwarden::reason_problem(std::string(1024, 'r')));
-  CHECK(runwarden::reason_problem(std::string(1025, 'r')) ==
-        "reason is longer than 1024 bytes");
+  CHECK(runwarden::reason_problem(std::string(1025, 'r')) == "reason is longer than 1024 bytes");
   CHECK(runwarden::reason_problem("two\nlines") ==
         "reason holds a line break or control character");
   CHECK(runwarden::reason_problem(std::string("nul\0inside", 10)));

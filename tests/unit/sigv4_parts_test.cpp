@@ -8,8 +8,8 @@
 #include "src/aws/canonical_headers.hpp"
 #include "src/aws/canonical_query.hpp"
 #include "src/aws/canonical_uri.hpp"
-#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
+#include "src/util/sha256_digest.hpp"
 #include "src/util/uri_encoding.hpp"
 
 using namespace runwarden;
@@ -58,7 +58,9 @@ TEST_CASE("the signing key matches AWS's documented example", "[sigv4]") {
 }
 
 TEST_CASE("the signer adds its headers and replaces stale copies", "[sigv4]") {
-  const sigv4_request request{"POST", "/", {},
+  const sigv4_request request{"POST",
+                              "/",
+                              {},
                               {{"Host", "example.amazonaws.com"},
                                {"x-amz-date", "19990101T000000Z"},
                                {"Authorization", "old"},

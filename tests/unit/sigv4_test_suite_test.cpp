@@ -9,14 +9,14 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include "tests/common/file_bytes.hpp"
-#include "src/util/sha256_digest.hpp"
 #include "src/aws/sigv4_signer.hpp"
+#include "src/util/sha256_digest.hpp"
+#include "tests/common/file_bytes.hpp"
 
 namespace {
 

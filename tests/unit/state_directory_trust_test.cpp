@@ -93,8 +93,8 @@ TEST_CASE("a directory of its own, 0700 or 0755, is accepted", "[journal][trust]
 TEST_CASE("a link planted as any file of the state directory is refused, never followed",
           "[journal][trust]") {
   planted p;
-  const auto name = GENERATE(as<std::string>{}, "lock", "journal", "journal.new",
-                             ".runwarden-write-probe");
+  const auto name =
+      GENERATE(as<std::string>{}, "lock", "journal", "journal.new", ".runwarden-write-probe");
   CAPTURE(name);
   std::filesystem::create_symlink(p.target, p.state / name);
   const auto opened = open_in(p.state);

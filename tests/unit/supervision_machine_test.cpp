@@ -29,8 +29,7 @@ std::string text_of(const std::vector<supervision_effect>& effects) {
     if (!out.str().empty()) out << ' ';
     if (const auto* start = std::get_if<start_child>(&effect))
       out << "start " << names[start->child];
-    if (const auto* stop = std::get_if<stop_child>(&effect))
-      out << "stop " << names[stop->child];
+    if (const auto* stop = std::get_if<stop_child>(&effect)) out << "stop " << names[stop->child];
     if (const auto* quit = std::get_if<quit_supervisor>(&effect))
       out << (quit->gave_up ? "give up" : "quit");
   }
@@ -119,9 +118,9 @@ TEST_CASE("a stop carries the child's own shutdown timeout", "[supervision]") {
 
 TEST_CASE("siblings restart by their own type: temporary never, ended transient again",
           "[supervision]") {
-  auto machine = started({restart_strategy::one_for_all, 5, 10s},
-                         {{"a", restart_type::temporary}, {"b", restart_type::permanent},
-                          {"c", restart_type::transient}});
+  auto machine = started({restart_strategy::one_for_all, 5, 10s}, {{"a", restart_type::temporary},
+                                                                   {"b", restart_type::permanent},
+                                                                   {"c", restart_type::transient}});
   CHECK(machine.step(child_went_down{2, child_exit::normal}, t0).empty());
   CHECK(machine.status_of(2) == child_status::ended);
   const auto at_once = machine.step(child_went_down{1, child_exit::abnormal}, t0);
@@ -131,10 +130,8 @@ TEST_CASE("siblings restart by their own type: temporary never, ended transient 
   CHECK(machine.status_of(0) == child_status::ended);
 }
 
-TEST_CASE("a crash during a group restart joins it, starts wait for every stop",
-          "[supervision]") {
-  auto machine = started({restart_strategy::rest_for_one, 5, 10s},
-                         {{"a"}, {"b"}, {"c"}, {"d"}});
+TEST_CASE("a crash during a group restart joins it, starts wait for every stop", "[supervision]") {
+  auto machine = started({restart_strategy::rest_for_one, 5, 10s}, {{"a"}, {"b"}, {"c"}, {"d"}});
   CHECK(text_of(machine.step(child_went_down{2, child_exit::abnormal}, t0)) == "stop d");
   // a crashes while d is still stopping: b goes too, and all wait for d.
   CHECK(text_of(machine.step(child_went_down{0, child_exit::abnormal}, t0)) == "stop b");
@@ -144,8 +141,7 @@ TEST_CASE("a crash during a group restart joins it, starts wait for every stop",
   CHECK(machine.restarts_in_window() == 2);
 }
 
-TEST_CASE("intensity: one restart more than allowed within the window gives up",
-          "[supervision]") {
+TEST_CASE("intensity: one restart more than allowed within the window gives up", "[supervision]") {
   auto machine = started({restart_strategy::one_for_one, 2, 10s},
                          three_children(restart_type::permanent, restart_type::permanent));
   CHECK(text_of(machine.step(child_went_down{1, child_exit::abnormal}, t0)) == "start b");
@@ -225,8 +221,7 @@ TEST_CASE("supervisor specs are checked field by field", "[supervision]") {
   CHECK(check_supervisor_spec({restart_strategy::one_for_one, 1, 0s}, {{"a"}}) ==
         "supervisor restart_window must be positive");
   CHECK(check_supervisor_spec(flags, {{"a"}, {""}}) == "child 2 has an empty id");
-  CHECK(check_supervisor_spec(flags, {{"a"}, {"b"}, {"a"}}) ==
-        "child 3: id \"a\" is used twice");
+  CHECK(check_supervisor_spec(flags, {{"a"}, {"b"}, {"a"}}) == "child 3: id \"a\" is used twice");
   CHECK(check_supervisor_spec(flags, {{"a", restart_type::permanent, -1s}}) ==
         "child \"a\": shutdown_timeout must not be negative");
   CHECK(check_supervisor_spec(flags, std::vector<child_spec>(65, child_spec{"x"})) ==

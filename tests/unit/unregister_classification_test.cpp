@@ -5,10 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include "src/unregister/answer_text.hpp"
-#include "src/util/form_encoding.hpp"
-#include "src/util/uri_encoding.hpp"
 #include "src/unregister/github_unregistration.hpp"
 #include "src/unregister/gitlab_unregistration.hpp"
+#include "src/util/form_encoding.hpp"
+#include "src/util/uri_encoding.hpp"
 
 namespace {
 

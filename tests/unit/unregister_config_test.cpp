@@ -28,7 +28,7 @@ settings settings_of(const std::string& text) {
 }
 
 class scratch_files {
-public:
+ public:
   scratch_files()
       : dir_(std::filesystem::temp_directory_path() /
              ("runwarden-unregister-" + std::to_string(::getpid()))) {
@@ -40,7 +40,7 @@ public:
     return (dir_ / name).string();
   }
 
-private:
+ private:
   std::filesystem::path dir_;
 };
 

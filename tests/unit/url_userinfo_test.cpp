@@ -26,8 +26,7 @@ TEST_CASE("user information is redacted from every URL in a text", "[secrets][ur
   CHECK(redact_url_userinfo("") == "");
 }
 
-TEST_CASE("the GitLab runner's label (logs, ctl status) hides user information",
-          "[secrets][url]") {
+TEST_CASE("the GitLab runner's label (logs, ctl status) hides user information", "[secrets][url]") {
   const runwarden::unregister_target target =
       runwarden::gitlab_runner{"r1", "https://user:hunter2@gitlab.example.com", "glrt-x", "s"};
   const auto label = runwarden::label_of(target);

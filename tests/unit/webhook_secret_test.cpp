@@ -4,26 +4,26 @@
 #include "src/webhook/webhook_secret.hpp"
 #include "src/util/secret_file.hpp"
 
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
 class secret_file {
-public:
+ public:
   explicit secret_file(const std::string& content)
-      : path_(std::filesystem::temp_directory_path() /
-              ("runwarden-secret-" + std::to_string(::getpid()) + "-" +
-               std::to_string(counter_++))) {
+      : path_(
+            std::filesystem::temp_directory_path() /
+            ("runwarden-secret-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))) {
     std::ofstream{path_, std::ios::binary} << content;
   }
   ~secret_file() { std::filesystem::remove(path_); }
   std::string path() const { return path_.string(); }
 
-private:
+ private:
   static inline int counter_ = 0;
   std::filesystem::path path_;
 };
@@ -33,8 +33,7 @@ private:
 TEST_CASE("read_webhook_secret drops trailing line breaks", "[webhook]") {
   CHECK(runwarden::read_webhook_secret(secret_file{"s3cret\n"}.path()).secret == "s3cret");
   CHECK(runwarden::read_webhook_secret(secret_file{"s3cret\r\n"}.path()).secret == "s3cret");
-  CHECK(runwarden::read_webhook_secret(secret_file{" s3 cret\n\n"}.path()).secret ==
-        " s3 cret");
+  CHECK(runwarden::read_webhook_secret(secret_file{" s3 cret\n\n"}.path()).secret == " s3 cret");
 }
 
 TEST_CASE("read_webhook_secret refuses missing, empty and oversized files", "[webhook]") {

@@ -47,8 +47,7 @@ TEST_CASE("config.toml is found where gitlab-runner reads it, when it is there",
   const auto from_variable = (directory / "variable.toml").string();
   const auto in_home = (directory / ".gitlab-runner" / "config.toml").string();
   for (const auto& path : {from_flag, from_variable, in_home}) std::ofstream{path} << "\n";
-  const environment_map environment{{"CONFIG_FILE", from_variable},
-                                    {"HOME", directory.string()}};
+  const environment_map environment{{"CONFIG_FILE", from_variable}, {"HOME", directory.string()}};
   const auto found = [&](words command, const environment_map& env) {
     settings config;
     config.runner.command = std::move(command);

@@ -38,8 +38,7 @@ TEST_CASE("how a process ended, as Go says it", "[control][wrapper]") {
   CHECK(go_exit_text({true, 40}) == "signal: signal 40");
 }
 
-TEST_CASE("failureReason as soon as the runner failed, not only once gone",
-          "[control][wrapper]") {
+TEST_CASE("failureReason as soon as the runner failed, not only once gone", "[control][wrapper]") {
   auto running = at(warden_status::running);
   running.runner_pid = 100;
   CHECK(wrapper_failure_reason(running).empty());

@@ -1,4 +1,4 @@
-// The pure parts of following a GitLab token rotation (issue 31): finding the runner's
+// The pure parts of following a GitLab token rotation: finding the runner's
 // [[runners]] entry again in a config.toml that gitlab-runner rewrote with a new token
 // (src/runner/gitlab_runner_entry_key.hpp), what a reading of the file says
 // (src/unregister/gitlab_token_source.hpp), and what a 403 means once the file is read
@@ -98,8 +98,10 @@ TEST_CASE("before an attempt the token config.toml holds now is used",
   }
 }
 
-TEST_CASE("a 403 is a rotation when config.toml holds another token, a removal when it holds "
-          "the refused one", "[unregister][token_rotation]") {
+TEST_CASE(
+    "a 403 is a rotation when config.toml holds another token, a removal when it holds "
+    "the refused one",
+    "[unregister][token_rotation]") {
   const auto rotated = judge_rejected_token(old_token, found(new_token));
   CHECK(rotated.verdict == rejected_token_verdict::rotated);
   REQUIRE(rotated.replacement);
@@ -111,15 +113,16 @@ TEST_CASE("a 403 is a rotation when config.toml holds another token, a removal w
   CHECK_FALSE(removed.replacement);
   CHECK_THAT(removed.text, Catch::Contains("still holds: the runner was removed"));
 
-  const auto dropped = judge_rejected_token(
-      old_token, token_reading{token_reading_kind::entry_missing, {}, {}});
+  const auto dropped =
+      judge_rejected_token(old_token, token_reading{token_reading_kind::entry_missing, {}, {}});
   CHECK(dropped.verdict == rejected_token_verdict::removed);
   CHECK_THAT(dropped.text, Catch::Contains("no longer lists it"));
 
   CHECK(judge_rejected_token(old_token, found("")).verdict == rejected_token_verdict::removed);
 
   const auto unknown = judge_rejected_token(
-      old_token, token_reading{token_reading_kind::unreadable, {}, "config.toml: cannot be opened"});
+      old_token,
+      token_reading{token_reading_kind::unreadable, {}, "config.toml: cannot be opened"});
   CHECK(unknown.verdict == rejected_token_verdict::unknown);
   CHECK_THAT(unknown.text, Catch::Contains("cannot be opened"));
 

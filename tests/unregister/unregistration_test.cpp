@@ -38,7 +38,7 @@ caf::actor_system_config& production_like(caf::actor_system_config& config) {
 
 // Everything the warden logger writes during the test, to search for tokens.
 class captured_log {
-public:
+ public:
   captured_log() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
     warden_logger()->sinks().push_back(sink_);
   }
@@ -51,7 +51,7 @@ public:
     return text_.str();
   }
 
-private:
+ private:
   std::ostringstream text_;
   std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
 };
@@ -62,7 +62,7 @@ struct finished_run {
 };
 
 class unregistration_fixture {
-public:
+ public:
   unregistration_fixture() : system_(production_like(config_)) {}
 
   ~unregistration_fixture() {
@@ -123,7 +123,7 @@ public:
     return run;
   }
 
-private:
+ private:
   caf::actor_system_config config_;
   caf::actor_system system_;
   std::shared_ptr<http_worker> worker_ = std::make_shared<http_worker>();
@@ -272,7 +272,7 @@ TEST_CASE_METHOD(unregistration_fixture,
 }
 
 // gitlab-runner rotated the token after the attempt read config.toml and before GitLab
-// answered: the 403 is followed at once by the new token, in the same attempt (issue 31).
+// answered: the 403 is followed at once by the new token, in the same attempt.
 TEST_CASE_METHOD(unregistration_fixture,
                  "gitlab: a 403 for a token rotated meanwhile is followed by the new token at once",
                  "[unregister][integration][token_rotation]") {
@@ -285,8 +285,8 @@ TEST_CASE_METHOD(unregistration_fixture,
   auto readings = std::make_shared<std::atomic<int>>(0);
   read_token_with([readings, rotated](const gitlab_token_source& source) {
     const bool first = ++*readings == 1 && source.config_path == "/etc/gitlab-runner/config.toml";
-    return token_reading{token_reading_kind::found, secret_text{first ? gitlab_token : rotated},
-                         {}};
+    return token_reading{
+        token_reading_kind::found, secret_text{first ? gitlab_token : rotated}, {}};
   });
   auto runner = gitlab();
   runner.token_source = gitlab_token_source{"/etc/gitlab-runner/config.toml", {}};
@@ -295,7 +295,7 @@ TEST_CASE_METHOD(unregistration_fixture,
   const auto& result = run.finished->runners.at(0);
   CHECK(result.how == unregister_how::unregistered);
   CHECK(result.attempts == 1);  // no wait, no second attempt: the same one, followed
-  CHECK(*readings == 3);         // before the attempt, after the 403, before the DELETE again
+  CHECK(*readings == 3);        // before the attempt, after the 403, before the DELETE again
   const auto deletes = of_route(api().requests(100, 300ms), "gitlab_delete");
   REQUIRE(deletes.size() == 2);
   CHECK(deletes[0]["status"] == 403);

@@ -30,7 +30,7 @@ using json = nlohmann::json;
 
 // The Python receiver (webhook_receiver.py), told the secret file to check signatures with.
 class receiver_process : public runwarden::testing::python_server {
-public:
+ public:
   explicit receiver_process(const std::string& secret_path)
       : python_server(WEBHOOK_RECEIVER_SCRIPT, {secret_path}) {}
 };
@@ -49,7 +49,7 @@ caf::actor_system_config& production_like(caf::actor_system_config& config) {
 }
 
 class delivery_fixture {
-public:
+ public:
   delivery_fixture()
       : secret_path_(std::filesystem::temp_directory_path() /
                      ("runwarden-webhook-secret-" + std::to_string(::getpid()))),
@@ -76,11 +76,11 @@ public:
   }
 
   void start(const webhook_settings& settings) {
-    auto spawned = spawn_notifier(system_, settings, 7, [this](notification_kind kind,
-                                                              bool delivered, unsigned attempts) {
-      const std::lock_guard lock{mutex_};
-      outcomes_.push_back({kind, delivered, attempts});
-    });
+    auto spawned = spawn_notifier(
+        system_, settings, 7, [this](notification_kind kind, bool delivered, unsigned attempts) {
+          const std::lock_guard lock{mutex_};
+          outcomes_.push_back({kind, delivered, attempts});
+        });
     REQUIRE(spawned.error.empty());
     notifier_ = std::move(spawned.notifier);
   }
@@ -88,8 +88,8 @@ public:
   void notify(notification_kind kind, std::vector<shutdown_callback> callbacks = {}) {
     warden_snapshot snapshot;
     snapshot.now = std::chrono::hours{1};
-    snapshot.status = kind == notification_kind::gone ? warden_status::gone
-                                                      : warden_status::shutting_down;
+    snapshot.status =
+        kind == notification_kind::gone ? warden_status::gone : warden_status::shutting_down;
     snapshot.phase = kind == notification_kind::gone ? drain_phase::done : drain_phase::draining;
     snapshot.trigger = trigger_source::control_api;
     snapshot.reason = "integration";
@@ -112,7 +112,7 @@ public:
   receiver_process& receiver() { return *receiver_; }
   caf::actor_system& system() { return system_; }
 
-private:
+ private:
   std::filesystem::path secret_path_;
   caf::actor_system_config config_;
   caf::actor_system system_;
@@ -210,8 +210,8 @@ TEST_CASE_METHOD(delivery_fixture, "a callback without a method is a GET without
 
 TEST_CASE_METHOD(delivery_fixture, "link-local targets are refused without a connection attempt",
                  "[webhook][integration]") {
-  const auto refused = spawn_notifier(system(), settings_for("http://169.254.169.254/latest"), 1,
-                                      {});
+  const auto refused =
+      spawn_notifier(system(), settings_for("http://169.254.169.254/latest"), 1, {});
   CHECK_FALSE(refused.notifier);
   CHECK_THAT(refused.error, Catch::Contains("link-local"));
   start(settings_for(""));
@@ -235,8 +235,7 @@ TEST_CASE("spawn_notifier names bad settings", "[webhook][integration]") {
   CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("scheme \"ftp\""));
   settings.url = "https://example.com/";
   settings.secret_file = "/nonexistent/secret";
-  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error,
-             Catch::Contains("/nonexistent/secret"));
+  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("/nonexistent/secret"));
   settings.secret_file.clear();
   settings.timeout = 0ms;
   CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("timeout"));
@@ -255,7 +254,12 @@ TEST_CASE_METHOD(delivery_fixture, "the HTTP port resolves, pins and times out f
   });
   // A name no DNS knows reaches the server only through its pin (IPv6 first, refused).
   const auto pinned = receiver().url("pinned.invalid", "/pinned");
-  asker->send(port, http_request{2, "POST", pinned, {}, "{}", 2s,
+  asker->send(port, http_request{2,
+                                 "POST",
+                                 pinned,
+                                 {},
+                                 "{}",
+                                 2s,
                                  {{"pinned.invalid",
                                    static_cast<std::uint16_t>(receiver().port()),
                                    {"::1", "127.0.0.1"}}}});
@@ -266,8 +270,8 @@ TEST_CASE_METHOD(delivery_fixture, "the HTTP port resolves, pins and times out f
   CHECK(receiver().requests(1).at(0)["headers"]["host"].get<std::string>().starts_with(
       "pinned.invalid"));
   const auto started = std::chrono::steady_clock::now();
-  asker->send(port, http_request{3, "POST", receiver().url("127.0.0.1", "/slow"), {}, "{}",
-                                 300ms, {}});
+  asker->send(port,
+              http_request{3, "POST", receiver().url("127.0.0.1", "/slow"), {}, "{}", 300ms, {}});
   asker->receive([](const http_response& response) {
     CHECK_FALSE(response.status_code);
     CHECK_THAT(response.transport_error, Catch::Contains("timed out"));
@@ -289,7 +293,7 @@ namespace {
 // Sets one environment variable for a test's span, as a user's shell would before starting
 // runwarden; restored after. Set only while no transfer runs (before the notifier starts).
 class environment_variable {
-public:
+ public:
   environment_variable(const char* name, const std::string& value) : name_(name) {
     if (const char* before = std::getenv(name)) before_ = before;
     ::setenv(name, value.c_str(), 1);
@@ -304,7 +308,7 @@ public:
   environment_variable(const environment_variable&) = delete;
   environment_variable& operator=(const environment_variable&) = delete;
 
-private:
+ private:
   const char* name_;
   std::optional<std::string> before_;
 };
@@ -324,8 +328,8 @@ TEST_CASE_METHOD(delivery_fixture,
   REQUIRE(flush());
   const auto seen = receiver().requests(2);
   REQUIRE(seen.size() == 2);
-  const auto& started = seen[0]["body"].get<std::string>().find("\"text\"") != std::string::npos
-                            ? seen[0] : seen[1];
+  const auto& started =
+      seen[0]["body"].get<std::string>().find("\"text\"") != std::string::npos ? seen[0] : seen[1];
   const auto& gone = &started == &seen[0] ? seen[1] : seen[0];
   const auto body = json::parse(started["body"].get<std::string>());
   CHECK(body == json{{"text", "runner: drain started (control_api)"},

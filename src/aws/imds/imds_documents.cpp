@@ -26,8 +26,8 @@ object_parse parse_object(std::string_view page, std::string_view body) {
 }
 
 // The string field `name`, or nullopt with `error` saying why.
-std::optional<std::string> string_field(const json& object, std::string_view page,
-                                        const char* name, std::string& error) {
+std::optional<std::string> string_field(const json& object, std::string_view page, const char* name,
+                                        std::string& error) {
   const auto it = object.find(name);
   if (it == object.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
     error = std::string{page} + " has no \"" + name + "\" string";

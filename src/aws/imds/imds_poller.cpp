@@ -77,8 +77,10 @@ std::vector<poller_effect> imds_poller::poll_due(instant now) {
 std::vector<poller_effect> imds_poller::answer_arrived(const imds_answer& answer, instant now) {
   std::vector<poller_effect> effects;
   if (waiting_to_retry_) return effects;  // no request is out: a stray answer
-  if (step_ == step::token) on_token_answer(answer, now, effects);
-  else if (step_ == step::read) on_read_answer(answer, now, effects);
+  if (step_ == step::token)
+    on_token_answer(answer, now, effects);
+  else if (step_ == step::read)
+    on_read_answer(answer, now, effects);
   return effects;
 }
 
@@ -113,7 +115,8 @@ void imds_poller::advance(instant now, std::vector<poller_effect>& effects) {
 void imds_poller::send_token_request(std::vector<poller_effect>& effects) {
   ++token_attempts_;
   effects.push_back(imds_request{
-      "PUT", config_.endpoint + std::string{imds_token_path},
+      "PUT",
+      config_.endpoint + std::string{imds_token_path},
       {{std::string{imds_token_ttl_header}, std::to_string(config_.token_ttl.count())}},
       config_.request_timeout});
 }
@@ -122,11 +125,21 @@ void imds_poller::send_read(std::vector<poller_effect>& effects,
                             std::optional<std::string_view> token) {
   std::string_view path;
   switch (pages_[cursor_]) {
-    case page::lifecycle_state: path = imds_lifecycle_state_path; break;
-    case page::spot_action: path = imds_spot_action_path; break;
-    case page::rebalance: path = imds_rebalance_path; break;
-    case page::scheduled_events: path = imds_scheduled_events_path; break;
-    case page::identity: path = imds_identity_path; break;
+    case page::lifecycle_state:
+      path = imds_lifecycle_state_path;
+      break;
+    case page::spot_action:
+      path = imds_spot_action_path;
+      break;
+    case page::rebalance:
+      path = imds_rebalance_path;
+      break;
+    case page::scheduled_events:
+      path = imds_scheduled_events_path;
+      break;
+    case page::identity:
+      path = imds_identity_path;
+      break;
   }
   ++read_attempts_;
   imds_request request{"GET", config_.endpoint + std::string{path}, {}, config_.request_timeout};
@@ -189,8 +202,7 @@ void imds_poller::token_given_up(std::string kind, std::string problem, instant 
 void imds_poller::on_read_answer(const imds_answer& answer, instant now,
                                  std::vector<poller_effect>& effects) {
   // A 401 means the token expired or was revoked early: one new token for this read.
-  if (answer.status_code == http_unauthorized && !reading_without_token_ &&
-      !refetched_after_401_) {
+  if (answer.status_code == http_unauthorized && !reading_without_token_ && !refetched_after_401_) {
     refetched_after_401_ = true;
     --read_attempts_;
     token_.drop();
@@ -199,14 +211,22 @@ void imds_poller::on_read_answer(const imds_answer& answer, instant now,
   }
   watch_outcome outcome;
   switch (pages_[cursor_]) {
-    case page::lifecycle_state: outcome = watch_.on_lifecycle_state(answer); break;
-    case page::spot_action: outcome = watch_.on_spot_action(answer); break;
-    case page::rebalance: outcome = watch_.on_rebalance(answer); break;
+    case page::lifecycle_state:
+      outcome = watch_.on_lifecycle_state(answer);
+      break;
+    case page::spot_action:
+      outcome = watch_.on_spot_action(answer);
+      break;
+    case page::rebalance:
+      outcome = watch_.on_rebalance(answer);
+      break;
     case page::scheduled_events:
       effects.push_back(scheduled_events_read{answer});
       next_page(now, effects);
       return;
-    case page::identity: on_identity_answer(answer, now, effects); return;
+    case page::identity:
+      on_identity_answer(answer, now, effects);
+      return;
   }
   for (auto& report : outcome.reports) effects.push_back(std::move(report));
   if (outcome.trigger) effects.push_back(std::move(*outcome.trigger));
@@ -228,8 +248,8 @@ void imds_poller::on_identity_answer(const imds_answer& answer, instant now,
   } else if (retry(answer, read_attempts_, problem, effects)) {
     return;
   } else {
-    report_change(identity_problem_, failure_kind(answer),
-                  "instance identity document: " + problem, effects);
+    report_change(identity_problem_, failure_kind(answer), "instance identity document: " + problem,
+                  effects);
   }
   next_page(now, effects);
 }

@@ -100,10 +100,8 @@ class imds_poller {
   void advance(instant now, std::vector<poller_effect>& effects);
   void send_token_request(std::vector<poller_effect>& effects);
   void send_read(std::vector<poller_effect>& effects, std::optional<std::string_view> token);
-  void on_token_answer(const imds_answer& answer, instant now,
-                       std::vector<poller_effect>& effects);
-  void on_read_answer(const imds_answer& answer, instant now,
-                      std::vector<poller_effect>& effects);
+  void on_token_answer(const imds_answer& answer, instant now, std::vector<poller_effect>& effects);
+  void on_read_answer(const imds_answer& answer, instant now, std::vector<poller_effect>& effects);
   void on_identity_answer(const imds_answer& answer, instant now,
                           std::vector<poller_effect>& effects);
   // After failed attempt number `attempts` of the token or identity: true with retry_after

@@ -16,9 +16,8 @@ imds_token_accepted accept_imds_token(std::string_view body,
   if (body.size() > imds_token_length_max)
     return {std::nullopt, {}, "the token answer is longer than a token can be"};
   // Visible ASCII only: the token goes into a header, where a line break would split it.
-  const bool printable = std::all_of(body.begin(), body.end(), [](char character) {
-    return character > ' ' && character < 0x7f;
-  });
+  const bool printable = std::all_of(
+      body.begin(), body.end(), [](char character) { return character > ' ' && character < 0x7f; });
   if (!printable) return {std::nullopt, {}, "the token answer holds characters a token cannot"};
   std::chrono::seconds ttl = asked;
   if (ttl_header) {

@@ -19,16 +19,19 @@ constexpr int http_not_found = 404;
 
 std::string_view to_string(rebalance_action action) {
   switch (action) {
-    case rebalance_action::ignore: return "ignore";
-    case rebalance_action::log: return "log";
-    case rebalance_action::drain: return "drain";
+    case rebalance_action::ignore:
+      return "ignore";
+    case rebalance_action::log:
+      return "log";
+    case rebalance_action::drain:
+      return "drain";
   }
   return "unknown";
 }
 
 std::optional<rebalance_action> parse_rebalance_action(std::string_view text) {
-  for (const auto action : {rebalance_action::ignore, rebalance_action::log,
-                            rebalance_action::drain})
+  for (const auto action :
+       {rebalance_action::ignore, rebalance_action::log, rebalance_action::drain})
     if (to_string(action) == text) return action;
   return std::nullopt;
 }
@@ -42,8 +45,7 @@ void lifecycle_watch::fail(page_health& health, std::string kind, std::string pr
   health.problem_kind = std::move(kind);
 }
 
-lifecycle_watch::page_answer lifecycle_watch::classify(page_health& health,
-                                                       std::string_view page,
+lifecycle_watch::page_answer lifecycle_watch::classify(page_health& health, std::string_view page,
                                                        const imds_answer& answer,
                                                        watch_outcome& outcome) {
   if (!answer.status_code) {
@@ -58,8 +60,7 @@ lifecycle_watch::page_answer lifecycle_watch::classify(page_health& health,
   return page_answer::failed;
 }
 
-void lifecycle_watch::recover(page_health& health, std::string_view page,
-                              watch_outcome& outcome) {
+void lifecycle_watch::recover(page_health& health, std::string_view page, watch_outcome& outcome) {
   if (health.problem_kind.empty()) return;
   outcome.reports.push_back({report_level::info, std::string{page} + ": answers again"});
   health.problem_kind.clear();
@@ -82,9 +83,9 @@ watch_outcome lifecycle_watch::on_lifecycle_state(const imds_answer& answer) {
     if (warned.size() < unknown_states_warned_max &&
         std::find(warned.begin(), warned.end(), answer.body) == warned.end()) {
       warned.push_back(answer.body);
-      outcome.reports.push_back({report_level::warning,
-                                 "unknown target lifecycle state " + log_quote(answer.body) +
-                                     "; it does not start a drain"});
+      outcome.reports.push_back({report_level::warning, "unknown target lifecycle state " +
+                                                            log_quote(answer.body) +
+                                                            "; it does not start a drain"});
     }
     return outcome;
   }
@@ -95,9 +96,9 @@ watch_outcome lifecycle_watch::on_lifecycle_state(const imds_answer& answer) {
   }
   if (lifecycle_latched_ || !drains(*state)) return outcome;
   lifecycle_latched_ = true;
-  outcome.trigger = lifecycle_trigger{trigger_source::cloud_lifecycle, std::nullopt,
-                                  "Auto Scaling target lifecycle state is " +
-                                      std::string{to_string(*state)}};
+  outcome.trigger =
+      lifecycle_trigger{trigger_source::cloud_lifecycle, std::nullopt,
+                        "Auto Scaling target lifecycle state is " + std::string{to_string(*state)}};
   return outcome;
 }
 
@@ -117,10 +118,10 @@ watch_outcome lifecycle_watch::on_spot_action(const imds_answer& answer) {
   recover(spot_health_, imds_spot_action_path, outcome);
   spot_latched_ = true;
   const auto& notice = *parsed.notice;
-  outcome.trigger = lifecycle_trigger{trigger_source::spot_interruption,
-                                  notice.time - policy_.spot_safety_margin,
-                                  "spot instance-action " + log_quote(notice.action) + " at " +
-                                      format_rfc3339_utc(notice.time)};
+  outcome.trigger =
+      lifecycle_trigger{trigger_source::spot_interruption, notice.time - policy_.spot_safety_margin,
+                        "spot instance-action " + log_quote(notice.action) + " at " +
+                            format_rfc3339_utc(notice.time)};
   return outcome;
 }
 
@@ -140,11 +141,11 @@ watch_outcome lifecycle_watch::on_rebalance(const imds_answer& answer) {
   }
   recover(rebalance_health_, imds_rebalance_path, outcome);
   rebalance_latched_ = true;
-  const auto reason = "EC2 rebalance recommendation noticed at " +
-                      format_rfc3339_utc(*parsed.notice_time);
+  const auto reason =
+      "EC2 rebalance recommendation noticed at " + format_rfc3339_utc(*parsed.notice_time);
   if (policy_.rebalance == rebalance_action::drain) {
-    outcome.trigger = lifecycle_trigger{trigger_source::rebalance_recommendation, std::nullopt,
-                                    reason};
+    outcome.trigger =
+        lifecycle_trigger{trigger_source::rebalance_recommendation, std::nullopt, reason};
   } else {
     outcome.reports.push_back({report_level::warning, reason + " (rebalance = \"log\")"});
   }

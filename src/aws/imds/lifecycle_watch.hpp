@@ -95,8 +95,8 @@ class lifecycle_watch {
   enum class page_answer : std::uint8_t { failed, absent, present };
 
   // failed (reported when the problem is new), absent (404) or present (200, body to read).
-  static page_answer classify(page_health& health, std::string_view page,
-                              const imds_answer& answer, watch_outcome& outcome);
+  static page_answer classify(page_health& health, std::string_view page, const imds_answer& answer,
+                              watch_outcome& outcome);
   static void fail(page_health& health, std::string kind, std::string problem,
                    watch_outcome& outcome);
   // The page was understood: a failure before it is reported over.

@@ -24,9 +24,12 @@ std::string describe(const scheduled_event& event) {
 
 std::string_view to_string(scheduled_event_action action) {
   switch (action) {
-    case scheduled_event_action::drain: return "drain";
-    case scheduled_event_action::drain_ahead: return "drain_ahead";
-    case scheduled_event_action::log: return "log";
+    case scheduled_event_action::drain:
+      return "drain";
+    case scheduled_event_action::drain_ahead:
+      return "drain_ahead";
+    case scheduled_event_action::log:
+      return "log";
   }
   return "unknown";
 }
@@ -61,8 +64,8 @@ scheduled_watch_outcome scheduled_event_watch::on_page(const imds_answer& answer
   }
   if (!kind.empty()) {
     if (kind != problem_kind_)
-      outcome.reports.push_back({report_level::warning,
-                                 std::string{imds_scheduled_events_path} + ": " + problem});
+      outcome.reports.push_back(
+          {report_level::warning, std::string{imds_scheduled_events_path} + ": " + problem});
     problem_kind_ = std::move(kind);
   } else {
     if (!problem_kind_.empty())
@@ -103,18 +106,22 @@ void scheduled_event_watch::consider(const scheduled_event& event,
     order_.push_back(event.event_id);
     if (!active) {
       known.step = progress::dropped;
-      outcome.reports.push_back({report_level::info, describe(event) + " is " +
-                                                         std::string{to_string(event.state)} +
-                                                         ": nothing to do"});
+      outcome.reports.push_back(
+          {report_level::info,
+           describe(event) + " is " + std::string{to_string(event.state)} + ": nothing to do"});
       return;
     }
     std::string how;
     switch (action) {
-      case scheduled_event_action::drain: how = "drains now"; break;
+      case scheduled_event_action::drain:
+        how = "drains now";
+        break;
       case scheduled_event_action::drain_ahead:
         how = "drains from " + format_gmt_date(event.not_before - policy_.lead_time);
         break;
-      case scheduled_event_action::log: how = "only logged (action \"log\")"; break;
+      case scheduled_event_action::log:
+        how = "only logged (action \"log\")";
+        break;
     }
     outcome.reports.push_back({report_level::warning, describe(event) + ": " + how});
     return;
@@ -129,9 +136,9 @@ void scheduled_event_watch::consider(const scheduled_event& event,
                                                        " before its drain started: dropped"});
   } else if (!active && known.step == progress::drained) {
     known.step = progress::dropped;  // said once; the drain itself goes on
-    outcome.reports.push_back({report_level::warning,
-                               describe(event) + " is " + std::string{to_string(event.state)} +
-                                   ", but its drain has started and is not undone"});
+    outcome.reports.push_back(
+        {report_level::warning, describe(event) + " is " + std::string{to_string(event.state)} +
+                                    ", but its drain has started and is not undone"});
   } else if (rescheduled && known.step == progress::noticed) {
     outcome.reports.push_back({report_level::info, describe(event) + ": rescheduled"});
   }

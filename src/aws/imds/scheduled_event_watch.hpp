@@ -1,5 +1,5 @@
 #pragma once
-// What EC2's scheduled maintenance events mean for the runner (issue 21). The page is read
+// What EC2's scheduled maintenance events mean for the runner. The page is read
 // on its own cadence (aws.scheduled_events_interval); each read and each due time goes
 // through here with the wall-clock time, and what comes out is at most one trigger per
 // event, reports, and when to look again without reading.
@@ -93,7 +93,7 @@ class scheduled_event_watch {
   scheduled_event_policy policy_;
   std::map<std::string, known_event, std::less<>> known_;  // by EventId
   std::vector<std::string> order_;                         // EventIds, first seen first
-  std::string problem_kind_;  // empty while the page reads as expected
+  std::string problem_kind_;                               // empty while the page reads as expected
 };
 
 }  // namespace runwarden

@@ -80,9 +80,12 @@ std::optional<scheduled_event> read_event(const json& event, std::size_t index,
 
 std::string_view to_string(scheduled_event_state state) {
   switch (state) {
-    case scheduled_event_state::active: return "active";
-    case scheduled_event_state::canceled: return "canceled";
-    case scheduled_event_state::completed: return "completed";
+    case scheduled_event_state::active:
+      return "active";
+    case scheduled_event_state::canceled:
+      return "canceled";
+    case scheduled_event_state::completed:
+      return "completed";
   }
   return "unknown";
 }

@@ -5,14 +5,22 @@ namespace runwarden {
 
 std::string_view to_string(target_lifecycle_state state) {
   switch (state) {
-    case target_lifecycle_state::in_service: return "InService";
-    case target_lifecycle_state::terminated: return "Terminated";
-    case target_lifecycle_state::detached: return "Detached";
-    case target_lifecycle_state::standby: return "Standby";
-    case target_lifecycle_state::warmed_terminated: return "Warmed:Terminated";
-    case target_lifecycle_state::warmed_stopped: return "Warmed:Stopped";
-    case target_lifecycle_state::warmed_running: return "Warmed:Running";
-    case target_lifecycle_state::warmed_hibernated: return "Warmed:Hibernated";
+    case target_lifecycle_state::in_service:
+      return "InService";
+    case target_lifecycle_state::terminated:
+      return "Terminated";
+    case target_lifecycle_state::detached:
+      return "Detached";
+    case target_lifecycle_state::standby:
+      return "Standby";
+    case target_lifecycle_state::warmed_terminated:
+      return "Warmed:Terminated";
+    case target_lifecycle_state::warmed_stopped:
+      return "Warmed:Stopped";
+    case target_lifecycle_state::warmed_running:
+      return "Warmed:Running";
+    case target_lifecycle_state::warmed_hibernated:
+      return "Warmed:Hibernated";
   }
   return "unknown";
 }

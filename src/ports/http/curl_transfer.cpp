@@ -115,8 +115,8 @@ CURLcode set_fixed_options(CURL* handle, const http_request& request, char* erro
   return code;
 }
 
-CURLcode set_request_options(CURL* handle, const http_request& request,
-                             const string_list& headers, const string_list& pins) {
+CURLcode set_request_options(CURL* handle, const http_request& request, const string_list& headers,
+                             const string_list& pins) {
   CURLcode code = CURLE_OK;
   const auto set = [&](CURLoption option, auto value) {
     if (code == CURLE_OK) code = curl_easy_setopt(handle, option, value);
@@ -199,9 +199,8 @@ http_response curl_session::perform(const http_request& request) {
     response.body.clear();
     response.headers.clear();
     response.transport_error =
-        sink.body_too_large
-            ? "the response body is larger than " + std::to_string(request.max_response_bytes) +
-                  " bytes"
+        sink.body_too_large ? "the response body is larger than " +
+                                  std::to_string(request.max_response_bytes) + " bytes"
         : code == CURLE_ABORTED_BY_CALLBACK
             ? std::string{"the HTTP port stopped during the request"}
             : std::string{error_text[0] != '\0' ? error_text : curl_easy_strerror(code)};

@@ -18,7 +18,7 @@ namespace runwarden {
 std::string curl_resolve_entry(const resolve_pin& pin);
 
 class curl_session {
-public:
+ public:
   curl_session();
   ~curl_session();
   curl_session(const curl_session&) = delete;
@@ -32,7 +32,7 @@ public:
   // port must not wait out a long request, such as a metadata wait_for_change of minutes.
   void abandon() { abandoned_.store(true); }
 
-private:
+ private:
   struct handle;
   std::unique_ptr<handle> handle_;
   std::atomic<bool> abandoned_ = false;

@@ -16,15 +16,16 @@ namespace {
 
 // The Query API parameters worth naming in the log; the action token is left out.
 constexpr std::array<std::string_view, 8> named_parameters = {
-    "AutoScalingGroupName", "LifecycleHookName",  "LifecycleActionResult",
-    "InstanceId",           "InstanceIds.member.1", "DesiredCapacity",
+    "AutoScalingGroupName",           "LifecycleHookName",
+    "LifecycleActionResult",          "InstanceId",
+    "InstanceIds.member.1",           "DesiredCapacity",
     "ShouldDecrementDesiredCapacity", "ProtectedFromScaleIn"};
 
 struct url_parts {
   std::string_view scheme;
   std::string_view authority;  // host and port, without userinfo
   std::string_view host;       // without userinfo and port
-  std::string_view path;  // without query
+  std::string_view path;       // without query
 };
 
 url_parts split_url(std::string_view url) {
@@ -58,11 +59,16 @@ withheld_call withheld_action(const http_request& request, const std::string& ac
   for (const auto& [key, value] : form_decode(request.body))
     for (const auto named : named_parameters)
       if (key == named) name += " " + key + "=" + value;
-  const std::string body = "<" + action + "Response xmlns=\"http://autoscaling.amazonaws.com/"
-                           "doc/2011-01-01/\"><" + action + "Result/><ResponseMetadata>"
-                           "<RequestId>dry-run</RequestId></ResponseMetadata></" + action +
-                           "Response>";
-  return {name, http_response{.id = request.id, .status_code = 200, .body = body,
+  const std::string body = "<" + action +
+                           "Response xmlns=\"http://autoscaling.amazonaws.com/"
+                           "doc/2011-01-01/\"><" +
+                           action +
+                           "Result/><ResponseMetadata>"
+                           "<RequestId>dry-run</RequestId></ResponseMetadata></" +
+                           action + "Response>";
+  return {name, http_response{.id = request.id,
+                              .status_code = 200,
+                              .body = body,
                               .headers = {{"content-type", "text/xml"}}}};
 }
 
@@ -86,9 +92,9 @@ std::optional<withheld_call> dry_run_withholding(const http_request& request) {
     return withheld_action(request, *action);
   }
   std::string name = request.method + " ";
-  name += names_its_path(url.path) ? std::string{url.scheme} + "://" + std::string{url.authority} +
-                                         std::string{url.path}
-                                   : "to " + std::string{url.host} + " (webhook or callback)";
+  name += names_its_path(url.path)
+              ? std::string{url.scheme} + "://" + std::string{url.authority} + std::string{url.path}
+              : "to " + std::string{url.host} + " (webhook or callback)";
   const bool deleting = equals_ignoring_case(request.method, "DELETE");
   return withheld_call{name, http_response{.id = request.id, .status_code = deleting ? 204 : 200}};
 }

@@ -89,8 +89,7 @@ void host_resolver::release_finished_lookups() {
   std::erase_if(abandoned_, [](const std::unique_ptr<lookup>& l) { return l->finished(); });
 }
 
-resolved_host host_resolver::resolve(const std::string& host,
-                                     std::chrono::milliseconds timeout) {
+resolved_host host_resolver::resolve(const std::string& host, std::chrono::milliseconds timeout) {
   release_finished_lookups();
   if (abandoned_.size() >= abandoned_lookups_max)
     return {{}, "too many host lookups are still hanging; the resolver looks stuck"};

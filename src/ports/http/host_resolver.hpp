@@ -18,7 +18,7 @@ struct resolved_host {
 };
 
 class host_resolver {
-public:
+ public:
   // Lookups that timed out but glibc could not cancel; past this, lookups are refused.
   static constexpr std::size_t abandoned_lookups_max = 4;
 
@@ -30,7 +30,7 @@ public:
   // Blocks for at most `timeout`.
   resolved_host resolve(const std::string& host, std::chrono::milliseconds timeout);
 
-private:
+ private:
   struct lookup;
   void release_finished_lookups();
 

@@ -1,6 +1,6 @@
 #pragma once
 // The HTTP port's one worker thread. libcurl's easy interface and name lookups block, so
-// they run here, never on a CAF worker (DESIGN.md, "Threading"; shared notes §1.7), one job
+// they run here, never on a CAF worker, one job
 // at a time from a bounded queue. Each client (webhooks, metadata, metrics, APIs) gets a port
 // of its own, so a slow webhook never delays a metadata poll. The thread starts with the
 // first job: a port whose requests all go to the io thread (plain_http_client.hpp) never
@@ -23,7 +23,7 @@
 namespace runwarden {
 
 class http_worker {
-public:
+ public:
   // Jobs waiting behind the one in progress; a full queue refuses new ones at once.
   static constexpr std::size_t queue_length_max = 32;
 
@@ -37,11 +37,11 @@ public:
   bool submit(http_request request, caf::actor reply_to);
 
   // Answers every queued job with an error, ends the request in progress (within about a
-  // second; a name lookup within its own timeout) and joins the thread. Safe to call twice. Call it before the actor system
-  // that the answers go to is destroyed.
+  // second; a name lookup within its own timeout) and joins the thread. Safe to call twice. Call it
+  // before the actor system that the answers go to is destroyed.
   void stop();
 
-private:
+ private:
   struct job {
     std::variant<host_lookup, http_request> work;
     caf::actor reply_to;

@@ -12,8 +12,7 @@ namespace runwarden {
 
 namespace {
 
-constexpr const char* stopped_before_text =
-    "the HTTP port stopped before carrying out the request";
+constexpr const char* stopped_before_text = "the HTTP port stopped before carrying out the request";
 constexpr const char* stopped_during_text = "the HTTP port stopped during the request";
 
 }  // namespace

@@ -52,8 +52,8 @@ struct plain_http_session::exchange {
 
   std::string where() const { return target.label(); }
   long long elapsed_ms() const {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now() - started)
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 started)
         .count();
   }
 };
@@ -112,8 +112,8 @@ bool idle_and_open(tcp::socket& socket) {
 
 // The addresses a pin gives for the target, or an error naming the one that is not numeric.
 std::optional<std::vector<tcp::endpoint>> pinned_endpoints(const http_request& request,
-                                                            const webhook_target& target,
-                                                            std::string& error) {
+                                                           const webhook_target& target,
+                                                           std::string& error) {
   for (const auto& pin : request.pins) {
     if (pin.port != target.port || !same_host(pin.host, target.host)) continue;
     std::vector<tcp::endpoint> endpoints;
@@ -191,8 +191,9 @@ void plain_http_session::open_connection(const exchange_ptr& current) {
       target.host, std::to_string(target.port),
       [self = shared_from_this(), current](error_code error, tcp::resolver::results_type found) {
         if (self->current_ != current) return;
-        if (error) return self->fail(current, "Could not resolve host: " + current->target.host +
-                                                  " (" + error.message() + ")");
+        if (error)
+          return self->fail(current, "Could not resolve host: " + current->target.host + " (" +
+                                         error.message() + ")");
         std::vector<tcp::endpoint> endpoints;
         for (const auto& entry : found) endpoints.push_back(entry.endpoint());
         self->connect(current, endpoints);
@@ -230,8 +231,8 @@ void plain_http_session::send(const exchange_ptr& current) {
                       if (self->current_ != current) return;
                       if (!error) return self->receive(current);
                       if (self->may_retry(current, error)) return self->retry(current);
-                      self->fail(current, "Send failure to " + current->where() + ": " +
-                                              error.message());
+                      self->fail(current,
+                                 "Send failure to " + current->where() + ": " + error.message());
                     });
 }
 
@@ -245,32 +246,32 @@ void plain_http_session::receive(const exchange_ptr& current) {
   current->parser.emplace();
   current->parser->body_limit(current->request.max_response_bytes);
   if (equals_ignoring_case(current->request.method, "HEAD")) current->parser->skip(true);
-  http::async_read_header(
-      current->link->socket, current->link->buffer, *current->parser,
-      [self = shared_from_this(), current](error_code error, std::size_t) {
-        if (self->current_ != current) return;
-        if (error) return self->read_failed(current, error);
-        const auto declared = current->parser->content_length();
-        if (declared && *declared > current->request.max_response_bytes)
-          return self->read_failed(current, http::error::body_limit);
-        http::async_read(current->link->socket, current->link->buffer, *current->parser,
-                         [self, current](error_code error, std::size_t) {
-                           if (self->current_ != current) return;
-                           if (error) return self->read_failed(current, error);
-                           self->take_answer(current);
-                         });
-      });
+  http::async_read_header(current->link->socket, current->link->buffer, *current->parser,
+                          [self = shared_from_this(), current](error_code error, std::size_t) {
+                            if (self->current_ != current) return;
+                            if (error) return self->read_failed(current, error);
+                            const auto declared = current->parser->content_length();
+                            if (declared && *declared > current->request.max_response_bytes)
+                              return self->read_failed(current, http::error::body_limit);
+                            http::async_read(current->link->socket, current->link->buffer,
+                                             *current->parser,
+                                             [self, current](error_code error, std::size_t) {
+                                               if (self->current_ != current) return;
+                                               if (error) return self->read_failed(current, error);
+                                               self->take_answer(current);
+                                             });
+                          });
 }
 
 void plain_http_session::read_failed(const exchange_ptr& current, const error_code& error) {
   if (may_retry(current, error)) return retry(current);
   const auto limit = current->request.max_response_bytes;
-  fail(current, error == http::error::body_limit
-                    ? "the response body is larger than " + std::to_string(limit) + " bytes"
-                : error == http::error::end_of_stream
-                    ? "Empty reply from server (" + current->where() + ")"
-                    : "the answer from " + current->where() + " could not be read: " +
-                          error.message());
+  fail(current,
+       error == http::error::body_limit
+           ? "the response body is larger than " + std::to_string(limit) + " bytes"
+       : error == http::error::end_of_stream
+           ? "Empty reply from server (" + current->where() + ")"
+           : "the answer from " + current->where() + " could not be read: " + error.message());
 }
 
 void plain_http_session::take_answer(const exchange_ptr& current) {
@@ -291,8 +292,8 @@ bool plain_http_session::may_retry(const exchange_ptr& current, const error_code
   const bool closed_unanswered =
       error == http::error::end_of_stream || error == boost::asio::error::eof ||
       error == boost::asio::error::connection_reset || error == boost::asio::error::broken_pipe;
-  const bool nothing_read = current->link->buffer.size() == 0 &&
-                            !(current->parser && current->parser->got_some());
+  const bool nothing_read =
+      current->link->buffer.size() == 0 && !(current->parser && current->parser->got_some());
   return current->reused && !current->retried && closed_unanswered && nothing_read &&
          is_idempotent(current->request.method);
 }
@@ -321,9 +322,8 @@ void plain_http_session::finish(const exchange_ptr& current, http_response respo
   resolver_.cancel();
   auto done = std::move(current->done);
   if (when == answer_when::now) return done(std::move(response));
-  boost::asio::post(context_, [done = std::move(done), response = std::move(response)] {
-    done(response);
-  });
+  boost::asio::post(context_,
+                    [done = std::move(done), response = std::move(response)] { done(response); });
 }
 
 void plain_http_session::forget_connection() {

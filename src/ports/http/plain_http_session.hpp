@@ -56,8 +56,7 @@ class plain_http_session : public std::enable_shared_from_this<plain_http_sessio
   void retry(const exchange_ptr& current);
   // An answer is posted, so that `done` never runs inside perform, unless it must go now.
   enum class answer_when { posted, now };
-  void fail(const exchange_ptr& current, std::string error,
-            answer_when when = answer_when::posted);
+  void fail(const exchange_ptr& current, std::string error, answer_when when = answer_when::posted);
   void finish(const exchange_ptr& current, http_response response,
               answer_when when = answer_when::posted);
   void forget_connection();
@@ -65,8 +64,8 @@ class plain_http_session : public std::enable_shared_from_this<plain_http_sessio
   boost::asio::io_context& context_;
   boost::asio::ip::tcp::resolver resolver_;
   boost::asio::steady_timer deadline_;
-  connection_ptr kept_;     // the kept-alive connection, when one is open
-  exchange_ptr current_;    // the request in progress, if any
+  connection_ptr kept_;   // the kept-alive connection, when one is open
+  exchange_ptr current_;  // the request in progress, if any
 };
 
 }  // namespace runwarden

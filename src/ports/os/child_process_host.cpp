@@ -33,7 +33,7 @@ exit_status exit_status_of(int wait_status) {
 
 // Reads one of the runner's output pipes and logs it line by line.
 class child_process_host::output_pump : public std::enable_shared_from_this<output_pump> {
-public:
+ public:
   output_pump(boost::asio::io_context& context, int fd, const char* stream, pid_t pid)
       : pipe_(context, fd), stream_(stream), pid_(pid) {}
 
@@ -49,7 +49,7 @@ public:
     return pipe_.is_open() ? pipe_.release() : -1;
   }
 
-private:
+ private:
   void read_more() {
     pipe_.async_read_some(
         boost::asio::buffer(chunk_),
@@ -118,21 +118,26 @@ void child_process_host::spawn(caf::actor notify) {
 }
 
 void child_process_host::signal_group(std::int64_t pid, int signal_number, caf::actor notify) {
-  boost::asio::post(context_, [self = shared_from_this(), pid, signal_number,
-                               notify = std::move(notify)] {
-    // Adoption runs first (both are posted in order): a pid it refused is never signalled.
-    if (pid <= 0 || (pid != self->runner_pid_ && pid != self->adopted_pid_)) {
-      if (pid == self->ended_runner_pid_) return;  // it ended; its end is on its way
-      warden_logger()->error("not signalling pid {}: it is no runner this runwarden started or "
-                             "proved to be the one it started", pid);
-      return;
-    }
-    // The whole group, so the runner's helpers hear it too; the runner alone if the group
-    // is already gone.
-    const bool delivered = ::kill(-static_cast<pid_t>(pid), signal_number) == 0 ||
-                           ::kill(static_cast<pid_t>(pid), signal_number) == 0;
-    if (delivered) caf::anon_send(notify, runner_signal_delivered{pid, signal_number});
-  });
+  boost::asio::post(context_,
+                    [self = shared_from_this(), pid, signal_number, notify = std::move(notify)] {
+                      // Adoption runs first (both are posted in order): a pid it refused is never
+                      // signalled.
+                      if (pid <= 0 || (pid != self->runner_pid_ && pid != self->adopted_pid_)) {
+                        if (pid == self->ended_runner_pid_)
+                          return;  // it ended; its end is on its way
+                        warden_logger()->error(
+                            "not signalling pid {}: it is no runner this runwarden started or "
+                            "proved to be the one it started",
+                            pid);
+                        return;
+                      }
+                      // The whole group, so the runner's helpers hear it too; the runner alone if
+                      // the group is already gone.
+                      const bool delivered = ::kill(-static_cast<pid_t>(pid), signal_number) == 0 ||
+                                             ::kill(static_cast<pid_t>(pid), signal_number) == 0;
+                      if (delivered)
+                        caf::anon_send(notify, runner_signal_delivered{pid, signal_number});
+                    });
 }
 
 void child_process_host::adopt(std::int64_t pid, const process_identity& identity,
@@ -161,9 +166,11 @@ void child_process_host::adopt(std::int64_t pid, const process_identity& identit
     if (const auto problem = identity_problem(static_cast<pid_t>(pid), identity);
         !problem.empty()) {
       ::close(pidfd);
-      warden_logger()->error("the journal names pid {} as the runner, but {}: not adopting it "
-                             "and never signalling it; the runner from before is taken as "
-                             "ended, its exit status unknown", pid, problem);
+      warden_logger()->error(
+          "the journal names pid {} as the runner, but {}: not adopting it "
+          "and never signalling it; the runner from before is taken as "
+          "ended, its exit status unknown",
+          pid, problem);
       caf::anon_send(notify, runner_exited{pid, exit_status{.unknown = true}});
       return;
     }
@@ -201,8 +208,10 @@ void child_process_host::take_back(pid_t pid, const runner_custody::taken_runner
     pumps_.push_back(std::make_shared<output_pump>(context_, taken.stderr_fd, "stderr", pid));
   for (auto& pump : pumps_) pump->start();
   // It may have ended between custody's last look and now: a pidfd is readable at once then.
-  if (reaping_ == child_reaping::runner_only) watch_child(pid);
-  else reap_children();
+  if (reaping_ == child_reaping::runner_only)
+    watch_child(pid);
+  else
+    reap_children();
 }
 
 void child_process_host::stop() {
@@ -237,8 +246,8 @@ void child_process_host::do_spawn(const caf::actor& notify) {
   const bool capture = command_.output == output_mode::log;
   if (capture && (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0)) {
     const int error = errno;
-    caf::anon_send(notify, runner_spawn_failed{error, std::string{"pipe: "} +
-                                                         std::strerror(error)});
+    caf::anon_send(notify,
+                   runner_spawn_failed{error, std::string{"pipe: "} + std::strerror(error)});
     return;
   }
   auto child = spawn_gated(command_.argv, out_pipe[1], err_pipe[1]);
@@ -265,8 +274,9 @@ void child_process_host::do_spawn(const caf::actor& notify) {
     for (auto& pump : pumps_) pump->start();
   }
   // Read now, while the child waits at its gate: unreaped, its pid cannot name another.
-  caf::anon_send(notify, runner_spawned{child.pid, read_process_identity(child.pid).value_or(
-                                                       process_identity{})});
+  caf::anon_send(
+      notify,
+      runner_spawned{child.pid, read_process_identity(child.pid).value_or(process_identity{})});
 }
 
 void child_process_host::release(std::int64_t pid, bool go) {
@@ -336,9 +346,10 @@ void child_process_host::reap_child(pid_t pid) {
   runner_pid_ = -1;
   ended_runner_pid_ = pid;
   close_gate();
-  warden_logger()->warn("the runner (pid {}) ended and was reaped by someone else (a waitpid "
-                        "for any child, or SIGCHLD ignored): its exit status is unknown",
-                        pid);
+  warden_logger()->warn(
+      "the runner (pid {}) ended and was reaped by someone else (a waitpid "
+      "for any child, or SIGCHLD ignored): its exit status is unknown",
+      pid);
   caf::anon_send(notify_, runner_exited{pid, exit_status{.unknown = true}});
 }
 

@@ -11,10 +11,10 @@
 // runwarden restarted from a journal without the pid would start a second runner beside a
 // first one nobody drains.
 
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/signal_set.hpp>
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -44,7 +44,7 @@ struct runner_command {
 
 class child_process_host : public runner_host,
                            public std::enable_shared_from_this<child_process_host> {
-public:
+ public:
   child_process_host(boost::asio::io_context& context, runner_command command,
                      child_reaping reaping);
 
@@ -64,7 +64,7 @@ public:
   // Leaves the runner running: an embedding host's runner goes into custody.
   void stop() override;
 
-private:
+ private:
   class output_pump;
   void do_spawn(const caf::actor& notify);
   void take_back(pid_t pid, const runner_custody::taken_runner& taken, const caf::actor& notify);
@@ -80,13 +80,13 @@ private:
   runner_command command_;
   child_reaping reaping_;
   std::optional<boost::asio::signal_set> child_signals_;  // every_child only
-  pidfd_watch child_ends_;  // runner_only
+  pidfd_watch child_ends_;                                // runner_only
   pid_t runner_pid_ = -1;
   pid_t adopted_pid_ = -1;  // a runner from before, proved by its identity, while watched
   // The last runner reaped here: a late signal for it is no news.
   pid_t ended_runner_pid_ = -1;
   std::vector<pid_t> children_;  // spawned here and not reaped yet: what runner_only reaps
-  int gate_ = -1;  // runwarden's end of the runner's start gate, until released
+  int gate_ = -1;                // runwarden's end of the runner's start gate, until released
   caf::actor notify_;
   std::vector<std::shared_ptr<output_pump>> pumps_;
   std::unique_ptr<boost::asio::posix::stream_descriptor> adopted_;  // a pidfd, while one is watched

@@ -55,8 +55,7 @@ int lookup_error(const std::vector<std::string>& places) {
 }
 
 [[noreturn]] void run_child(int gate, int parents_end, int stdout_fd, int stderr_fd,
-                            char* const* argv, const char* const* places,
-                            std::size_t place_count) {
+                            char* const* argv, const char* const* places, std::size_t place_count) {
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   for (int signal_number = 1; signal_number < NSIG; ++signal_number)
@@ -107,8 +106,7 @@ gated_child spawn_gated(const std::vector<std::string>& argv, int stdout_fd, int
   ::pthread_sigmask(SIG_SETMASK, &all, &previous);
   const pid_t pid = ::fork();
   if (pid == 0)
-    run_child(ends[1], ends[0], stdout_fd, stderr_fd, arguments.data(), paths.data(),
-              paths.size());
+    run_child(ends[1], ends[0], stdout_fd, stderr_fd, arguments.data(), paths.data(), paths.size());
   const int fork_error = errno;
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   ::close(ends[1]);

@@ -17,9 +17,9 @@ namespace runwarden {
 
 struct gated_child {
   pid_t pid = -1;
-  int gate = -1;          // the parent's end: open_gate, or ::close to end the child
-  int error_number = 0;   // when it could not start: pid is -1
-  std::string error;      // "gitlab-runner: No such file or directory", "fork: ..."
+  int gate = -1;         // the parent's end: open_gate, or ::close to end the child
+  int error_number = 0;  // when it could not start: pid is -1
+  std::string error;     // "gitlab-runner: No such file or directory", "fork: ..."
 };
 
 // The command is looked up as execvp would (a name with a slash is a path; otherwise each

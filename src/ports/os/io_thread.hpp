@@ -1,6 +1,6 @@
 #pragma once
-// The one Boost.Asio thread that owns runwarden's file descriptors and OS signals (DESIGN.md,
-// "Threading"). Actors never block on I/O; they post work here, and the work reports back
+// The one Boost.Asio thread that owns runwarden's file descriptors and OS signals.
+// Actors never block on I/O; they post work here, and the work reports back
 // with anon_send.
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -11,7 +11,7 @@
 namespace runwarden {
 
 class io_thread {
-public:
+ public:
   io_thread()
       : work_(boost::asio::make_work_guard(context_)), thread_([this] { context_.run(); }) {}
   io_thread(const io_thread&) = delete;
@@ -29,7 +29,7 @@ public:
     thread_.join();
   }
 
-private:
+ private:
   boost::asio::io_context context_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::thread thread_;

@@ -4,12 +4,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <charconv>
-#include <future>
 #include <cstdlib>
-#include <spdlog/spdlog.h>
+#include <future>
 
 #include "src/logging/logging.hpp"
 #include "src/util/assert.hpp"
@@ -71,9 +71,10 @@ void keeper_link::spawn_now() {
     // The journal named no runner (lost, or damaged), yet the keeper keeps one: this warden
     // takes it over rather than start a second beside it.
     keeper_runner_claimed_ = true;
-    warden_logger()->warn("the keeper's runner (pid {}) still runs though the journal names "
-                          "none; watching it instead of starting another",
-                          keeper_runner_->pid);
+    warden_logger()->warn(
+        "the keeper's runner (pid {}) still runs though the journal names "
+        "none; watching it instead of starting another",
+        keeper_runner_->pid);
     caf::anon_send(notify_, runner_spawned{keeper_runner_->pid});
     return;
   }
@@ -84,8 +85,9 @@ void keeper_link::spawn_now() {
     message += command_.argv[i];
   }
   if (message.size() > protocol::message_bytes_max) {
-    caf::anon_send(notify_, runner_spawn_failed{E2BIG, "the runner's command line is longer "
-                                                       "than the keeper takes (16 KiB)"});
+    caf::anon_send(notify_, runner_spawn_failed{E2BIG,
+                                                "the runner's command line is longer "
+                                                "than the keeper takes (16 KiB)"});
     return;
   }
   send(std::move(message));
@@ -100,14 +102,13 @@ void keeper_link::release(std::int64_t pid, bool go) {
 }
 
 void keeper_link::signal_group(std::int64_t pid, int signal_number, caf::actor notify) {
-  boost::asio::post(socket_.get_executor(),
-                    [self = shared_from_this(), pid, signal_number, notify] {
-                      self->signal_notify_ = notify;
-                      std::array<char, 64> message{};
-                      self->send(std::string{message.data(), protocol::encode_number_pair(
-                                                                 message, "signal", pid,
-                                                                 signal_number)});
-                    });
+  boost::asio::post(
+      socket_.get_executor(), [self = shared_from_this(), pid, signal_number, notify] {
+        self->signal_notify_ = notify;
+        std::array<char, 64> message{};
+        self->send(std::string{
+            message.data(), protocol::encode_number_pair(message, "signal", pid, signal_number)});
+      });
 }
 
 void keeper_link::adopt(std::int64_t pid, const process_identity&, caf::actor notify) {
@@ -203,17 +204,16 @@ void keeper_link::on_message(std::string_view message) {
     const auto space = rest.find(' ');
     int error = 0;
     std::from_chars(rest.data(), rest.data() + rest.size(), error);
-    caf::anon_send(notify_, runner_spawn_failed{
-                                error, std::string{space == std::string_view::npos
-                                                       ? rest
-                                                       : rest.substr(space + 1)}});
+    caf::anon_send(notify_, runner_spawn_failed{error, std::string{space == std::string_view::npos
+                                                                       ? rest
+                                                                       : rest.substr(space + 1)}});
   } else if (kind == "exited") {
     if (const auto exit = protocol::decode_exited(rest))
       caf::anon_send(notify_, runner_exited{exit->pid, status_of(exit->signaled, exit->code)});
   } else if (kind == "delivered") {
     if (const auto delivered = protocol::decode_number_pair(rest); delivered && signal_notify_)
-      caf::anon_send(signal_notify_, runner_signal_delivered{
-                                         delivered->first, static_cast<int>(delivered->second)});
+      caf::anon_send(signal_notify_, runner_signal_delivered{delivered->first,
+                                                             static_cast<int>(delivered->second)});
   } else if (kind == "signal" || kind == "resent") {
     on_signal(rest, kind == "resent");
   } else if (kind == "line") {
@@ -228,8 +228,8 @@ void keeper_link::on_keeper_hello(std::string_view rest) {
   if (!keeper_runner_) {
     // A keeper of another version: this warden cannot speak for it. Exiting by a signal
     // lets the keeper start a warden again (the binary it runs may be replaced meanwhile).
-    warden_logger()->critical("the keeper's hello is not version {}'s: \"{}\"",
-                              protocol::version, std::string{rest});
+    warden_logger()->critical("the keeper's hello is not version {}'s: \"{}\"", protocol::version,
+                              std::string{rest});
     std::abort();
   }
   if (adopting_) resolve_adoption();
@@ -253,8 +253,10 @@ void keeper_link::resolve_adoption() {
     caf::anon_send(notify_, runner_exited{pid, status});
     return;
   }
-  warden_logger()->warn("the runner from before (pid {}) is not the keeper's; its exit status "
-                        "is unknown, and nothing signals it", pid);
+  warden_logger()->warn(
+      "the runner from before (pid {}) is not the keeper's; its exit status "
+      "is unknown, and nothing signals it",
+      pid);
   caf::anon_send(notify_, runner_exited{pid, exit_status{.unknown = true}});
 }
 
@@ -284,8 +286,10 @@ void keeper_link::on_line(std::string_view rest) {
   const auto line = protocol::decode_line(rest);
   if (!line) return;
   if (line->dropped > 0)
-    warden_logger()->warn("{} lines of the runner's output were dropped while nobody could "
-                          "take them", line->dropped);
+    warden_logger()->warn(
+        "{} lines of the runner's output were dropped while nobody could "
+        "take them",
+        line->dropped);
   runner_logger()->info("[{} {}] {}", line->stderr_stream ? "stderr" : "stdout", line->pid,
                         line->text);
 }

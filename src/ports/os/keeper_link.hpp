@@ -10,9 +10,9 @@
 // in its hello whether that runner still runs or how it ended. A pid that is not the
 // keeper's runner ended, for this warden, with its status unknown; nothing signals it.
 
+#include <array>
 #include <boost/asio/generic/seq_packet_protocol.hpp>
 #include <boost/asio/io_context.hpp>
-#include <array>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -28,7 +28,7 @@
 namespace runwarden {
 
 class keeper_link : public runner_host, public std::enable_shared_from_this<keeper_link> {
-public:
+ public:
   // The link's descriptor and the warden's watchdog interval, as the keeper put them in this
   // process's environment; nullopt when no keeper started it.
   struct from_keeper {
@@ -57,7 +57,7 @@ public:
   void tell_gone(int exit_code);
   std::chrono::microseconds watchdog_interval() const { return watchdog_interval_; }
 
-private:
+ private:
   void send(std::string message);
   void send_next();
   void receive();
@@ -80,8 +80,8 @@ private:
   std::optional<std::int64_t> adopting_;  // a journal's pid, until the hello resolves it
   bool spawn_wanted_ = false;             // a spawn asked before the hello came
   bool keeper_runner_claimed_ = false;    // the hello's runner is adopted or taken over
-  caf::actor notify_;          // hears of spawns and ends
-  caf::actor signal_notify_;   // hears of delivered signals
+  caf::actor notify_;                     // hears of spawns and ends
+  caf::actor signal_notify_;              // hears of delivered signals
   std::optional<os_signal_listener_actor> warden_;
   struct held_signal {
     std::uint64_t sequence = 0;

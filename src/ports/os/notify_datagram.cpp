@@ -45,14 +45,13 @@ int send(std::string_view address, std::string_view state) {
   if (address.size() > sizeof(socket_address.sun_path) - (abstract ? 0 : 1)) return -EINVAL;
   std::memcpy(socket_address.sun_path, address.data(), address.size());
   if (abstract) socket_address.sun_path[0] = '\0';
-  const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + address.size() +
-                                             (abstract ? 0 : 1));
+  const auto length =
+      static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + address.size() + (abstract ? 0 : 1));
 
   socket_descriptor descriptor{::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)};
   if (descriptor.value < 0) return -errno;
-  const ssize_t sent =
-      ::sendto(descriptor.value, state.data(), state.size(), MSG_NOSIGNAL,
-               reinterpret_cast<const sockaddr*>(&socket_address), length);
+  const ssize_t sent = ::sendto(descriptor.value, state.data(), state.size(), MSG_NOSIGNAL,
+                                reinterpret_cast<const sockaddr*>(&socket_address), length);
   if (sent < 0) return -errno;
   if (static_cast<std::size_t>(sent) != state.size()) return -EMSGSIZE;
   return 1;

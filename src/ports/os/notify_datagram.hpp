@@ -1,5 +1,5 @@
 #pragma once
-// sd_notify(3)'s protocol spoken without libsystemd, for the static binary (issue 35), which
+// sd_notify(3)'s protocol spoken without libsystemd, for the static binary, which
 // cannot link libsystemd (Debian ships no libsystemd.a). systemd documents the protocol as a
 // stable interface for independent implementations (man sd_notify, "NOTES"; systemd's
 // docs/PORTABILITY_AND_STABILITY.md): one AF_UNIX datagram holding the state lines, sent to

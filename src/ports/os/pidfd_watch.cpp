@@ -21,8 +21,7 @@ bool pidfd_watch::watch(pid_t pid) {
                       [this, pid, watched, alive = std::weak_ptr<char>{alive_}](
                           const boost::system::error_code& error) {
                         // Aborted: forgotten (possibly with this watch gone with it).
-                        if (error == boost::asio::error::operation_aborted || !alive.lock())
-                          return;
+                        if (error == boost::asio::error::operation_aborted || !alive.lock()) return;
                         const auto found = watched_.find(pid);
                         if (found == watched_.end() || found->second != watched) return;
                         watched_.erase(found);

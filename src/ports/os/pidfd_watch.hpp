@@ -16,7 +16,7 @@
 namespace runwarden {
 
 class pidfd_watch {
-public:
+ public:
   using ended_handler = std::function<void(pid_t)>;
 
   // `ended` runs on the io_context's thread, once per watched process that ended.
@@ -31,7 +31,7 @@ public:
   void forget(pid_t pid);
   void forget_all();
 
-private:
+ private:
   boost::asio::io_context& context_;
   ended_handler ended_;
   std::map<pid_t, std::shared_ptr<boost::asio::posix::stream_descriptor>> watched_;

@@ -52,8 +52,7 @@ std::string identity_problem(pid_t pid, const process_identity& recorded) {
            live->boot_id;
   if (live->start_time_ticks != recorded.start_time_ticks)
     return "it started at tick " + std::to_string(live->start_time_ticks) +
-           " since boot, the journal's runner at tick " +
-           std::to_string(recorded.start_time_ticks);
+           " since boot, the journal's runner at tick " + std::to_string(recorded.start_time_ticks);
   return {};
 }
 

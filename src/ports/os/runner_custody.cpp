@@ -33,7 +33,7 @@ exit_status status_of(int wait_status) {
 }
 
 class custody {
-public:
+ public:
   static custody& instance() {
     static custody* the_custody = new custody;  // lives, with its thread, until the exit
     return *the_custody;
@@ -62,7 +62,7 @@ public:
     return taken_runner{held.pipes[0], held.pipes[1], held.ended, held.dropped_lines};
   }
 
-private:
+ private:
   custody() : wake_fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
 
   void wake() {
@@ -104,17 +104,22 @@ private:
         const auto found = runners_.find(owners[i].pid);
         if (found == runners_.end()) continue;  // taken back meanwhile
         auto& held = found->second;
-        if (owners[i].slot == 2) reap(owners[i].pid, held);
-        else drain(held, owners[i].slot);
+        if (owners[i].slot == 2)
+          reap(owners[i].pid, held);
+        else
+          drain(held, owners[i].slot);
       }
     }
   }
 
   static void reap(pid_t pid, held_runner& held) {
     int wait_status = 0;
-    if (::waitpid(pid, &wait_status, WNOHANG) == pid) held.ended = status_of(wait_status);
-    else if (errno == ECHILD) held.ended = exit_status{.unknown = true};  // reaped elsewhere
-    else return;
+    if (::waitpid(pid, &wait_status, WNOHANG) == pid)
+      held.ended = status_of(wait_status);
+    else if (errno == ECHILD)
+      held.ended = exit_status{.unknown = true};  // reaped elsewhere
+    else
+      return;
     ::close(held.pidfd);
     held.pidfd = -1;
   }
@@ -128,8 +133,8 @@ private:
       held.pipes[slot] = -1;
       return;
     }
-    held.dropped_lines += static_cast<std::uint64_t>(
-        std::count(chunk.begin(), chunk.begin() + n, '\n'));
+    held.dropped_lines +=
+        static_cast<std::uint64_t>(std::count(chunk.begin(), chunk.begin() + n, '\n'));
   }
 
   std::mutex mutex_;

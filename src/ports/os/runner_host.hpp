@@ -13,7 +13,7 @@
 namespace runwarden {
 
 class runner_host {
-public:
+ public:
   virtual ~runner_host() = default;
   // Call once, before the first spawn.
   virtual void start() = 0;

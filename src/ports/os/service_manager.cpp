@@ -16,9 +16,7 @@ int service_manager_watchdog_enabled(std::uint64_t* usec) {
 }
 #else
 int service_manager_notify(const char* state) { return sd_notify(0, state); }
-int service_manager_watchdog_enabled(std::uint64_t* usec) {
-  return sd_watchdog_enabled(0, usec);
-}
+int service_manager_watchdog_enabled(std::uint64_t* usec) { return sd_watchdog_enabled(0, usec); }
 #endif
 
 }  // namespace runwarden

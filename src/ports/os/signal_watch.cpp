@@ -47,12 +47,12 @@ void signal_watch::stop() {
 }
 
 void signal_watch::wait() {
-  signals_->async_wait([self = shared_from_this()](boost::system::error_code error,
-                                                  int signal_number) {
-    if (error) return;
-    caf::anon_send(self->warden_, os_signal_received{signal_number});
-    self->wait();
-  });
+  signals_->async_wait(
+      [self = shared_from_this()](boost::system::error_code error, int signal_number) {
+        if (error) return;
+        caf::anon_send(self->warden_, os_signal_received{signal_number});
+        self->wait();
+      });
 }
 
 }  // namespace runwarden

@@ -16,7 +16,7 @@
 namespace runwarden {
 
 class signal_watch : public std::enable_shared_from_this<signal_watch> {
-public:
+ public:
   explicit signal_watch(boost::asio::io_context& context);
   signal_watch(const signal_watch&) = delete;
   signal_watch& operator=(const signal_watch&) = delete;
@@ -24,7 +24,7 @@ public:
   void start(os_signal_listener_actor warden);
   void stop();
 
-private:
+ private:
   void wait();
   std::optional<boost::asio::signal_set> signals_;  // reset only by the destructor
   os_signal_listener_actor warden_;

@@ -15,7 +15,7 @@ namespace runwarden {
 class keeper_link;
 
 class systemd_notify {
-public:
+ public:
   // The socket systemd named in NOTIFY_SOCKET, or nullopt outside systemd.
   static std::optional<systemd_notify> from_environment();
   // Under a keeper, the service's main process: the lines go to it, which hands them on to
@@ -23,9 +23,7 @@ public:
   static systemd_notify through_keeper(std::shared_ptr<keeper_link> keeper);
 
   // The unit's WatchdogSec= as systemd passed it (WATCHDOG_USEC for this process), if set.
-  std::optional<std::chrono::microseconds> watchdog_interval() const {
-    return watchdog_interval_;
-  }
+  std::optional<std::chrono::microseconds> watchdog_interval() const { return watchdog_interval_; }
 
   // True when the lines go to the keeper rather than straight to systemd.
   bool through_keeper() const { return keeper_ != nullptr; }
@@ -34,7 +32,7 @@ public:
   // text for the log; systemd going away is no reason to stop supervising.
   std::optional<std::string> send(const std::vector<std::string>& lines) const;
 
-private:
+ private:
   systemd_notify(std::optional<std::chrono::microseconds> watchdog_interval,
                  std::shared_ptr<keeper_link> keeper)
       : watchdog_interval_(watchdog_interval), keeper_(std::move(keeper)) {}
