@@ -70,3 +70,12 @@ def kill_warden(keeper):
     except ProcessLookupError:
         return None
     return warden
+
+
+def resident_kb(pid):
+    """A process's resident memory (VmRSS) in kB."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS for pid %d" % pid)

@@ -12,61 +12,30 @@ Nothing waits a fixed time: every wait reads the Watch stream, the status or the
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
 
 from keeper_family import kill_warden, wait_for_warden
 
-RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
+from generic_runner_world import RUNWARDEN, WAIT_S, GenericRunnerWorld, eventually
+
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "job_reporting_runner.py")
-WAIT_S = 30
 JOB = "4711-1-build"
 
 
-def eventually(condition):
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
+class CtlJob(GenericRunnerWorld, unittest.TestCase):
+    prefix = "runwarden-ctl-job-"
 
-
-class CtlJob(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="runwarden-ctl-job-")
-        self.socket = os.path.join(self.dir, "control.sock")
-        self.record = os.path.join(self.dir, "record")
+        super().setUp()
         self.finish = os.path.join(self.dir, "finish")
-        self.log_path = os.path.join(self.dir, "runwarden.log")
-        self.processes = []
-
-    def tearDown(self):
-        for process in self.processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
-            if process.stdout:
-                process.stdout.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
     def start_warden(self):
-        config = os.path.join(self.dir, "runwarden.toml")
-        with open(config, "w") as f:
-            f.write('[runner]\nkind = "generic"\n')
-        with open(self.log_path, "a") as log:
-            warden = subprocess.Popen(
-                [RUNWARDEN, "run", "--config", config, "--grpc-listen", "unix://" + self.socket,
-                 "--http-listen", "none", "--state-dir", os.path.join(self.dir, "state"), "--",
-                 "/usr/bin/python3", RUNNER, RUNWARDEN, self.socket, self.record, self.finish,
-                 JOB], stdout=log, stderr=subprocess.STDOUT)
-        self.processes.append(warden)
-        return warden
+        return super().start_warden(
+            '[runner]\nkind = "generic"\n',
+            ["/usr/bin/python3", RUNNER, RUNWARDEN, self.socket, self.record, self.finish, JOB])
 
     def ctl(self, *args):
         return subprocess.run([RUNWARDEN, "ctl", "--socket", self.socket] + list(args),
@@ -75,16 +44,6 @@ class CtlJob(unittest.TestCase):
     def status(self):
         done = self.ctl("status", "--json")
         return json.loads(done.stdout) if done.returncode == 0 else None
-
-    def lines(self):
-        if not os.path.exists(self.record):
-            return []
-        with open(self.record) as f:
-            return f.read().split("\n")[:-1]
-
-    def log(self):
-        with open(self.log_path) as f:
-            return f.read()
 
     def watch(self):
         watch = subprocess.Popen([RUNWARDEN, "ctl", "--socket", self.socket, "status", "--watch",

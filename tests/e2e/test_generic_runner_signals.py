@@ -15,68 +15,25 @@ handler for its first half second, and aborts its job on a second SIGTERM.
 """
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
 
 from keeper_family import kill_warden, wait_for_warden
 
-RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
+from generic_runner_world import RUNWARDEN, WAIT_S, GenericRunnerWorld, eventually
+
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sigterm_twice_runner.py")
-WAIT_S = 30
 
 
-def eventually(condition):
-    """Polls a file-backed condition (the runner's record, the journal) until it holds."""
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
-
-
-class GenericRunnerSignals(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="runwarden-signals-")
-        self.record = os.path.join(self.dir, "record")
-        self.log_path = os.path.join(self.dir, "runwarden.log")
-        self.config = os.path.join(self.dir, "runwarden.toml")
-        self.wardens = []
-
-    def tearDown(self):
-        for warden in self.wardens:
-            if warden.poll() is None:
-                warden.kill()
-                warden.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
+class GenericRunnerSignals(GenericRunnerWorld, unittest.TestCase):
+    prefix = "runwarden-signals-"
 
     def start_warden(self, start_grace, handlers_after_s, job_s):
-        with open(self.config, "w") as f:
-            f.write('[runner]\nkind = "generic"\n\n[drain]\nstart_grace = "%s"\n' % start_grace)
-        with open(self.log_path, "a") as log:
-            warden = subprocess.Popen(
-                [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",
-                 "unix://" + os.path.join(self.dir, "control.sock"), "--http-listen", "none",
-                 "--state-dir", os.path.join(self.dir, "state"), "--", "/usr/bin/python3",
-                 RUNNER, self.record, str(handlers_after_s), str(job_s)],
-                stdout=log, stderr=subprocess.STDOUT)
-        self.wardens.append(warden)
-        return warden
-
-    def lines(self):
-        if not os.path.exists(self.record):
-            return []
-        with open(self.record) as f:
-            return f.read().split("\n")[:-1]
-
-    def log(self):
-        with open(self.log_path) as f:
-            return f.read()
+        return super().start_warden(
+            '[runner]\nkind = "generic"\n\n[drain]\nstart_grace = "%s"\n' % start_grace,
+            ["/usr/bin/python3", RUNNER, self.record, str(handlers_after_s), str(job_s)])
 
     def journal_records_delivery(self):
         done = subprocess.run([RUNWARDEN, "replay", os.path.join(self.dir, "state", "journal")],

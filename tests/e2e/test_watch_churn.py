@@ -28,7 +28,7 @@ import unittest
 import grpc
 
 from drain_world import RUNWARDEN
-from keeper_family import warden_of
+from keeper_family import resident_kb, warden_of
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import test_control_api as control_api  # noqa: E402  (its stub generation, not its tests)
@@ -43,14 +43,6 @@ GROWTH_MAX_KB = 14 * 1024
 SETTLE_S = 0.3  # after a round's cancels, for the server to end the calls
 START_S = 30
 CALL_S = 30
-
-
-def resident_kb(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS for pid %d" % pid)
 
 
 async def churn(target, warden_pid):

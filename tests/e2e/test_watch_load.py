@@ -36,7 +36,7 @@ import grpc
 
 from aws_world import INSTANCE_ID, AwsWorld
 from drain_world import RUNWARDEN, WAIT_S, DrainWorld
-from keeper_family import warden_of
+from keeper_family import resident_kb, warden_of
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import test_control_api as control_api  # noqa: E402  (its stub generation, not its tests)
@@ -55,15 +55,11 @@ STALL_S = WAIT_S  # the longest a wait goes on with nothing moving
 RSS_GROWTH_MAX_KB = 256 * 1024  # generous: the point is "bounded", not "small"
 
 
-def resident_kb(keeper):
+def warden_resident_kb(keeper):
     """The warden's resident memory: the big process, where the control API lives."""
     pid = warden_of(keeper)
     assert pid, "runwarden %d has no warden" % keeper
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS for pid %d" % pid)
+    return resident_kb(pid)
 
 
 class Progress:
@@ -154,7 +150,7 @@ class Load:
                 if error.code() == grpc.StatusCode.UNAVAILABLE and self.runner_exited():
                     return
                 self.status_errors.append(error.code())
-            self.rss_peak_kb = max(self.rss_peak_kb, resident_kb(self.pid))
+            self.rss_peak_kb = max(self.rss_peak_kb, warden_resident_kb(self.pid))
 
     async def close(self, tasks):
         """Cancels what still runs and closes every channel: nothing is left to hang on."""
@@ -182,7 +178,7 @@ class WatchLoadTest(unittest.TestCase):
         load = Load("unix:" + self.world.socket, self.warden.pid,
                     lambda: os.path.exists(self.world.record)
                     and "exit 0" in self.world.runner_record())
-        rss_before_kb = resident_kb(self.warden.pid)
+        rss_before_kb = warden_resident_kb(self.warden.pid)
         watches = [asyncio.ensure_future(load.watch(i)) for i in range(WATCH_STREAMS)]
         floods = []
         try:
