@@ -41,7 +41,7 @@ std::vector<arm_timer> drain_machine::timer_rearms() const {
 }
 
 std::vector<drain_effect> drain_machine::step(const drain_event& event, instant now) {
-  const auto& cell = drain_table_cell(phase_of(state_), event_kind_of(event));
+  const auto& cell = drain_table_cell(machine_phase_of(state_), event_kind_of(event));
   // A timer fires once, and only the one armed: one re-armed or disarmed since is stale.
   if (const auto* fired = std::get_if<timer_fired>(&event))
     if (!take_timer(timer_slot(state_.timers, fired->kind), fired->id)) return {};

@@ -26,9 +26,6 @@
 //   A pending lifecycle action (a terminate hook) is kept alive with heartbeats until it is
 //   completed or the cloud's own timeout passes; the drain deadline leaves room before that
 //   timeout for the wind-down.
-//
-// Every step is one cell of the table in drain_table.cpp: the phase (status × runner, the
-// eight combinations the diagrams above reach) against the event, no-ops written out.
 
 #include <chrono>
 #include <cstdint>
@@ -37,8 +34,6 @@
 #include <variant>
 #include <vector>
 
-#include "src/drain/drain_effects.hpp"
-#include "src/drain/drain_events.hpp"
 #include "src/drain/drain_vocabulary.hpp"
 #include "src/drain/job_ledger.hpp"
 #include "src/runner/process_identity.hpp"
@@ -103,11 +98,22 @@ struct armed_timers {
   std::optional<armed_timer> runner_start_grace;
   std::optional<armed_timer> unregistration_last_attempt;
   std::optional<armed_timer> unregistration_alert;
-  friend bool operator==(const armed_timers&, const armed_timers&) = default;
 };
 
 // Where a step of the wind-down stands.
 enum class step_progress : std::uint8_t { not_started, in_progress, done };
+
+// A lifecycle action the cloud waits for: an Auto Scaling terminate hook, completed with
+// CONTINUE, or an Azure scheduled event (hook_name its EventId), approved with StartRequests.
+struct lifecycle_action {
+  std::string hook_name;
+  duration heartbeat_timeout;  // zero: the cloud takes no heartbeats (Azure)
+  instant expires_at;          // the hook's global timeout: past it the cloud goes on regardless
+  // Kept free before expires_at for the wind-down; unset: drain_config::wind_down_reserve.
+  // An Azure event brings its own drain deadline, so it keeps none.
+  std::optional<duration> wind_down_reserve = std::nullopt;
+  friend bool operator==(const lifecycle_action&, const lifecycle_action&) = default;
+};
 
 struct drain_state {
   warden_status status = warden_status::starting;
@@ -167,9 +173,145 @@ struct drain_state {
   armed_timers timers;
   timer_id next_timer_id = 1;
   std::uint64_t random_state = 0;
-  // Compared whole by the table's test: a no-op cell leaves every field as it was.
-  friend bool operator==(const drain_state&, const drain_state&) = default;
 };
+
+// Events: what happened, in the past tense. Comparable, so that a journal's round trip can
+// be checked.
+struct warden_started {
+  friend bool operator==(const warden_started&, const warden_started&) = default;
+};
+struct runner_spawned {
+  std::int64_t pid;
+  process_identity identity = {};  // empty when the spawner could not tell (a keeper's)
+  friend bool operator==(const runner_spawned&, const runner_spawned&) = default;
+};
+struct runner_spawn_failed {
+  int error_number;
+  std::string message;
+  friend bool operator==(const runner_spawn_failed&, const runner_spawn_failed&) = default;
+};
+struct runner_exited {
+  std::int64_t pid;
+  exit_status status;
+  friend bool operator==(const runner_exited&, const runner_exited&) = default;
+};
+struct shutdown_requested {
+  trigger_source source = trigger_source::control_api;
+  std::optional<instant> deadline = std::nullopt;  // a trigger's own deadline (spot: 2 min)
+  std::string reason = {};
+  std::optional<shutdown_callback> callback = std::nullopt;
+  friend bool operator==(const shutdown_requested&, const shutdown_requested&) = default;
+};
+struct forceful_shutdown_requested {
+  trigger_source source = trigger_source::control_api;
+  std::string reason = {};
+  friend bool operator==(const forceful_shutdown_requested&,
+                         const forceful_shutdown_requested&) = default;
+};
+struct reload_requested {
+  friend bool operator==(const reload_requested&, const reload_requested&) = default;
+};
+struct timer_fired {
+  timer_kind kind;
+  timer_id id;
+  friend bool operator==(const timer_fired&, const timer_fired&) = default;
+};
+struct runner_load_observed {
+  std::optional<std::uint32_t> jobs_running;
+  // The runner's own word for its state, when it says one (gitlab-runner 19.1+'s
+  // gitlab_runner_process_state_info: "starting", "running", "graceful-shutdown", ...).
+  std::string runner_state = {};
+  friend bool operator==(const runner_load_observed&, const runner_load_observed&) = default;
+};
+// The CI server no longer knows the runner (or, with confirmed false, never will: retries
+// were limited and ran out).
+struct unregistration_finished {
+  bool confirmed = true;
+  std::string detail = {};
+  friend bool operator==(const unregistration_finished&, const unregistration_finished&) = default;
+};
+struct lifecycle_action_pending {
+  lifecycle_action action;
+  friend bool operator==(const lifecycle_action_pending&,
+                         const lifecycle_action_pending&) = default;
+};
+// The cloud has the action's answer ("no active lifecycle action" counts), or, with
+// confirmed false, refuses it for good (a missing permission).
+struct lifecycle_action_completed {
+  bool confirmed = true;
+  std::string detail = {};
+  friend bool operator==(const lifecycle_action_completed&,
+                         const lifecycle_action_completed&) = default;
+};
+
+// The lifecycle client looked for this instance's hook and found none to answer.
+struct lifecycle_lookup_ended {
+  std::string detail = {};
+  friend bool operator==(const lifecycle_lookup_ended&, const lifecycle_lookup_ended&) = default;
+};
+
+// kill() returned for a signal the machine asked for: it reached the runner.
+struct runner_signal_delivered {
+  std::int64_t pid;
+  int signal_number;
+  friend bool operator==(const runner_signal_delivered&, const runner_signal_delivered&) = default;
+};
+
+// A lifecycle completion was due while no lifecycle client was there to ask (one restarted
+// by its supervisor, or not yet started after recovery).
+struct lifecycle_client_unavailable {
+  friend bool operator==(const lifecycle_client_unavailable&,
+                         const lifecycle_client_unavailable&) = default;
+};
+
+using drain_event =
+    std::variant<warden_started, runner_spawned, runner_spawn_failed, runner_exited,
+                 shutdown_requested, forceful_shutdown_requested, reload_requested, timer_fired,
+                 runner_load_observed, unregistration_finished, lifecycle_action_pending,
+                 lifecycle_action_completed, lifecycle_lookup_ended, runner_signal_delivered,
+                 lifecycle_client_unavailable, job_reported>;
+
+// Effects: what to do, in the imperative.
+struct spawn_runner {};
+struct signal_runner {
+  std::int64_t pid;
+  int signal_number;
+  signal_purpose purpose;
+};
+struct arm_timer {
+  timer_kind kind;
+  timer_id id;
+  instant at;
+};
+struct change_status {
+  warden_status from;
+  warden_status to;
+};
+struct exit_warden {
+  int exit_code;
+  std::string reason;
+};
+// Tell the configured webhook, and at gone the callbacks collected, how the drain goes.
+struct send_notification {
+  notification_kind kind;
+  std::vector<shutdown_callback> callbacks;
+};
+struct report {
+  report_level level;
+  std::string text;
+};
+struct unregister_runner {};
+struct record_lifecycle_heartbeat {
+  std::string hook_name;
+};
+struct complete_lifecycle_action {
+  std::string hook_name;
+  lifecycle_result result;
+};
+
+using drain_effect = std::variant<spawn_runner, signal_runner, arm_timer, change_status,
+                                  exit_warden, send_notification, report, unregister_runner,
+                                  record_lifecycle_heartbeat, complete_lifecycle_action>;
 
 class drain_machine {
  public:
@@ -189,6 +331,7 @@ class drain_machine {
   const drain_config& config() const { return config_; }
 
  private:
+  class stepper;
   drain_config config_;
   drain_state state_;
 };

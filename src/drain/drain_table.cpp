@@ -95,11 +95,11 @@ constexpr auto absent = handled<&miss_lifecycle_client>("absent");
 constexpr auto beat = handled<&send_lifecycle_heartbeat>("beat");
 constexpr auto expire = handled<&expire_lifecycle_action>("expire");
 
-using drain_row = std::array<drain_cell, drain_phase_count>;
+using drain_row = std::array<drain_cell, machine_phase_count>;
 
 // clang-format off
 constexpr std::array<drain_row, drain_event_kind_count> drain_table{{
-// The columns, in drain_phase's order (drain_table.hpp; respawning, backing_off,
+// The columns, in machine_phase's order (drain_table.hpp; respawning, backing_off,
 // drain_spawning and winding_down shortened):
 // starting  respawn   running   backoff   dr_spawn  draining  winding   gone
   {spawn,    refuse,   refuse,   refuse,   refuse,   refuse,   refuse,   refuse},   // started
@@ -140,10 +140,10 @@ static_assert(every_cell_written(), "a cell of the drain table is missing");
 
 }  // namespace
 
-const drain_cell& drain_table_cell(drain_phase phase, drain_event_kind kind) {
+const drain_cell& drain_table_cell(machine_phase phase, drain_event_kind kind) {
   const auto row = static_cast<std::size_t>(kind);
   const auto column = static_cast<std::size_t>(phase);
-  RUNWARDEN_ASSERT(row < drain_event_kind_count && column < drain_phase_count);
+  RUNWARDEN_ASSERT(row < drain_event_kind_count && column < machine_phase_count);
   return drain_table[row][column];
 }
 

@@ -15,7 +15,7 @@ namespace runwarden {
 struct drain_step;
 
 // Where the machine is, as status × runner; every state is in exactly one phase.
-enum class drain_phase : std::uint8_t {
+enum class machine_phase : std::uint8_t {
   starting,        // status starting, the first runner spawning
   respawning,      // running, a runner spawning again after its backoff
   running,         // running, the runner alive
@@ -25,7 +25,7 @@ enum class drain_phase : std::uint8_t {
   winding_down,    // shutting down, the runner gone: unregistering, completing the hook
   gone,            // the end: only the runner's metrics are still kept
 };
-inline constexpr std::size_t drain_phase_count = 8;
+inline constexpr std::size_t machine_phase_count = 8;
 
 // What happened: each alternative of drain_event, with timer_fired split by timer_kind.
 enum class drain_event_kind : std::uint8_t {
@@ -69,11 +69,11 @@ struct drain_cell {
   void (*run)(drain_step& step, const drain_event& event);
 };
 
-drain_phase phase_of(const drain_state& state);
+machine_phase machine_phase_of(const drain_state& state);
 drain_event_kind event_kind_of(const drain_event& event);
-const drain_cell& drain_table_cell(drain_phase phase, drain_event_kind kind);
+const drain_cell& drain_table_cell(machine_phase phase, drain_event_kind kind);
 
-std::string_view to_string(drain_phase phase);
+std::string_view to_string(machine_phase phase);
 std::string_view to_string(drain_event_kind kind);
 
 }  // namespace runwarden

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "src/drain/drain_step.hpp"
 #include "src/drain/drain_table.hpp"
@@ -23,7 +24,7 @@ using namespace runwarden;
 using namespace runwarden::testing;
 using namespace std::chrono_literals;
 
-static_assert(drain_phase_count == 8 && drain_event_kind_count == 23,
+static_assert(machine_phase_count == 8 && drain_event_kind_count == 23,
               "a new phase needs machines in phase_setups, a new event a probe in probe_for");
 
 namespace {
@@ -32,7 +33,7 @@ using event_at = std::function<drain_event(const drain_state&)>;
 
 struct phase_setup {
   std::string name;
-  drain_phase phase;
+  machine_phase phase;
   drain_config config;
   std::vector<std::pair<duration, event_at>> events;
 };
@@ -82,7 +83,7 @@ const auto cloud_notice =
 const auto cloud_drain = plain(shutdown_requested{.source = trigger_source::cloud_lifecycle});
 
 std::vector<phase_setup> phase_setups() {
-  using p = drain_phase;
+  using p = machine_phase;
   const auto base = gitlab_config();
   const auto hook_a = plain(hook("hook-a", instant{1s}));
   return {
@@ -203,6 +204,27 @@ drain_event probe_for(drain_event_kind kind, const drain_state& state, instant n
   return warden_started{};
 }
 
+// The whole state compared, field by field (drain_state has no operator==, to leave the
+// header every actor includes as it is). Its size is pinned on x86-64 so that a new field
+// fails here until it is compared too.
+static_assert(sizeof(drain_state) == 784 && sizeof(armed_timers) == 192,
+              "drain_state changed: compare the new field in same_state");
+auto fields_of(const drain_state& s) {
+  return std::tie(
+      s.status, s.runner, s.runner_pid, s.runner_identity, s.runner_started_at, s.runner_answered,
+      s.last_exit, s.spawn_failure, s.drain_started_at, s.drain_deadline, s.drain_trigger,
+      s.drain_reason, s.callbacks, s.force_requested, s.forceful_held, s.stage, s.delivered,
+      s.operator_signals_received, s.recent_restarts, s.restarts_total, s.jobs_scraped,
+      s.jobs_reported, s.jobs_running, s.runner_reported_state, s.unregistration, s.lifecycle,
+      s.lifecycle_lookup, s.lifecycle_completion, s.drained_exit, s.unregistration_result,
+      s.next_heartbeat_at, s.unregistration_started_at, s.status_since, s.exit_code, s.exit_unknown,
+      s.exit_reason, s.next_timer_id, s.random_state, s.timers.restart_backoff,
+      s.timers.drain_deadline, s.timers.kill_timeout, s.timers.lifecycle_heartbeat,
+      s.timers.lifecycle_expiry, s.timers.runner_start_grace, s.timers.unregistration_last_attempt,
+      s.timers.unregistration_alert);
+}
+bool same_state(const drain_state& a, const drain_state& b) { return fields_of(a) == fields_of(b); }
+
 // The state a no-op leaves: the same, but for the timer the probe fired, if it was armed.
 drain_state unchanged_by(const drain_state& before, const drain_event& probe) {
   auto expected = before;
@@ -220,8 +242,8 @@ bool only_reports(const std::vector<drain_effect>& effects) {
 }  // namespace
 
 TEST_CASE("every cell of the drain table does what it declares") {
-  std::set<std::pair<drain_phase, drain_event_kind>> acted;
-  std::map<drain_phase, int> machines_per_phase;
+  std::set<std::pair<machine_phase, drain_event_kind>> acted;
+  std::map<machine_phase, int> machines_per_phase;
   for (const auto& setup : phase_setups()) {
     drain_machine machine{setup.config};
     duration now{0};
@@ -230,7 +252,7 @@ TEST_CASE("every cell of the drain table does what it declares") {
       machine.step(event(machine.state()), now);
     }
     INFO("machine: " << setup.name);
-    REQUIRE(phase_of(machine.state()) == setup.phase);
+    REQUIRE(machine_phase_of(machine.state()) == setup.phase);
     ++machines_per_phase[setup.phase];
     now += 1s;
     for (std::size_t k = 0; k < drain_event_kind_count; ++k) {
@@ -246,15 +268,15 @@ TEST_CASE("every cell of the drain table does what it declares") {
       switch (cell.outcome) {
         case drain_outcome::unchanged:
           CHECK(effects.empty());
-          CHECK(copy.state() == expected);
+          CHECK(same_state(copy.state(), expected));
           break;
         case drain_outcome::noted:
           CHECK_FALSE(effects.empty());
           CHECK(only_reports(effects));
-          CHECK(copy.state() == expected);
+          CHECK(same_state(copy.state(), expected));
           break;
         case drain_outcome::handled:
-          if (!(copy.state() == expected) || !only_reports(effects))
+          if (!same_state(copy.state(), expected) || !only_reports(effects))
             acted.insert({setup.phase, kind});
           break;
         case drain_outcome::misuse:
@@ -263,8 +285,8 @@ TEST_CASE("every cell of the drain table does what it declares") {
     }
   }
   // Every phase has its machines, and every handled cell acted in one of them at least.
-  for (std::size_t p = 0; p < drain_phase_count; ++p) {
-    const auto phase = static_cast<drain_phase>(p);
+  for (std::size_t p = 0; p < machine_phase_count; ++p) {
+    const auto phase = static_cast<machine_phase>(p);
     INFO("phase " << to_string(phase));
     CHECK(machines_per_phase[phase] > 0);
     for (std::size_t k = 0; k < drain_event_kind_count; ++k) {
@@ -277,12 +299,12 @@ TEST_CASE("every cell of the drain table does what it declares") {
 }
 
 TEST_CASE("the only misuse in the drain table is a second warden_started") {
-  for (std::size_t p = 0; p < drain_phase_count; ++p) {
+  for (std::size_t p = 0; p < machine_phase_count; ++p) {
     for (std::size_t k = 0; k < drain_event_kind_count; ++k) {
-      const auto phase = static_cast<drain_phase>(p);
+      const auto phase = static_cast<machine_phase>(p);
       const auto kind = static_cast<drain_event_kind>(k);
       const bool second_start =
-          kind == drain_event_kind::warden_started && phase != drain_phase::starting;
+          kind == drain_event_kind::warden_started && phase != machine_phase::starting;
       INFO(to_string(phase) << " × " << to_string(kind));
       CHECK((drain_table_cell(phase, kind).outcome == drain_outcome::misuse) == second_start);
     }

@@ -1,5 +1,5 @@
 // The table's keys (drain_table.hpp): the phase read from a state, the kind read from an
-// event, and their printed names. phase_of also checks that status and runner agree: a
+// event, and their printed names. machine_phase_of also checks that status and runner agree: a
 // combination outside the eight phases is a bug of the handlers.
 #include <variant>
 
@@ -16,7 +16,7 @@ static_assert(drain_event_kind_count == std::variant_size_v<drain_event> - 1 + t
               "each event alternative is a row, and timer_fired one row per timer kind");
 static_assert(static_cast<std::size_t>(drain_event_kind::unregistration_alert_fired) + 1 ==
               drain_event_kind_count);
-static_assert(static_cast<std::size_t>(drain_phase::gone) + 1 == drain_phase_count);
+static_assert(static_cast<std::size_t>(machine_phase::gone) + 1 == machine_phase_count);
 
 struct kind_of_event {
   using k = drain_event_kind;
@@ -49,35 +49,35 @@ drain_event_kind event_kind_of(const drain_event& event) {
   return std::visit(kind_of_event{}, event);
 }
 
-drain_phase phase_of(const drain_state& state) {
+machine_phase machine_phase_of(const drain_state& state) {
   const auto runner = state.runner;
   switch (state.status) {
     case warden_status::starting:
       RUNWARDEN_ASSERT(runner == runner_state::spawning);
-      return drain_phase::starting;
+      return machine_phase::starting;
     case warden_status::running:
       RUNWARDEN_ASSERT(runner != runner_state::exited);
-      if (runner == runner_state::spawning) return drain_phase::respawning;
-      return runner == runner_state::alive ? drain_phase::running : drain_phase::backing_off;
+      if (runner == runner_state::spawning) return machine_phase::respawning;
+      return runner == runner_state::alive ? machine_phase::running : machine_phase::backing_off;
     case warden_status::shutting_down:
       RUNWARDEN_ASSERT(runner != runner_state::backing_off);
-      if (runner == runner_state::spawning) return drain_phase::drain_spawning;
-      if (runner == runner_state::alive) return drain_phase::draining;
+      if (runner == runner_state::spawning) return machine_phase::drain_spawning;
+      if (runner == runner_state::alive) return machine_phase::draining;
       RUNWARDEN_ASSERT(state.drained_exit.has_value());
-      return drain_phase::winding_down;
+      return machine_phase::winding_down;
     case warden_status::gone:
       RUNWARDEN_ASSERT(runner == runner_state::exited);
-      return drain_phase::gone;
+      return machine_phase::gone;
   }
   RUNWARDEN_ASSERT(false && "a status outside warden_status");
-  return drain_phase::gone;
+  return machine_phase::gone;
 }
 
-std::string_view to_string(drain_phase phase) {
+std::string_view to_string(machine_phase phase) {
   constexpr std::string_view names[] = {
       "starting",       "respawning", "running",      "backing_off",
       "drain_spawning", "draining",   "winding_down", "gone"};
-  static_assert(std::size(names) == drain_phase_count);
+  static_assert(std::size(names) == machine_phase_count);
   return names[static_cast<std::size_t>(phase)];
 }
 
