@@ -331,7 +331,6 @@ class drain_machine {
   const drain_config& config() const { return config_; }
 
  private:
-  class stepper;
   drain_config config_;
   drain_state state_;
 };
