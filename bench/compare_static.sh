@@ -2,26 +2,29 @@
 # The static binary beside the dynamic one, in one run (issue 35): the same harnesses
 # (measure_startup.py: start-up, `version`, `ctl status`; measure_idle.py: idle CPU and the
 # keeper's and the warden's peak RSS) on copies of the binaries, in turns, so that a change of
-# the machine's load falls on every variant alike. Three variants:
+# the machine's load falls on every variant alike. The variants:
 #   dynamic     build/runwarden with its keeper program beside it (the Debian package);
-#   one-binary  build-static/runwarden copied alone: it is its own keeper, as the static
-#               binary was before the keeper became a program of its own;
+#   before      with --before FILE only: an earlier static runwarden, copied alone, so that
+#               it is its own keeper (as every static binary was before runwarden-keeper);
 #   static      build-static/runwarden with build-static/runwarden-keeper beside it (the
 #               tarball, the .rpm, the container image).
 # Where hyperfine is installed (Debian's package), `version` and `ctl status` are timed with
 # it too (-N: no shell; 5 warm-ups, 100 runs, medians), every variant in one invocation.
 # Builds nothing.
-#   bench/compare_static.sh [--quick] [--rounds N] [DYNAMIC_BUILD] [STATIC_BUILD]
+#   bench/compare_static.sh [--quick] [--rounds N] [--before FILE] [DYNAMIC_BUILD]
+#                           [STATIC_BUILD]
 #                             (defaults: 2 rounds, build and build-static)
 # Results (JSON) go to STATIC_BUILD/bench-static/, the table to its table.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 quick=()
 rounds=2
+before=
 while [[ ${1:-} == --* ]]; do
   case $1 in
     --quick) quick=(--quick) ;;
     --rounds) rounds=$2; shift ;;
+    --before) before=$(realpath "$2"); shift ;;
     *) echo "unknown option $1" >&2; exit 64 ;;
   esac
   shift
@@ -30,7 +33,8 @@ dynamic=$(cd "${1:-$here/../build}" && pwd)
 static=$(cd "${2:-$here/../build-static}" && pwd)
 out=$static/bench-static
 python=/usr/bin/python3
-variants=(dynamic one-binary static)
+variants=(dynamic static)
+[[ -z $before ]] || variants=(dynamic before static)
 rm -rf "$out"
 mkdir -p "$out"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-static-XXXXXX")
@@ -41,10 +45,12 @@ cleanup() {  # the runwardens started for `ctl status`, should the script stop e
 trap cleanup EXIT
 for variant in "${variants[@]}"; do
   mkdir "$scratch/$variant"
-  source_dir=$static
-  [[ $variant == dynamic ]] && source_dir=$dynamic
-  cp -p "$source_dir/runwarden" "$scratch/$variant/runwarden"
-  [[ $variant == one-binary ]] || cp -p "$source_dir/runwarden-keeper" "$scratch/$variant/"
+  case $variant in
+    before) cp -p "$before" "$scratch/$variant/runwarden"; continue ;;
+    dynamic) source_dir=$dynamic ;;
+    static) source_dir=$static ;;
+  esac
+  cp -p "$source_dir/runwarden" "$source_dir/runwarden-keeper" "$scratch/$variant/"
 done
 
 for round in $(seq "$rounds"); do
