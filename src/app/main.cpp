@@ -24,8 +24,8 @@ void before_everything(int argc, char** argv, char**) {
   if (runwarden::wants_keeper(argc, argv))
     runwarden::exec_keeper_program(runwarden::own_binary_path(), argv);
 }
-[[gnu::section(".preinit_array"),
-  gnu::used]] void (*const preinit)(int, char**, char**) = &before_everything;
+[[gnu::section(".preinit_array"), gnu::used]] void (*const preinit)(int, char**,
+                                                                    char**) = &before_everything;
 
 }  // namespace
 
