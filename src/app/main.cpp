@@ -19,10 +19,10 @@ namespace {
 // The keeper program is executed from here too, before any static initialiser (protobuf's
 // descriptors, abseil's and gRPC's globals, CAF's): the keeper would use none of them, and in
 // the static binary they are most of what a start costs in time and pages.
-void before_everything(int argc, char** argv, char**) {
+void before_everything(int argc, char** argv, char** envp) {
   runwarden::take_standard_descriptors_and_ignore_sigpipe();
-  if (runwarden::wants_keeper(argc, argv))
-    runwarden::exec_keeper_program(runwarden::own_binary_path(), argv);
+  if (runwarden::wants_keeper_program(argc, argv, envp))
+    runwarden::exec_keeper_program(runwarden::own_binary_path(), argv, envp);
 }
 [[gnu::section(".preinit_array"), gnu::used]] void (*const preinit)(int, char**,
                                                                     char**) = &before_everything;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "messages/keeper_protocol.hpp"
 #include "src/keeper/keeper.hpp"
 #include "src/keeper/keeper_program.hpp"
 #include "src/util/exit_codes.hpp"
@@ -23,6 +24,11 @@ void take_descriptors_before_everything(int, char**, char**) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A warden is never a keeper: a keeper started by a keeper would start another in turn.
+  if (std::getenv(runwarden::keeper_protocol::link_variable) != nullptr) {
+    std::fputs("runwarden-keeper: started by a keeper, as its warden; refusing\n", stderr);
+    return runwarden::exit_software;
+  }
   const char* warden = std::getenv(runwarden::warden_binary_variable);
   if (warden == nullptr || warden[0] != '/') {
     std::fputs(

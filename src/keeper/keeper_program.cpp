@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <array>
-#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+#include "messages/keeper_protocol.hpp"
 
 namespace runwarden {
 
@@ -20,16 +23,31 @@ std::string own_binary_path() {
   return std::string{path.data()} + "/" + started_as;
 }
 
-void exec_keeper_program(const std::string& warden_binary, char** argv) {
+bool wants_keeper_program(int argc, char** argv, char** envp) {
+  if (argc < 2) return false;
+  const std::string_view command = argv[1];
+  if (command != "run" && command != "wrapper") return false;
+  const auto link = std::string{keeper_protocol::link_variable} + "=";
+  for (char** entry = envp; entry != nullptr && *entry != nullptr; ++entry)
+    if (std::string_view{*entry}.starts_with(link)) return false;
+  return true;
+}
+
+void exec_keeper_program(const std::string& warden_binary, char** argv, char** envp) {
   const auto slash = warden_binary.rfind('/');
   if (warden_binary.empty() || warden_binary[0] != '/' || slash == std::string::npos) return;
+  const auto naming = std::string{warden_binary_variable} + "=";
+  std::vector<char*> environment;
+  for (char** entry = envp; entry != nullptr && *entry != nullptr; ++entry)
+    if (!std::string_view{*entry}.starts_with(naming)) environment.push_back(*entry);
+  auto named = naming + warden_binary;
+  environment.push_back(named.data());
+  environment.push_back(nullptr);
   const auto directory = warden_binary.substr(0, slash + 1);
   for (const std::string beside : {"", "../libexec/runwarden/"}) {
     const auto candidate = directory + beside + keeper_program_name;
-    if (::access(candidate.c_str(), X_OK) != 0) continue;
-    ::setenv(warden_binary_variable, warden_binary.c_str(), 1);
-    ::execv(candidate.c_str(), argv);
-    ::unsetenv(warden_binary_variable);  // it cannot run here: the next, or runwarden itself
+    if (::access(candidate.c_str(), X_OK) == 0)
+      ::execve(candidate.c_str(), argv, environment.data());
   }
 }
 

@@ -22,9 +22,17 @@ inline constexpr const char* keeper_program_name = "runwarden-keeper";
 // bare container): the path the kernel says it was started by. Empty when unknown.
 std::string own_binary_path();
 
-// Execs runwarden-keeper found beside `warden_binary` with `argv`, naming `warden_binary`
-// to it. Returns only when there is none, or its exec failed; the environment is then as
-// before the call.
-void exec_keeper_program(const std::string& warden_binary, char** argv);
+// Both below are for the executable's .preinit_array, where a dynamic executable runs before
+// libc's own initialiser has set `environ` (glibc's _dl_init runs the executable's preinit
+// first): getenv and setenv cannot be trusted there, so the environment is read from, and
+// passed on as, `envp`.
+
+// True when `runwarden ARGS` is to become the keeper: the command is `run` or `wrapper`,
+// and no keeper started it (no link descriptor in `envp`).
+bool wants_keeper_program(int argc, char** argv, char** envp);
+
+// Execs runwarden-keeper found beside `warden_binary` with `argv` and `envp`, naming
+// `warden_binary` to it. Returns only when there is none, or its exec failed.
+void exec_keeper_program(const std::string& warden_binary, char** argv, char** envp);
 
 }  // namespace runwarden
