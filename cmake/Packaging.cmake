@@ -11,6 +11,9 @@ set(runwarden_doc_dir ${CMAKE_INSTALL_DATAROOTDIR}/doc/runwarden)
 set(runwarden_package_staging ${PROJECT_BINARY_DIR}/package-files)
 
 install(TARGETS runwarden RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The keeper, which `runwarden run` execs from here (src/keeper/keeper_program.hpp): a
+# helper program, not a command of its own.
+install(TARGETS runwarden-keeper RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/runwarden)
 # The demo runner, to try runwarden out or check an installation: a helper program, not a
 # command of its own, hence libexec (Debian policy 9.1.1).
 install(TARGETS runwarden-demo-runner RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/runwarden)

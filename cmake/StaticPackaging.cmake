@@ -1,13 +1,17 @@
 # What the static variant ships (issue 35): a tarball and an .rpm from the same install
 # rules, for every Linux but Debian (whose package stays dynamic, cmake/Packaging.cmake).
-# Both hold the stripped binary (and the demo runner), the systemd unit, the man page, the documented config and
-# the copyright file, in the places systemd-based distributions look for them (/usr/lib/
-# systemd/system serves RHEL, Amazon Linux, SUSE and merged-/usr Debian and Ubuntu alike).
+# Both hold the stripped binary, its keeper program (and the demo runner), the systemd unit,
+# the man page, the documented config and the copyright file, in the places systemd-based
+# distributions look for them (/usr/lib/systemd/system serves RHEL, Amazon Linux, SUSE and
+# merged-/usr Debian and Ubuntu alike).
 # The tarball has no top directory, so that `tar -xzf FILE -C /` installs it.
 # scripts/release.sh makes both: `cpack -G "TGZ;RPM"` in build-static/.
 
 set(runwarden_doc_dir usr/share/doc/runwarden)
 install(TARGETS runwarden RUNTIME DESTINATION usr/bin)
+# The keeper, which `runwarden run` execs from here (src/keeper/keeper_program.hpp): a
+# helper program, not a command of its own.
+install(TARGETS runwarden-keeper RUNTIME DESTINATION usr/libexec/runwarden)
 # The demo runner, as in the Debian package, to see runwarden drain before a real runner.
 install(TARGETS runwarden-demo-runner RUNTIME DESTINATION usr/libexec/runwarden)
 install(FILES ${PROJECT_SOURCE_DIR}/config/runwarden.service DESTINATION usr/lib/systemd/system)

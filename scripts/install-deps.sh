@@ -20,6 +20,7 @@ packages=(
   libkainjow-mustache-dev  # Mustache for webhook body templates
   python3-kubernetes python3-yaml  # the official client cross-checks the pod patches
   clang-format-14  # the tidy check (scripts/check_tidy.py) holds the layout
+  lld  # the static binary's link, its functions ordered (cmake/static_link_order.txt)
 )
 
 missing=()

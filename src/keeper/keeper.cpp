@@ -4,7 +4,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -12,11 +11,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <csignal>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/keeper/keeper_log.hpp"
@@ -49,21 +50,6 @@ sigset_t keeper_signals() {
   sigaddset(&set, SIGCHLD);
   sigaddset(&set, SIGUSR2);
   return set;
-}
-
-// The binary's path, read once: after an upgrade it names the new binary, which both the
-// next warden and a re-executed keeper run. Where no /proc is mounted (an empty root, a bare
-// container) it is the path the kernel says this process was started by
-// (AT_EXECFN), made absolute.
-std::string own_path() {
-  std::array<char, 4096> path{};
-  const auto n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-  if (n > 0) return std::string{path.data(), static_cast<std::size_t>(n)};
-  const auto* started_as = reinterpret_cast<const char*>(::getauxval(AT_EXECFN));
-  if (started_as == nullptr || *started_as == '\0') return {};
-  if (*started_as == '/') return started_as;
-  if (::getcwd(path.data(), path.size()) == nullptr) return {};
-  return std::string{path.data()} + "/" + started_as;
 }
 
 // A message sent to the warden that must not be lost while its link is momentarily full: a
@@ -120,7 +106,8 @@ constexpr int chunks_per_turn = 16;
 
 class keeper {
  public:
-  keeper(int argc, char** argv) : argv_(argv, argv + argc), path_(own_path()) {
+  keeper(int argc, char** argv, std::string warden_binary)
+      : argv_(argv, argv + argc), path_(std::move(warden_binary)) {
     argv_.push_back(nullptr);
     pipes_[1].err = true;
   }
@@ -157,6 +144,8 @@ class keeper {
   void on_timers(clock::time_point now);
 
   std::vector<char*> argv_;
+  // runwarden's binary: every warden runs it, and an upgrade re-executes it, which execs the
+  // keeper program beside it (keeper_program.hpp). After an upgrade it names the new one.
   std::string path_;
   keeper_log log_;
   keeper_timing timing_;
@@ -667,8 +656,9 @@ bool wants_keeper(int argc, char** argv) {
   return command == "run" || command == "wrapper";
 }
 
-int run_keeper(int argc, char** argv) {
-  static keeper the_keeper{argc, argv};  // large buffers: not on the stack
+int run_keeper(int argc, char** argv, std::string warden_binary) {
+  // Large buffers: not on the stack.
+  static keeper the_keeper{argc, argv, std::move(warden_binary)};
   return the_keeper.run();
 }
 

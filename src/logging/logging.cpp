@@ -46,7 +46,11 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& name, const spdlo
 // The lines queued for the log's own thread. A stalled reader of stderr (a pipeline that
 // stopped reading) then blocks that thread alone: the loop that acts on signals and drains
 // never waits for it, and when the queue is full the oldest line gives way.
-constexpr std::size_t queued_lines_max = 8192;
+// spdlog builds every slot of its queue up front, about 370 bytes each whatever the line:
+// spdlog's default of 8192 lines was 3 MiB of the warden's resident memory, most of what it
+// has of its own. 1024 lines, about 100 KB of a runner's output, is more than a pipe to a
+// stalled reader holds, and the log's thread writes a burst of them in a few milliseconds.
+constexpr std::size_t queued_lines_max = 1024;
 
 std::shared_ptr<spdlog::logger> make_queued_logger(const std::string& name,
                                                    const spdlog::sink_ptr& sink) {

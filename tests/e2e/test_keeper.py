@@ -16,6 +16,9 @@ the numbered case of issue 30 it covers:
   4     started with descriptors 0-2 closed: nothing of runwarden's output lands in the
         journal, and a restarted warden finds the drain it was in;
   5     a log reader that stalls: a SIGTERM is acted on while the reader reads nothing.
+And where the keeper runs (issue 35): in runwarden-keeper, the program installed beside
+runwarden, whose command line and PID are runwarden's; in runwarden itself where it was copied
+on its own.
 Every wait is for an observed change (a record line, a log line, a datagram), bounded only
 against hangs, so a loaded machine makes the tests slower, not red.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_keeper.py
@@ -23,6 +26,7 @@ against hangs, so a loaded machine makes the tests slower, not red.
 
 import ctypes
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -279,6 +283,39 @@ class KeeperTest(unittest.TestCase):
         finally:
             listener.close()
             libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+    # Issue 35: the keeper is the program beside runwarden, with runwarden's command line.
+    def test_keeper_is_its_own_program_beside_runwarden(self):
+        self._keeper_runs_in(RUNWARDEN, "runwarden-keeper")
+
+    # Issue 35: runwarden copied on its own (a single static binary) is its own keeper.
+    def test_runwarden_alone_is_its_own_keeper(self):
+        alone = os.path.join(self.work, "alone", "runwarden")
+        os.mkdir(os.path.dirname(alone))
+        try:  # a hard link where it can be: the dynamic build's binary is large
+            os.link(os.path.realpath(RUNWARDEN), alone)
+        except OSError:
+            shutil.copy(RUNWARDEN, alone)
+        self._keeper_runs_in(alone, "runwarden")
+
+    def _keeper_runs_in(self, binary, keeper_binary_name):
+        command = runwarden_command(self.work) + self.runner.command()
+        command[0] = binary
+        keeper = self.start(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        log = LogReader(keeper.stdout)
+        runner = self.runner.wait_for_pid()
+        log.expect("job=1 still running")
+        self.assertEqual(keeper_binary_name,
+                         os.path.basename(os.readlink("/proc/%d/exe" % keeper.pid)))
+        warden = wait_for_warden(keeper.pid)
+        self.assertEqual(os.path.realpath(binary), os.readlink("/proc/%d/exe" % warden))
+        with open("/proc/%d/environ" % warden, "rb") as f:  # the keeper's own variable is gone
+            self.assertNotIn(b"RUNWARDEN_WARDEN_BINARY", f.read())
+        kill_warden_and_wait_for_the_next(keeper.pid, runner)
+        log.expect("still runs; watching it")
+        keeper.send_signal(signal.SIGTERM)
+        self.assertEqual(0, keeper.wait(timeout=WAIT_S), log.text())
+        self.assert_job_finished_cleanly()
 
     # Case 3: a container whose PID 1 is runwarden.
     def test_container_outlives_the_warden(self):

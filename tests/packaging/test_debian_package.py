@@ -12,8 +12,8 @@ Then the upgrade without a drain (issue 30, case 8): with a job running under th
 runwarden, the same package rebuilt as version 0.1.1 is installed over it, and the main
 process gets SIGUSR2 as the postinst sends it through systemd (`systemctl kill
 --kill-whom=main`; no systemd manager runs here, so the test sends it): the keeper executes
-the new /usr/bin/runwarden in place, the job finishes, and the runner is never signalled
-until the test itself drains it.
+the new /usr/bin/runwarden in place, which executes the new keeper program, the job
+finishes, and the runner is never signalled until the test itself drains it.
 Then dpkg --purge, and nothing of the package may be left: only directories that other
 packages own or that hold other files stay, as dpkg's rules keep them.
 
@@ -41,6 +41,7 @@ PACKAGE = "runwarden"
 WAIT_S = 60
 KEPT_WARNINGS = os.path.join(SOURCE_DIR, "packaging", "debian", "lintian-kept-warnings")
 DEMO_RUNNER = "/usr/libexec/runwarden/runwarden-demo-runner"
+KEEPER = "/usr/libexec/runwarden/runwarden-keeper"  # `runwarden run` execs it (issue 35)
 NEEDRESTART_CONF = "/etc/needrestart/conf.d/runwarden.conf"
 
 
@@ -122,7 +123,7 @@ class DebianPackageTest(unittest.TestCase):
         root = os.path.join(self.dir, "root")
         subprocess.run(["dpkg-deb", "-x", self.deb, root], check=True)
         self.check_needrestart_override(os.path.join(root, NEEDRESTART_CONF.lstrip("/")))
-        for program in ["usr/bin/runwarden", DEMO_RUNNER.lstrip("/")]:
+        for program in ["usr/bin/runwarden", KEEPER.lstrip("/"), DEMO_RUNNER.lstrip("/")]:
             sections = run("readelf", "-S", "-W", os.path.join(root, program)).stdout
             self.assertNotIn(".debug_info", sections, program + " is not stripped")
             self.assertNotIn(".symtab", sections, program + " is not stripped")
@@ -200,7 +201,7 @@ class DebianPackageTest(unittest.TestCase):
             self.assertTrue(os.readlink(executable).endswith("(deleted)"), os.readlink(executable))
             os.kill(keeper.pid, signal.SIGUSR2)
             self.assertTrue(log.wait_for("re-executed for an upgrade"), "".join(log.lines))
-            self.assertEqual("/usr/bin/runwarden", os.readlink(executable))
+            self.assertEqual(KEEPER, os.readlink(executable))
             self.assertTrue(log.wait_for("still runs; watching it"), "".join(log.lines))
             events = wait_for_report_line(report, "job_finished 1")
             self.assertIn("job_finished 1", events)

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """The static binary needs nothing from the distribution (issue 35): it runs in an empty root
-holding only itself, the (static) demo runner and /dev, with no /etc, /proc, /usr, libc or
+holding only itself, its keeper program (runwarden-keeper, which `runwarden run` execs from
+beside itself), the (static) demo runner and /dev, with no /etc, /proc, /usr, libc or
 loader. Each command runs there through `unshare --mount` (plus `-r`, a user namespace, when
 not root) with /dev bind-mounted and `chroot`, so the host's files are out of reach:
 `runwarden version`, `runwarden ctl status`, and one whole drain of the demo runner (SIGTERM:
 the runner is sent SIGQUIT, finishes its jobs, and runwarden exits 0 once it is gone).
-Both binaries are first checked to have no program interpreter and no needed shared object.
+The three binaries are first checked to have no program interpreter and no needed shared
+object; during the drain, the runner's parent must be the keeper program.
 
-  RUNWARDEN_BINARY=build-static/runwarden \\
+  RUNWARDEN_BINARY=build-static/runwarden KEEPER_BINARY=build-static/runwarden-keeper \\
   DEMO_RUNNER_BINARY=build-static/runwarden-demo-runner \\
     /usr/bin/python3 tests/static/test_empty_root.py
 Exits 77 (skipped) where namespaces cannot be made (a container without the privilege)."""
@@ -24,6 +26,7 @@ import time
 import unittest
 
 RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
+KEEPER = os.environ.get("KEEPER_BINARY", "")
 DEMO_RUNNER = os.environ.get("DEMO_RUNNER_BINARY", "")
 WAIT_S = 30
 SKIPPED = 77
@@ -62,6 +65,7 @@ class EmptyRootTest(unittest.TestCase):
         self.root = tempfile.mkdtemp(prefix="runwarden-empty-root-")
         os.mkdir(os.path.join(self.root, "dev"))
         shutil.copy(RUNWARDEN, os.path.join(self.root, "runwarden"))
+        shutil.copy(KEEPER, os.path.join(self.root, "runwarden-keeper"))
         shutil.copy(DEMO_RUNNER, os.path.join(self.root, "runwarden-demo-runner"))
         self.outside = tempfile.mkdtemp(prefix="runwarden-empty-root-log-")
 
@@ -79,7 +83,7 @@ class EmptyRootTest(unittest.TestCase):
         return json.loads(done.stdout) if done.returncode == 0 and done.stdout else None
 
     def test_both_binaries_need_no_loader_and_no_shared_object(self):
-        for binary in (RUNWARDEN, DEMO_RUNNER):
+        for binary in (RUNWARDEN, KEEPER, DEMO_RUNNER):
             headers = subprocess.run(["readelf", "--program-headers", "--dynamic", binary],
                                      capture_output=True, text=True, check=True).stdout
             self.assertNotIn("INTERP", headers, binary)
@@ -113,6 +117,9 @@ class EmptyRootTest(unittest.TestCase):
                 time.sleep(0.2)
             self.assertIsNotNone(running, "no running job seen by `ctl status`:\n" +
                                  open(log_path).read())
+            # unshare, sh and chroot exec: the pid is the keeper's, which exec'd its program.
+            self.assertEqual("runwarden-keeper",
+                             os.path.basename(os.readlink("/proc/%d/exe" % warden.pid)))
             warden.send_signal(signal.SIGTERM)
             self.assertEqual(0, warden.wait(timeout=WAIT_S), open(log_path).read())
         finally:
@@ -130,8 +137,8 @@ class EmptyRootTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if not RUNWARDEN or not DEMO_RUNNER:
-        sys.exit("set RUNWARDEN_BINARY and DEMO_RUNNER_BINARY")
+    if not RUNWARDEN or not KEEPER or not DEMO_RUNNER:
+        sys.exit("set RUNWARDEN_BINARY, KEEPER_BINARY and DEMO_RUNNER_BINARY")
     if not namespaces_work():
         print("skipped: cannot make a mount namespace and chroot here")
         sys.exit(SKIPPED)

@@ -1,5 +1,5 @@
 // See process_hygiene.hpp.
-#include "src/app/process_hygiene.hpp"
+#include "src/util/process_hygiene.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
