@@ -20,6 +20,7 @@ packages=(
   libkainjow-mustache-dev  # Mustache for webhook body templates
   python3-kubernetes python3-yaml  # the official client cross-checks the pod patches
   clang-format-14  # the tidy check (scripts/check_tidy.py) holds the layout
+  dbus-daemon python3-dbus python3-gi  # a private bus and a fake logind (tests/os/fake_logind.py)
 )
 
 missing=()
