@@ -33,14 +33,13 @@ struct fake_port {
 shutdown_inhibitor_wiring wiring_for(const status_source_actor& warden,
                                      std::shared_ptr<fake_port> port) {
   return {.warden = warden,
-          .take =
-              [port]() -> std::optional<inhibit_failure> {
-                port->calls.push_back("take");
-                if (port->failures.empty()) return std::nullopt;
-                auto failure = port->failures.front();
-                port->failures.erase(port->failures.begin());
-                return failure;
-              },
+          .take = [port]() -> std::optional<inhibit_failure> {
+            port->calls.push_back("take");
+            if (port->failures.empty()) return std::nullopt;
+            auto failure = port->failures.front();
+            port->failures.erase(port->failures.begin());
+            return failure;
+          },
           .release = [port] { port->calls.push_back("release"); }};
 }
 

@@ -13,6 +13,9 @@ fake_gitlab_runner.py (two jobs) in the shared DrainWorld.
 - A drain (SIGTERM) releases it once the jobs are done, while runwarden still unregisters
   (the fake GitLab API fails first, so the warden is alive for seconds after): the release
   comes from the decision, not from the process's end. It is never taken again.
+- logind's PrepareForShutdown(true), as `shutdown -h` sends it: runwarden drains at once
+  (the reason names logind), the job count falls, the lock goes once the jobs are done, and
+  runwarden exits 0, all without a signal.
 - A bus without logind (no fake): runwarden says so once, holds nothing, and drains as usual.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_logind_inhibitor.py
 """
@@ -56,6 +59,8 @@ class FakeLogind:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.events = []
         self.arrivals = queue.Queue()
+        self.acks = queue.Queue()
+        self.commands = 0
         assert json.loads(self.process.stdout.readline()) == {"ready": True}
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -63,8 +68,17 @@ class FakeLogind:
     def _read(self):
         for line in self.process.stdout:
             event = json.loads(line)
+            if "ack" in event:
+                self.acks.put(event)
+                continue
             self.events.append(event)
             self.arrivals.put(event)
+
+    def command(self, **keys):
+        self.commands += 1
+        self.process.stdin.write(json.dumps(keys) + "\n")
+        self.process.stdin.flush()
+        assert self.acks.get(timeout=10) == {"ack": self.commands}
 
     def next_event(self, timeout=WAIT_S):
         return self.arrivals.get(timeout=timeout)
@@ -112,6 +126,25 @@ class LogindInhibitorTest(unittest.TestCase):
         statuses = self.world.watch.wait_until_ended()
         self.assertEqual("gone", statuses[-1]["state"])
         self.assertEqual([taken, released], self.logind.events, "taken again after the drain")
+
+    def test_prepare_for_shutdown_drains_and_the_lock_goes_with_the_jobs(self):
+        self.logind = FakeLogind(self.bus.address)
+        warden = self.world.start_warden(env=self.environment)
+        taken = self.logind.next_event()
+        self.assertEqual("inhibit", taken["event"])
+        self.assertIsNotNone(self.world.wait_for(lambda s: s.get("jobs_running") == 2))
+
+        self.logind.command(prepare_for_shutdown=True)
+        draining = self.world.wait_for(lambda s: s.get("state") == "shutting_down")
+        self.assertIsNotNone(draining, "PrepareForShutdown started no drain")
+        self.assertIn("PrepareForShutdown", draining["reason"])
+        self.assertEqual({"event": "released", "id": 1}, self.logind.next_event())
+        self.assertEqual(0, warden.wait(timeout=WAIT_S))
+        statuses = self.world.watch.wait_until_ended()
+        self.assertEqual("gone", statuses[-1]["state"])
+        draining = [s for s in statuses if s["state"] == "shutting_down"]
+        self.assertIn(1, [s["jobs_running"] for s in draining], "the jobs did not finish")
+        self.assertEqual(["exit 0"], self.world.runner_record()[1:])
 
     def test_a_bus_without_logind_is_said_once_and_changes_nothing(self):
         warden = self.world.start_warden(env=self.environment)

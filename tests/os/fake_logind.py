@@ -11,12 +11,16 @@ handle-hibernate-key, handle-lid-switch; `mode` is block or delay, and delay is 
 for anything but shutdown and sleep; both answer org.freedesktop.DBus.Error.InvalidArgs
 otherwise. As logind does, it answers with the write end of a pipe (logind's is a FIFO)
 and keeps the read end: the lock ends when the reader sees the hang-up, that is when the
-caller and every process that inherited a copy have closed it.
+caller and every process that inherited a copy have closed it. It also sends the
+Manager's signal PrepareForShutdown(b start) when told to, as logind does when a shutdown is
+asked for, before it waits for the delay locks.
 
 Output, on stdout, one JSON object per line: {"ready": true} once it owns the name, then
 {"event": "inhibit", "id": N, "what", "who", "why", "mode"} per lock taken (the caller's
 uid as "uid") and {"event": "released", "id": N} when that lock's descriptor is closed.
-It ends when stdin closes, so it never outlives the test that started it.
+Commands come on stdin, one JSON object per line: {"prepare_for_shutdown": true | false}
+sends the signal with that argument, answered {"ack": N} (N counts the commands). It ends
+when stdin closes, so it never outlives the test that started it.
 """
 
 import json
@@ -76,6 +80,10 @@ class Manager(dbus.service.Object):
         os.close(writer)
         return answer
 
+    @dbus.service.signal(INTERFACE, signature="b")
+    def PrepareForShutdown(self, start):  # noqa: N802 - the D-Bus name
+        pass
+
 
 def main():
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
@@ -84,14 +92,27 @@ def main():
     name = dbus.service.BusName(NAME, bus, do_not_queue=True)
     loop = GLib.MainLoop()
 
-    def stdin_closed(fd, condition):
-        if condition & GLib.IO_IN and os.read(fd, 4096):
-            return True
-        loop.quit()
-        return False
+    pending = {"text": "", "commands": 0}
+
+    def on_stdin(fd, condition):
+        data = os.read(fd, 4096) if condition & GLib.IO_IN else b""
+        if not data:
+            loop.quit()
+            return False
+        pending["text"] += data.decode()
+        while "\n" in pending["text"]:
+            line, pending["text"] = pending["text"].split("\n", 1)
+            if not line.strip():
+                continue
+            command = json.loads(line)
+            pending["commands"] += 1
+            if "prepare_for_shutdown" in command:
+                manager.PrepareForShutdown(dbus.Boolean(command["prepare_for_shutdown"]))
+            emit({"ack": pending["commands"]})
+        return True
 
     GLib.io_add_watch(sys.stdin.fileno(), GLib.PRIORITY_DEFAULT,
-                      GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, stdin_closed)
+                      GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_stdin)
     emit({"ready": True})
     loop.run()
     del manager, name
