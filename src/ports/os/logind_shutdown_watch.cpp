@@ -62,6 +62,7 @@ std::optional<std::string> logind_shutdown_watch::start(prepare_callback callbac
   sd_bus* bus = nullptr;
   int result = sd_bus_open_system_with_description(&bus, "runwarden-shutdown-watch");
   if (result < 0) return std::string{"no system bus: "} + std::strerror(-result);
+  (void)sd_bus_set_method_call_timeout(bus, 5 * 1000 * 1000);  // AddMatch's, on this thread
   result = sd_bus_match_signal(bus, nullptr, "org.freedesktop.login1", "/org/freedesktop/login1",
                                "org.freedesktop.login1.Manager", "PrepareForShutdown", on_prepare,
                                &callback_);
