@@ -48,6 +48,10 @@ install(FILES ${runwarden_package_staging}/changelog.gz ${runwarden_package_dir}
 install(FILES ${PROJECT_SOURCE_DIR}/config/webhooks/slack.mustache
               ${PROJECT_SOURCE_DIR}/config/webhooks/teams.mustache
         DESTINATION ${runwarden_doc_dir}/examples/webhooks)
+# The logind.conf drop-in that lets a shutdown wait for the jobs (run.inhibit_shutdown): an
+# example only, since InhibitDelayMaxSec= holds every delay lock on the machine.
+install(FILES ${PROJECT_SOURCE_DIR}/config/systemd/logind-runwarden.conf
+        DESTINATION ${runwarden_doc_dir}/examples/systemd)
 # Prometheus alerting rules for /metrics, with their promtool test file.
 install(FILES ${PROJECT_SOURCE_DIR}/config/alerts/runwarden.rules.yml
               ${PROJECT_SOURCE_DIR}/config/alerts/runwarden.rules.test.yml

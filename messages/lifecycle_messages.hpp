@@ -12,7 +12,8 @@
 //   instance_identity  instance id, region and account id, once, when first read.
 //
 // The lifecycle hooks actor tells the same listener instance_group once it has found the
-// Auto Scaling group of this instance (for webhooks and status).
+// Auto Scaling group of this instance (for webhooks and status), and again whenever it reads
+// a new LifecycleState for it (status shows it: Terminating:Retained above all).
 //
 // Internally the EC2 watcher sends itself (imds_poll_atom) every poll interval,
 // (imds_retry_atom) when a token or identity retry is due and (scheduled_due_atom) when
@@ -30,6 +31,7 @@ namespace runwarden {
 struct instance_group {
   std::string instance_id;
   std::string group_name;
+  std::string lifecycle_state = {};  // as DescribeAutoScalingInstances last said
 };
 
 using imds_poll_atom = caf::atom_constant<caf::atom("imdspoll")>;

@@ -21,6 +21,7 @@ packages=(
   python3-kubernetes python3-yaml  # the official client cross-checks the pod patches
   clang-format-14  # the tidy check (scripts/check_tidy.py) holds the layout
   lld  # the static binary's link, its functions ordered (cmake/static_link_order.txt)
+  dbus-daemon python3-dbus python3-gi  # a private bus and a fake logind (tests/os/fake_logind.py)
 )
 
 missing=()

@@ -1,6 +1,8 @@
 // See hook_calls.hpp.
 #include "actors/lifecycle_hooks/hook_calls.hpp"
 
+#include "actors/lifecycle_hooks/retained_instance.hpp"
+
 #include "messages/lifecycle_messages.hpp"
 #include "src/aws/autoscaling_answers.hpp"
 #include "src/logging/logging.hpp"
@@ -74,11 +76,17 @@ void read_instance(hooks_pointer self, std::function<void(const std::string&)> n
           if (!answer.error.empty())
             return failed({autoscaling_failure_kind::retry_with_backoff, {}, answer.error});
           if (answer.items.empty()) return next(std::string{not_in_a_group});
-          if (self->state.group_name != answer.items.front().group_name) {
-            self->state.group_name = answer.items.front().group_name;
-            self->send(self->state.wiring.warden, instance_group{id, *self->state.group_name});
+          const auto& found = answer.items.front();
+          auto& state = self->state;
+          if (state.group_name != found.group_name ||
+              state.lifecycle_state != found.lifecycle_state) {
+            state.group_name = found.group_name;
+            state.lifecycle_state = found.lifecycle_state;
+            self->send(state.wiring.warden,
+                       instance_group{id, *state.group_name, found.lifecycle_state});
           }
-          next(answer.items.front().lifecycle_state);
+          note_retention(self, found.lifecycle_state);
+          next(found.lifecycle_state);
         });
       },
       failed);
@@ -131,7 +139,8 @@ void complete_hook(hooks_pointer self, const std::string& hook_name, lifecycle_a
   const failure_handler failed = [=](const autoscaling_failure& failure) {
     if (failure.kind == autoscaling_failure_kind::already_done) {
       observe_completion(self, completion_result::already_done);
-      return done(true, failure.description);
+      // Past the hook: a group that retains the instance keeps it until it is terminated.
+      return end_if_retained(self, failure.description, done);
     }
     if (failure.kind == autoscaling_failure_kind::access_denied ||
         failure.kind == autoscaling_failure_kind::failed) {
@@ -194,6 +203,11 @@ void record_heartbeat_attempt(hooks_pointer self, const std::string& hook_name,
          warden_logger()->warn("lifecycle hooks: heartbeat for {}: {}{}", hook_name,
                                outcome.failure.description, final ? "" : "; asking again");
          if (final && observer) observer(heartbeat_outcome::failed);
+         // The action ended before the drain: timed out, or abandoned by someone else. Its
+         // group may retain the instance; status shows what the instance is now.
+         if (kind == autoscaling_failure_kind::already_done)
+           read_instance(
+               self, [](const std::string&) {}, [](const autoscaling_failure&) {});
          if (!final)
            run_later(self, backoff(self, attempt),
                      [=] { record_heartbeat_attempt(self, hook_name, attempt + 1); });
@@ -204,6 +218,7 @@ void record_heartbeat_attempt(hooks_pointer self, const std::string& hook_name,
 
 void record_heartbeat(hooks_pointer self, const std::string& hook_name) {
   if (!self->state.instance_id || !self->state.group_name) return;  // none is known yet
+  if (self->state.retained) return;  // no lifecycle action is left to keep alive
   record_heartbeat_attempt(self, hook_name, 1);
 }
 

@@ -131,6 +131,10 @@ void look_up(hooks_pointer self) {
           case terminate_wait::not_leaving:
             return settle(self,
                           "the instance is " + lifecycle_state + ": no terminate hook applies");
+          // Its hook is past, but the drain still completes it: the completion finds no
+          // active action and terminates the retained instance once the runner is gone.
+          case terminate_wait::retained:
+            return read_terminate_hook(self, failed);
         }
       },
       failed);

@@ -72,9 +72,13 @@ struct lifecycle_hooks_state {
   lifecycle_hooks_wiring wiring;
   std::optional<std::string> instance_id;
   std::optional<std::string> group_name;
-  bool looking = false;       // a lookup is under way or waiting to retry
-  bool settled = false;       // the lookup ended: a hook was handed over, or none applies
-  bool seen_waiting = false;  // the API showed Terminating:Wait; retries read the hooks only
+  bool looking = false;         // a lookup is under way or waiting to retry
+  bool settled = false;         // the lookup ended: a hook was handed over, or none applies
+  bool seen_waiting = false;    // the API showed Terminating:Wait; retries read the hooks only
+  std::string lifecycle_state;  // as last read, and told the warden
+  // The group retains this instance (Terminating:Retained, instance_retention.hpp): no hook
+  // waits any more, and the instance is terminated once the runner is gone.
+  bool retained = false;
   std::uint32_t lookups_failed = 0;
   std::optional<instant> not_yet_since;  // the first look that found the API behind
   std::optional<instant> failing_since;  // the first failed look of a run of failures

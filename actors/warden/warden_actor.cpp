@@ -25,6 +25,7 @@ warden_snapshot current_snapshot(warden_pointer self) {
   auto snapshot = snapshot_of(self->state.machine->state(), now_of(self), self->state.version);
   snapshot.instance_id = self->state.instance_id;
   snapshot.auto_scaling_group = self->state.auto_scaling_group;
+  snapshot.auto_scaling_lifecycle_state = self->state.auto_scaling_lifecycle_state;
   if (snapshot.phase == drain_phase::unregistering) {
     snapshot.unregistration_attempts = self->state.unregistration_attempts;
     snapshot.next_unregistration_at = self->state.next_unregistration_at;
@@ -231,6 +232,22 @@ void unsubscribe(warden_pointer self, const caf::actor_addr& subscriber) {
                     subscribers.end());
 }
 
+// The hooks actor's reading of this instance's group and LifecycleState. Status shows the
+// state: Terminating:Retained above all (src/aws/instance_retention.hpp).
+void on_instance_group(warden_pointer self, const instance_group& group) {
+  auto& state = self->state;
+  if (state.auto_scaling_group != group.group_name)
+    warden_logger()->info("instance {} is in Auto Scaling group {}", group.instance_id,
+                          group.group_name);
+  state.instance_id = group.instance_id;
+  state.auto_scaling_group = group.group_name;
+  if (state.auto_scaling_lifecycle_state == group.lifecycle_state) return;
+  warden_logger()->info("instance {} is {}", group.instance_id, group.lifecycle_state);
+  state.auto_scaling_lifecycle_state = group.lifecycle_state;
+  ++state.version;
+  publish(self);
+}
+
 }  // namespace
 
 std::optional<drain_event> event_for_os_signal(int signal_number) {
@@ -302,12 +319,7 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self, warden
         ++state.version;
         publish(self);
       },
-      [=](const instance_group& group) {
-        warden_logger()->info("instance {} is in Auto Scaling group {}", group.instance_id,
-                              group.group_name);
-        self->state.instance_id = group.instance_id;
-        self->state.auto_scaling_group = group.group_name;
-      },
+      [=](const instance_group& group) { on_instance_group(self, group); },
       // Once gone there is nothing left to drain; the exit listener may still be waiting
       // for a signal to stop lingering (run_command.cpp).
       [=](const os_signal_received& signal) {

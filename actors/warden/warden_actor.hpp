@@ -62,6 +62,7 @@ struct warden_state {
   // Where the runner runs, once the metadata service and the hooks actor have said.
   std::string instance_id;
   std::string auto_scaling_group;
+  std::string auto_scaling_lifecycle_state;  // as the hooks actor last read it
   // The unregistration step's last progress report (status texts).
   std::uint32_t unregistration_attempts = 0;
   std::optional<instant> next_unregistration_at;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "src/aws/instance_retention.hpp"
 #include "src/util/duration_text.hpp"
 
 namespace runwarden {
@@ -83,6 +84,18 @@ nlohmann::json optional_time(bool present, const Timestamp& at) {
   return present ? nlohmann::json(TimeUtil::ToString(at)) : nlohmann::json(nullptr);
 }
 
+// The instance's Auto Scaling state, once read; a retained one says what becomes of it.
+std::string instance_text(const v1::StatusResponse& status) {
+  const auto& lifecycle_state = status.instance_lifecycle_state();
+  if (lifecycle_state.empty()) return {};
+  const bool retained = is_retained_state(lifecycle_state);
+  return "instance:  " + lifecycle_state +
+         (retained ? " (kept by its group past an abandoned hook; terminated once the runner "
+                     "is gone)"
+                   : "") +
+         "\n";
+}
+
 }  // namespace
 
 std::string status_text(const v1::StatusResponse& status) {
@@ -99,7 +112,9 @@ std::string status_text(const v1::StatusResponse& status) {
       (status.runner_state().empty() ? "" : ", says " + status.runner_state());
   return "runwarden: " + state + "\nrunner:    " + runner + "\njobs:      " + jobs_text(status) +
          reported_text(status) + "\ndrain:     " + drain_text(status) + "\n" +
-         (status.unregistration().empty() ? "" : "unregistered: " + status.unregistration() + "\n");
+         (status.unregistration().empty() ? ""
+                                          : "unregistered: " + status.unregistration() + "\n") +
+         instance_text(status);
 }
 
 std::string change_line(const v1::StatusResponse& status) {
@@ -143,6 +158,9 @@ nlohmann::json status_json(const v1::StatusResponse& status) {
       {"exit_reason", status.exit_reason()},
       {"lifecycle_hook", status.lifecycle_hook()},
       {"unregistration", status.unregistration()},
+      {"instance_lifecycle_state", status.instance_lifecycle_state().empty()
+                                       ? nlohmann::json(nullptr)
+                                       : nlohmann::json(status.instance_lifecycle_state())},
       {"version", status.version()},
       {"observed_at", TimeUtil::ToString(status.observed_at())},
   };

@@ -15,6 +15,7 @@
 #include "runwarden_version.hpp"
 #include "src/app/cloud_detection.hpp"
 #include "src/app/service_manager_link.hpp"
+#include "src/app/shutdown_inhibitor_link.hpp"
 #include "src/assembly/local_instance.hpp"
 #include "src/control/control_server.hpp"
 #include "src/control/http_endpoints.hpp"
@@ -218,6 +219,8 @@ int run_warden(const settings& requested) {
       system, actors.warden(),
       keeper ? systemd_notify::through_keeper(keeper) : systemd_notify::from_environment(),
       runwarden.unregister_url(), !control_failure);
+  auto inhibitor =
+      shutdown_inhibitor_link::start(system, actors.warden(), config.run.inhibit_shutdown);
   const auto gone = wait_for_gone(waiter, system, runwarden.journal(), *metrics, keeper.get());
   // The gone webhook and callbacks get a bounded chance before the process ends.
   if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))
@@ -227,6 +230,7 @@ int run_warden(const settings& requested) {
   if (!control_failure && !signal_started(gone)) linger(waiter, config.control.linger_after_gone);
   if (control) control->stop(control_stop_grace);
   if (service_manager) service_manager->stop();
+  if (inhibitor) inhibitor->stop();
   if (http.endpoints) http.endpoints->stop();
   signals->stop();
   runwarden.stop();

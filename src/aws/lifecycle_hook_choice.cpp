@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "src/aws/instance_retention.hpp"
+
 namespace runwarden {
 
 terminate_wait terminate_wait_of(std::string_view lifecycle_state) {
@@ -11,6 +13,7 @@ terminate_wait terminate_wait_of(std::string_view lifecycle_state) {
     return terminate_wait::not_yet;
   if (lifecycle_state == "Terminating:Proceed" || lifecycle_state == "Terminated")
     return terminate_wait::past;
+  if (is_retained_state(lifecycle_state)) return terminate_wait::retained;
   return terminate_wait::not_leaving;
 }
 

@@ -32,6 +32,8 @@ enum class terminate_wait {
   not_yet,      // InService or Terminating: the API may lag the metadata; look again soon
   past,         // Terminating:Proceed, Terminated: the hooks are answered or timed out
   not_leaving,  // Pending*, Standby, Detaching, Warmed:*: no terminate hook applies
+  retained,     // Terminating:Retained (instance_retention.hpp): the hooks were abandoned and
+                // the group keeps the instance until it is terminated
 };
 
 terminate_wait terminate_wait_of(std::string_view lifecycle_state);

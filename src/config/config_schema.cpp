@@ -291,6 +291,10 @@ constexpr key_spec schema[] = {
     {"scaling", "publish_namespace", read_scaling_publish_namespace},
     {"run", "dry_run",
      [](config_value& value) { return store(value.expect_bool(), value.config().run.dry_run); }},
+    {"run", "inhibit_shutdown",
+     [](config_value& value) {
+       return store(value.expect_bool(), value.config().run.inhibit_shutdown);
+     }},
     {"kubernetes", "enabled", read_kubernetes_enabled},
     {"kubernetes", "pod_name", read_kubernetes_pod_name},
     {"kubernetes", "namespace", read_kubernetes_namespace},

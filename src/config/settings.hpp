@@ -172,6 +172,8 @@ struct journal_settings {
 // as done without being sent (actors/http_port/dry_run_http_port.hpp).
 struct run_settings {
   bool dry_run = false;
+  // While jobs run, hold a logind delay lock for shutdown (actors/shutdown_inhibitor).
+  bool inhibit_shutdown = true;
 };
 
 struct settings {

@@ -138,6 +138,7 @@ v1::StatusResponse status_response_of(const warden_snapshot& snapshot,
   response.set_reason(snapshot.reason);
   response.set_lifecycle_hook(snapshot.lifecycle_hook.value_or(""));
   response.set_unregistration(snapshot.unregistration);
+  response.set_instance_lifecycle_state(snapshot.auto_scaling_lifecycle_state);
   set_exit(snapshot, response);
   response.set_version(snapshot.version);
   *response.mutable_observed_at() = clock.timestamp_of(snapshot.now);

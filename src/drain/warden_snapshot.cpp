@@ -33,7 +33,8 @@ auto comparable(const warden_snapshot& s) {
                   s.reported_jobs, s.lifecycle_hook, s.unregistration, s.exit_code, s.exit_unknown,
                   s.exit_reason, s.spawn_failure, s.runner_state, s.next_heartbeat_at,
                   s.lifecycle_expires_at, s.instance_id, s.auto_scaling_group,
-                  s.unregistration_attempts, s.next_unregistration_at);
+                  s.auto_scaling_lifecycle_state, s.unregistration_attempts,
+                  s.next_unregistration_at);
 }
 
 }  // namespace

@@ -55,6 +55,9 @@ struct warden_snapshot {
   // metadata service's identity document, the Auto Scaling group of this instance).
   std::string instance_id = {};
   std::string auto_scaling_group = {};
+  // This instance's LifecycleState in its group as last read (InService, Terminating:Wait,
+  // Terminating:Retained, ...); empty until the lifecycle hooks actor read one.
+  std::string auto_scaling_lifecycle_state = {};
   // The unregistration's attempts so far, and when the next is due while the last failed.
   std::uint32_t unregistration_attempts = 0;
   std::optional<instant> next_unregistration_at = std::nullopt;

@@ -7,6 +7,7 @@
 
 #include <utility>
 
+#include "src/aws/instance_retention.hpp"
 #include "src/util/assert.hpp"
 
 namespace runwarden {
@@ -197,6 +198,11 @@ void add_drain_watch_families(std::vector<metric_family>& result, const counts& 
                             "When the lifecycle hook the drain answers expires (its global "
                             "timeout) since the Unix epoch, in seconds; 0 when none waits.",
                             copy.hook_expiry_seconds));
+  result.push_back(gauge_of("runwarden_instance_retained",
+                            "1 while the Auto Scaling group retains this instance past an "
+                            "abandoned terminate hook (Terminating:Retained), billed until "
+                            "terminated; else 0.",
+                            copy.instance_retained ? 1 : 0));
   result.push_back(counter_per_value<notification_kind>(
       "runwarden_notifications_total",
       "Notifications the drain decided to send, by event (the failures among them call for a "
@@ -336,6 +342,7 @@ void metrics_registry::absorb_snapshot(const warden_snapshot& snapshot) {
   const bool draining = snapshot.status == warden_status::shutting_down;
   counts_.drain_deadline_seconds = draining ? wall_seconds(snapshot.drain_deadline) : 0.0;
   counts_.hook_expiry_seconds = draining ? wall_seconds(snapshot.lifecycle_expires_at) : 0.0;
+  counts_.instance_retained = is_retained_state(snapshot.auto_scaling_lifecycle_state);
 }
 
 void metrics_registry::count_effect(const drain_effect& effect, const warden_snapshot& snapshot) {

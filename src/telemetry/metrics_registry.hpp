@@ -102,6 +102,7 @@ class metrics_registry {
     std::optional<std::uint32_t> jobs_running;
     double drain_deadline_seconds = 0;
     double hook_expiry_seconds = 0;
+    bool instance_retained = false;  // the group keeps this instance (Terminating:Retained)
     std::array<std::uint64_t, notification_kind_count> notifications{};
     std::array<std::uint64_t, heartbeat_outcome_count> heartbeats{};
     std::array<std::uint64_t, completion_result_count> completions{};

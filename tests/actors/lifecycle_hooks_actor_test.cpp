@@ -43,6 +43,7 @@ struct world {
   std::vector<lifecycle_action_completed> completed;
   std::vector<lifecycle_lookup_ended> lookups_ended;
   std::vector<std::string> groups_heard;  // instance_group, as "instance in group"
+  std::vector<std::string> states_heard;  // instance_group's lifecycle states, in order
   std::vector<heartbeat_outcome> heartbeats;
   std::vector<completion_result> completions;
   caf::actor_addr subscriber;
@@ -118,6 +119,7 @@ lifecycle_hooks_listener_actor::behavior_type fake_warden(lifecycle_hooks_listen
       [=](const lifecycle_lookup_ended& ended) { script->lookups_ended.push_back(ended); },
       [=](const instance_group& group) {
         script->groups_heard.push_back(group.instance_id + " in " + group.group_name);
+        script->states_heard.push_back(group.lifecycle_state);
       },
   };
 }
@@ -315,6 +317,59 @@ TEST_CASE_METHOD(hooks_fixture, "how a completion ends reaches the warden", "[li
   CHECK(script_->count("CompleteLifecycleAction") == 1);
   advance(5min);
   CHECK(script_->count("CompleteLifecycleAction") == 1);
+}
+
+// Instance retention (src/aws/instance_retention.hpp): a hook abandoned during the drain in a
+// group that retains the instance. The heartbeat that finds no action reads the instance and
+// tells the warden its state; no heartbeat is asked any more; the completion, once the runner
+// is gone, finds no action either and terminates the instance without a decrement.
+TEST_CASE_METHOD(hooks_fixture, "a retained instance is shown, then terminated at the completion",
+                 "[lifecycle_hooks]") {
+  // At start (the launch hook's look), the terminate lookup, then after the heartbeat.
+  script_->instance_states = {"InService", "Terminating:Wait", "Terminating:Retained"};
+  const auto hooks = start();
+  terminate(hooks);
+  REQUIRE(script_->pending.size() == 1);
+  script_->failures["RecordLifecycleActionHeartbeat"] = {autoscaling_failure_kind::already_done};
+  caf::anon_send(hooks, heartbeat_atom::value, std::string{"drain-runner"});
+  run();
+  CHECK(script_->states_heard ==
+        std::vector<std::string>{"InService", "Terminating:Wait", "Terminating:Retained"});
+  const auto beats = script_->count("RecordLifecycleActionHeartbeat");
+  caf::anon_send(hooks, heartbeat_atom::value, std::string{"drain-runner"});
+  run();
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == beats);  // none is left to keep
+
+  script_->failures["CompleteLifecycleAction"] = {autoscaling_failure_kind::already_done};
+  script_->failures["TerminateInstanceInAutoScalingGroup"] = {
+      autoscaling_failure_kind::retry_with_backoff};
+  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"},
+                 lifecycle_result::proceed);
+  run();
+  for (int second = 0; second < 30; ++second) advance(1s);
+  REQUIRE(script_->completed.size() == 1);
+  CHECK(script_->completed[0].confirmed);
+  REQUIRE(script_->count("TerminateInstanceInAutoScalingGroup") == 2);  // once throttled
+  const auto& terminate_call = script_->calls.back().second;
+  CHECK(terminate_call.action == "TerminateInstanceInAutoScalingGroup");
+  CHECK(terminate_call.parameters ==
+        form_parameter_list{{"Action", "TerminateInstanceInAutoScalingGroup"},
+                            {"Version", "2011-01-01"},
+                            {"InstanceId", "i-self"},
+                            {"ShouldDecrementDesiredCapacity", "false"}});
+}
+
+TEST_CASE_METHOD(hooks_fixture, "an instance not retained is not terminated at the completion",
+                 "[lifecycle_hooks]") {
+  script_->instance_states = {"Terminating:Proceed"};
+  script_->failures["CompleteLifecycleAction"] = {autoscaling_failure_kind::already_done};
+  const auto hooks = start();
+  caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"},
+                 lifecycle_result::proceed);
+  run();
+  REQUIRE(script_->completed.size() == 1);
+  CHECK(script_->completed[0].confirmed);
+  CHECK(script_->count("TerminateInstanceInAutoScalingGroup") == 0);
 }
 
 TEST_CASE_METHOD(hooks_fixture, "a restarted hooks actor finds the hook from the warden's snapshot",

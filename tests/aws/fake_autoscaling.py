@@ -26,7 +26,9 @@ The scenario is argv[1], JSON (optional keys with their defaults in parentheses)
                                 "type" ("t3.micro")}],
                  "hooks": [{"name", "transition": "terminating" | "launching",
                             "heartbeat_timeout" (3600), "global_timeout" (100 heartbeat
-                            timeouts, at most 172800), "default_result" ("ABANDON")}]}],
+                            timeouts, at most 172800), "default_result" ("ABANDON")}],
+                 "instance_lifecycle_policy" (none): {"RetentionTriggers":
+                            {"TerminateHookAbandon": "retain" | "terminate"}}}],
      "faults" ({}): {"<Action>": [fault, ...]}}
 Timeouts are seconds and may be floats (1.5) so tests run quickly: DescribeLifecycleHooks
 answers them rounded up to integers, the fake times actions with the float, on the
@@ -36,6 +38,14 @@ when completed, at its heartbeat deadline (now + HeartbeatTimeout at start and a
 heartbeat, never past start + GlobalTimeout), or with ABANDON on any of the instance's
 actions. When its last action ends a terminating instance goes to Terminating:Proceed; a
 launching one to InService (CONTINUE) or Terminating (ABANDON).
+
+Instance retention, as the user guide's "Control instance retention with instance lifecycle
+policies" and "Manage retained instances" and the API reference's RetentionTriggers describe
+it: in a group whose policy has TerminateHookAbandon "retain", a terminate action ended with
+ABANDON (CompleteLifecycleAction ABANDON, a timeout with default result ABANDON, the global
+timeout) leaves the instance Terminating:Retained instead (the fake skips the Proceed that
+AWS passes through). A retained instance stays until TerminateInstanceInAutoScalingGroup,
+which sends it on to Terminating:Proceed without running its hooks again.
 
 A fault answers one call of its action, in order, after the signature check:
     {"status": 400, "code": "Throttling", "message": "Rate exceeded"}  the error envelope
@@ -56,6 +66,8 @@ Commands come on stdin, one JSON object per line, each with its keys applied in 
     terminate  an instance id: Terminating:Wait with an action per terminating hook
                (Terminating when none), as the group's scale-in does; the desired
                capacity is left as it is
+    abandon    an instance id: its active actions end with ABANDON, as another tool's
+               CompleteLifecycleAction ABANDON ends them
     state      any value: prints {"state": {"groups", "instances", "actions" (active, with
                token and seconds left), "heartbeats" [{instance, hook, accepted, refused}],
                "completions" [{instance, hook, result, accepted}], "timeouts"}}
@@ -135,7 +147,9 @@ def load(scenario, now):
             "name": group["name"], "min": group["min"], "max": group["max"],
             "desired": group["desired"], "hooks": hooks,
             "az": group.get("availability_zone", scenario["region"] + "a"),
-            "launch_template": group.get("launch_template")}
+            "launch_template": group.get("launch_template"),
+            "retain": group.get("instance_lifecycle_policy", {}).get("RetentionTriggers", {})
+                           .get("TerminateHookAbandon") == "retain"}
         for instance in group.get("instances", []):
             add_instance(instance["id"], group["name"], instance.get("state", "InService"),
                          instance.get("protected", False), instance.get("type", "t3.micro"))
@@ -173,7 +187,10 @@ def end_action(key, result):
         for other in [k for k in World.actions if k[0] == instance_id]:
             del World.actions[other]
     if not any(k[0] == instance_id for k in World.actions):
-        World.instances[instance_id]["state"] = AFTER_ACTIONS[(kind, result)]
+        instance = World.instances[instance_id]
+        retained = (kind == "terminating" and result == "ABANDON"
+                    and World.groups[instance["group"]]["retain"])
+        instance["state"] = "Terminating:Retained" if retained else AFTER_ACTIONS[(kind, result)]
 
 
 def hook_of(key):
@@ -342,7 +359,9 @@ def terminate_instance_in_auto_scaling_group(params, now):
         group["desired"] -= 1
         cause += ", shrinking the capacity from %d to %d" % (group["desired"] + 1,
                                                             group["desired"])
-    if not instance["state"].startswith("Terminating"):
+    if instance["state"] == "Terminating:Retained":
+        instance["state"] = "Terminating:Proceed"  # its hooks ran already
+    elif not instance["state"].startswith("Terminating"):
         begin(instance, "terminating", now)
     return {"Activity": {
         "ActivityId": str(uuid.uuid4()), "AutoScalingGroupName": group["name"],
@@ -502,6 +521,11 @@ def apply(command):
             begin(World.instances[command["launch"]], "launching", now)
         if "terminate" in command:
             begin(World.instances[command["terminate"]], "terminating", now)
+        if "abandon" in command:
+            keys = [k for k in World.actions if k[0] == command["abandon"]]
+            if not keys:
+                raise ValueError("no active action for instance %s" % command["abandon"])
+            end_action(keys[0], "ABANDON")
         if "state" in command:
             emit({"state": snapshot(now)})
 

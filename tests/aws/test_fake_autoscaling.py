@@ -265,6 +265,39 @@ class FakeAutoScalingTest(unittest.TestCase):
                           ShouldDecrementDesiredCapacity=True)
         self.assertEqual(self.fake.state()["groups"][0]["desired"], 1)
 
+    def test_an_abandoned_terminate_hook_retains_the_instance(self):
+        """A group with TerminateHookAbandon "retain": a timeout with default result ABANDON
+        and another tool's ABANDON both leave the instance Terminating:Retained, until
+        TerminateInstanceInAutoScalingGroup sends it on without running its hooks again."""
+        timed_out, abandoned = "i-0000000000000000r", "i-0000000000000000s"
+        fake = Fake(dict(SCENARIO, faults={}, groups=[{
+            "name": "keepers", "min": 0, "max": 2, "desired": 1,
+            "instance_lifecycle_policy": {"RetentionTriggers": {"TerminateHookAbandon": "retain"}},
+            "instances": [{"id": timed_out, "state": "Terminating:Wait"}, {"id": abandoned}],
+            "hooks": [{"name": "drain", "transition": "terminating", "heartbeat_timeout": 0.5,
+                       "default_result": "ABANDON"}]}]))
+        asg = fake.client()
+
+        def lifecycle_state(instance):
+            [answer] = asg.describe_auto_scaling_instances(
+                InstanceIds=[instance])["AutoScalingInstances"]
+            return answer["LifecycleState"]
+
+        try:
+            fake.next(lambda r: r.get("event") == "hook_timed_out")
+            self.assertEqual("Terminating:Retained", lifecycle_state(timed_out))
+            fake.command({"terminate": abandoned})
+            fake.command({"abandon": abandoned})
+            self.assertEqual("Terminating:Retained", lifecycle_state(abandoned))
+            asg.terminate_instance_in_auto_scaling_group(
+                InstanceId=timed_out, ShouldDecrementDesiredCapacity=False)
+            self.assertEqual("Terminating:Proceed", lifecycle_state(timed_out))
+            self.assertEqual([], [a for a in fake.state()["actions"]
+                                  if a["instance"] == timed_out])
+        finally:
+            asg.close()
+            fake.close()
+
     def test_faults(self):
         self.fake.command({"faults": {"DescribeLifecycleHooks": [
             {"status": 500, "code": "InternalFailure", "message": "internal"},

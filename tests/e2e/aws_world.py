@@ -52,8 +52,10 @@ class JsonLinesFake:
 
 
 class AwsWorld:
-    def __init__(self, heartbeat_timeout, launching=False):
-        """`launching`: the instance starts in Pending:Wait with a launch hook to answer."""
+    def __init__(self, heartbeat_timeout, launching=False, retain=False):
+        """`launching`: the instance starts in Pending:Wait with a launch hook to answer.
+        `retain`: the group's instance lifecycle policy retains an instance whose terminate
+        hook is abandoned (Terminating:Retained)."""
         self.imds = JsonLinesFake([FAKE_IMDS])
         hooks = [{"name": "drain-runner", "transition": "terminating",
                   "heartbeat_timeout": heartbeat_timeout, "global_timeout": 600,
@@ -63,10 +65,13 @@ class AwsWorld:
                           "heartbeat_timeout": heartbeat_timeout, "global_timeout": 600,
                           "default_result": "ABANDON"})
         instance = {"id": INSTANCE_ID, "state": "Pending:Wait" if launching else "InService"}
+        group = {"name": "runners", "min": 0, "max": 4, "desired": 1,
+                 "instances": [instance], "hooks": hooks}
+        if retain:
+            group["instance_lifecycle_policy"] = {
+                "RetentionTriggers": {"TerminateHookAbandon": "retain"}}
         scenario = {"region": REGION, "access_key": ACCESS_KEY, "secret_key": SECRET_KEY,
-                    "session_token": SESSION_TOKEN,
-                    "groups": [{"name": "runners", "min": 0, "max": 4, "desired": 1,
-                                "instances": [instance], "hooks": hooks}]}
+                    "session_token": SESSION_TOKEN, "groups": [group]}
         self.autoscaling = JsonLinesFake([FAKE_AUTOSCALING, json.dumps(scenario)])
 
     def config(self, poll_interval="200ms", extra=""):

@@ -17,6 +17,10 @@ FAKE_API = os.path.join(HERE, "..", "unregister", "fake_ci_api.py")
 TOKEN = "glrt-e2e-secret-7f3a9c"
 SYSTEM_ID = "s_0123456789ab"
 WAIT_S = 30
+# runwarden holds a logind shutdown delay lock while jobs run ([run] inhibit_shutdown): the
+# tests' runwardens never reach the host's system bus, only the private bus of the test
+# that fakes logind (test_logind_inhibitor.py), which sets its own address.
+os.environ.setdefault("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/runwarden-tests-no-bus")
 
 
 def free_port():

@@ -91,6 +91,7 @@ void check_defaults(const settings& loaded) {
   CHECK(loaded.log.level == defaults.log.level);
   CHECK(loaded.log.format == defaults.log.format);
   CHECK(loaded.run.dry_run == defaults.run.dry_run);
+  CHECK(loaded.run.inhibit_shutdown == defaults.run.inhibit_shutdown);
 }
 
 // A scratch directory, removed at the end of the test.
@@ -264,6 +265,8 @@ const std::vector<good_config> good_values{
      [](const settings& loaded) { return loaded.log.level == "critical"; }},
     {"log.level = \"off\"", [](const settings& loaded) { return loaded.log.level == "off"; }},
     {"run.dry_run = true", [](const settings& loaded) { return loaded.run.dry_run; }},
+    {"run.inhibit_shutdown = false",
+     [](const settings& loaded) { return !loaded.run.inhibit_shutdown; }},
     {"log.format = \"json\"",
      [](const settings& loaded) { return loaded.log.format == runwarden::log_format::json; }},
     {"log.format = \"text\"",

@@ -22,6 +22,8 @@ TEST_CASE("the instance's LifecycleState says whether a terminate hook waits", "
   CHECK(terminate_wait_of("Terminating") == terminate_wait::not_yet);
   CHECK(terminate_wait_of("Terminating:Proceed") == terminate_wait::past);
   CHECK(terminate_wait_of("Terminated") == terminate_wait::past);
+  CHECK(terminate_wait_of("Terminating:Retained") == terminate_wait::retained);
+  CHECK(terminate_wait_of("Warmed:Terminating:Retained") == terminate_wait::retained);
   for (const auto* state : {"Pending", "Pending:Wait", "Standby", "Detaching", "Warmed:Running",
                             "(in no Auto Scaling group)", ""})
     CHECK(terminate_wait_of(state) == terminate_wait::not_leaving);
