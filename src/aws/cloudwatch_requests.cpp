@@ -1,30 +1,10 @@
 // See cloudwatch_requests.hpp.
 #include "src/aws/cloudwatch_requests.hpp"
 
-#include <cstdio>
-#include <ctime>
-
 #include "src/util/assert.hpp"
+#include "src/util/rfc3339_time.hpp"
 
 namespace runwarden {
-
-namespace {
-
-// Whole seconds in UTC, as botocore writes a timestamp without a fraction: runwarden samples
-// at most once a second (StorageResolution 1). gmtime_r, never the local zone.
-std::string iso8601(std::chrono::system_clock::time_point at) {
-  const auto seconds = std::chrono::floor<std::chrono::seconds>(at.time_since_epoch());
-  const auto whole = static_cast<std::time_t>(seconds.count());
-  std::tm calendar{};
-  ::gmtime_r(&whole, &calendar);
-  char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02dZ", calendar.tm_year + 1900,
-                calendar.tm_mon + 1, calendar.tm_mday, calendar.tm_hour, calendar.tm_min,
-                calendar.tm_sec);
-  return text;
-}
-
-}  // namespace
 
 autoscaling_call put_metric_data(const std::string& metric_namespace,
                                  const std::vector<metric_datum>& datums) {
@@ -45,7 +25,10 @@ autoscaling_call put_metric_data(const std::string& metric_namespace,
       parameters.emplace_back(dimension + "Name", datum.dimensions[number].first);
       parameters.emplace_back(dimension + "Value", datum.dimensions[number].second);
     }
-    parameters.emplace_back(prefix + "Timestamp", iso8601(datum.timestamp));
+    // Whole seconds, as botocore writes a timestamp without a fraction: runwarden samples at
+    // most once a second (StorageResolution 1).
+    parameters.emplace_back(prefix + "Timestamp",
+                            format_utc(datum.timestamp, utc_precision::seconds));
     parameters.emplace_back(prefix + "Value", std::to_string(datum.value));
     parameters.emplace_back(prefix + "Unit", datum.unit);
     parameters.emplace_back(prefix + "StorageResolution", std::to_string(datum.storage_resolution));

@@ -3,11 +3,10 @@
 #include "src/aws/sigv4_signer.hpp"
 
 #include <cctype>
-#include <cstdio>
-#include <ctime>
 
 #include "src/aws/canonical_uri.hpp"
 #include "src/util/assert.hpp"
+#include "src/util/rfc3339_time.hpp"
 #include "src/util/sha256_digest.hpp"
 
 namespace runwarden {
@@ -49,15 +48,7 @@ header_list headers_to_sign(const sigv4_request& request, const std::string& tim
 }  // namespace
 
 std::string amz_date(std::chrono::system_clock::time_point time) {
-  const auto seconds = std::chrono::floor<std::chrono::seconds>(time.time_since_epoch());
-  const auto whole = static_cast<std::time_t>(seconds.count());
-  std::tm calendar{};
-  ::gmtime_r(&whole, &calendar);
-  char text[72];
-  std::snprintf(text, sizeof text, "%04d%02d%02dT%02d%02d%02dZ", calendar.tm_year + 1900,
-                calendar.tm_mon + 1, calendar.tm_mday, calendar.tm_hour, calendar.tm_min,
-                calendar.tm_sec);
-  return text;
+  return format_utc(time, utc_precision::seconds, utc_layout::basic);
 }
 
 std::string sigv4_signing_key(const secret_text& secret_access_key, std::string_view date,

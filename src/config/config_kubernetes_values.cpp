@@ -48,6 +48,10 @@ bool read_kubernetes_idle_deletion_cost(config_value& value) {
                kubernetes_of(value).policy.idle_deletion_cost);
 }
 
+bool read_kubernetes_idle_hold_off(config_value& value) {
+  return store(value.expect_duration(), kubernetes_of(value).policy.idle_hold_off);
+}
+
 bool read_kubernetes_patch_attempts(config_value& value) {
   return store(value.expect_integer(1, patch_attempts_limit),
                kubernetes_of(value).policy.attempts_max);

@@ -14,6 +14,7 @@ bool read_kubernetes_namespace(config_value& value);
 bool read_kubernetes_service_account_directory(config_value& value);
 bool read_kubernetes_api_url(config_value& value);
 bool read_kubernetes_idle_deletion_cost(config_value& value);
+bool read_kubernetes_idle_hold_off(config_value& value);
 bool read_kubernetes_patch_attempts(config_value& value);
 bool read_kubernetes_retry_initial(config_value& value);
 bool read_kubernetes_retry_max(config_value& value);

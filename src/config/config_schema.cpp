@@ -301,6 +301,7 @@ constexpr key_spec schema[] = {
     {"kubernetes", "service_account_directory", read_kubernetes_service_account_directory},
     {"kubernetes", "api_url", read_kubernetes_api_url},
     {"kubernetes", "idle_deletion_cost", read_kubernetes_idle_deletion_cost},
+    {"kubernetes", "idle_hold_off", read_kubernetes_idle_hold_off},
     {"kubernetes", "patch_attempts", read_kubernetes_patch_attempts},
     {"kubernetes", "retry_initial", read_kubernetes_retry_initial},
     {"kubernetes", "retry_max", read_kubernetes_retry_max},

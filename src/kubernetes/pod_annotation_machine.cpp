@@ -31,6 +31,17 @@ void want(pod_annotation_state& state, pod_role role) {
   state.not_before.reset();
 }
 
+// Folds a role the runner's state asks for in; busy to idle is held off (idle_due).
+void seen(pod_annotation_state& state, pod_role role, instant now) {
+  if (role != pod_role::idle) {
+    state.idle_due.reset();
+    return want(state, role);
+  }
+  const bool after_busy = state.wanted == pod_role::busy;
+  if (!after_busy || state.policy.idle_hold_off == duration::zero()) return want(state, role);
+  if (!state.idle_due) state.idle_due = now + state.policy.idle_hold_off;
+}
+
 void answered(pod_annotation_state& state, const patch_answered& answer, instant now,
               pod_annotation_step& out) {
   if (!state.in_flight) return;  // a stray answer: nothing was sent
@@ -118,12 +129,18 @@ pod_annotation_step step(pod_annotation_state& state, const pod_annotation_event
   RUNWARDEN_ASSERT(state.policy.attempts_max >= 1);
   pod_annotation_step out;
   if (const auto* load = std::get_if<load_seen>(&event)) {
-    if (const auto role = role_of(*load)) want(state, *role);
+    if (const auto role = role_of(*load)) seen(state, *role, now);
   } else if (const auto* answer = std::get_if<patch_answered>(&event)) {
     answered(state, *answer, now, out);
   }
-  // patch_timer_fired only lets the backoff's end be seen.
+  // patch_timer_fired only lets the backoff's end, or the hold-off's, be seen.
+  if (state.idle_due && now >= *state.idle_due) {
+    state.idle_due.reset();
+    want(state, pod_role::idle);
+  }
   drive(state, now, out);
+  if (state.idle_due && (!out.wake_at || *state.idle_due < *out.wake_at))
+    out.wake_at = state.idle_due;
   RUNWARDEN_ASSERT(!state.in_flight || !state.wanted || state.given_up != state.in_flight);
   return out;
 }

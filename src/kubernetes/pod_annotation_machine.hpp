@@ -9,7 +9,10 @@
 //
 // Busy follows the signal the scaler's scale-in protection follows: the job count the
 // metrics poller reported, in the warden's snapshot, while the runner runs. Unknown jobs
-// (no metrics yet, the runner starting) change nothing. One patch is in flight at most; a
+// (no metrics yet, the runner starting) change nothing. Busy to idle waits idle_hold_off: a runner
+// between two jobs of a pipeline stays protected from disruption, and a job seen within the
+// hold-off cancels the idle patch before it is sent. The first idle (never busy) and a drain
+// go out at once. One patch is in flight at most; a
 // role that changes meanwhile is sent once the answer is in, so patches never cross.
 //
 // Answers: 2xx applies the role. 409 Conflict and 5xx and transport failures are retried
@@ -33,7 +36,9 @@ namespace runwarden {
 
 struct pod_annotation_policy {
   std::int32_t idle_deletion_cost = -100;  // below an unannotated pod's 0
-  std::uint32_t attempts_max = 6;          // per role
+  // Idle this long after busy before do-not-disrupt is lifted; zero: at once.
+  std::chrono::milliseconds idle_hold_off{std::chrono::seconds{30}};
+  std::uint32_t attempts_max = 6;  // per role
   std::chrono::milliseconds retry_initial{std::chrono::milliseconds{500}};
   std::chrono::milliseconds retry_max{std::chrono::seconds{30}};
   std::chrono::milliseconds retry_after_max{std::chrono::seconds{60}};  // 429's wait, capped
@@ -82,6 +87,7 @@ struct pod_annotation_state {
   std::optional<pod_role> given_up;  // out of attempts for this role
   std::uint32_t attempts = 0;        // failed attempts for `wanted`
   std::optional<instant> not_before;
+  std::optional<instant> idle_due;  // busy, then idle seen: idle is wanted from then on
 };
 
 struct pod_annotation_step {

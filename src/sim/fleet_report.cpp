@@ -73,6 +73,8 @@ fleet_report make_report(const fleet_world& world, std::uint64_t seed,
   report.api_calls = world.books().api_calls;
   report.retries = world.books().retries;
   report.faults = world.books().faults;
+  if (world.scenario().scaler == group_scaler::target_tracking)
+    report.target_tracking = world.target_tracking().books;
   report.violations = world.checker().violations();
   return report;
 }
@@ -93,6 +95,12 @@ std::string report_text(const fleet_report& r) {
       r.wind_down_at_reclaim, counts(r.drains_by_trigger), r.drains_gone, r.lifecycle_completed,
       r.lifecycle_timed_out, r.lifecycle_completions_repeated, counts(r.api_calls),
       counts(r.retries), counts(r.faults));
+  if (const auto& t = r.target_tracking)
+    text += fmt::format(
+        "target tracking: {} scale-outs, {} scale-ins ({} blocked by warm-up), {} datapoints "
+        "({} missing)\n",
+        t->scale_outs, t->scale_ins, t->scale_ins_blocked_by_warmup, t->datapoints,
+        t->datapoints_missing);
   if (r.violations.empty()) return text + "invariants: all held\n";
   for (const auto& v : r.violations)
     text += fmt::format("VIOLATION at {:.0f}s: {}: {}\n", v.at, v.invariant, v.detail);
@@ -131,6 +139,17 @@ nlohmann::ordered_json report_document(const fleet_report& r) {
       {"faults", r.faults},
       {"violations", violations},
   };
+  if (const auto& t = r.target_tracking) {
+    // Before the verdicts, beside the other counts.
+    auto verdicts = json["violations"];
+    json.erase("violations");
+    json["target_tracking"] = {{"scale_outs", t->scale_outs},
+                               {"scale_ins", t->scale_ins},
+                               {"scale_ins_blocked_by_warmup", t->scale_ins_blocked_by_warmup},
+                               {"datapoints", t->datapoints},
+                               {"datapoints_missing", t->datapoints_missing}};
+    json["violations"] = std::move(verdicts);
+  }
   return json;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct fleet_report {
   std::map<std::string, std::uint64_t> api_calls;  // every call made, failed ones too
   std::map<std::string, std::uint64_t> retries;    // calls after a lost or failed one
   std::map<std::string, std::uint64_t> faults;
+  // With group.scaler = "target-tracking" only (so that other reports keep their bytes): the
+  // policy's datapoints and the scalings it made.
+  std::optional<target_tracking_books> target_tracking;
   std::vector<world_violation> violations;
 };
 

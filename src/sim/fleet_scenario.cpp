@@ -97,10 +97,32 @@ class reader {
       refuse(node, key, "expected \"aws\", \"azure\" or \"gcp\"");
   }
 
+  void scaler(const toml::node& node, const std::string& key) {
+    const auto* text = node.as_string();
+    if (text && text->get() == "none")
+      s_.scaler = group_scaler::none;
+    else if (text && text->get() == "target-tracking")
+      s_.scaler = group_scaler::target_tracking;
+    else
+      refuse(node, key, "expected \"none\" or \"target-tracking\"");
+  }
+
+  // A high-resolution metric's period, as target tracking takes them.
+  void metric_period(const toml::node& node, const std::string& key) {
+    std::chrono::seconds period{0};
+    duration(node, key, period, false);
+    if (period.count() == 0) return;
+    if (period.count() != 10 && period.count() != 20 && period.count() != 30 &&
+        period.count() != 60)
+      return refuse(node, key, "must be 10s, 20s, 30s or 60s, as target tracking allows");
+    s_.target_tracking.metric_period = period;
+  }
+
   using key_reader = std::function<void(const toml::node&, const std::string&)>;
 
   std::map<std::string, key_reader> readers() {
     auto& f = s_.faults;
+    auto& tt = s_.target_tracking;
     return {
         {"name",
          [&](const toml::node& n, const std::string& k) {
@@ -128,6 +150,15 @@ class reader {
          [&](const auto& n, const auto& k) { number_in(n, k, s_.spot_share, 0, 1); }},
         {"group.shutdown_period",
          [&](const auto& n, const auto& k) { duration(n, k, s_.shutdown_period, false); }},
+        {"group.scaler", [&](const auto& n, const auto& k) { scaler(n, k); }},
+        {"target_tracking.target_value",
+         [&](const auto& n, const auto& k) { number_in(n, k, tt.target_value, 1, 100); }},
+        {"target_tracking.instance_warmup",
+         [&](const auto& n, const auto& k) { duration(n, k, tt.instance_warmup, true); }},
+        {"target_tracking.metric_period",
+         [&](const auto& n, const auto& k) { metric_period(n, k); }},
+        {"target_tracking.disable_scale_in",
+         [&](const auto& n, const auto& k) { flag(n, k, tt.disable_scale_in); }},
         {"runner.concurrency",
          [&](const auto& n, const auto& k) { number_in(n, k, s_.concurrency, 1, 1000); }},
         {"runner.poll_interval",
@@ -227,6 +258,30 @@ class reader {
         refuse(at("events.capacity_changes"), key, "must be within [group.min, group.max]");
       }
     check_cloud(root, at);
+    check_scaler(root, at);
+  }
+
+  // The group's target tracking decides capacity alone: runwarden's own scaler would fight
+  // it, and it needs the Auto Scaling group it is a policy of.
+  template <class locate>
+  void check_scaler(const toml::table& root, const locate& at) {
+    if (s_.scaler == group_scaler::none) {
+      if (root.at_path("target_tracking").node())
+        refuse(at("target_tracking"), "target_tracking",
+               "only with group.scaler = \"target-tracking\"");
+      return;
+    }
+    if (s_.cloud != fleet_cloud::aws)
+      refuse(at("group.scaler"), "group.scaler",
+             "\"target-tracking\" only with group.cloud = \"aws\"");
+    if (s_.scaling)
+      refuse(at("runner.scaling"), "runner.scaling",
+             "not with group.scaler = \"target-tracking\": runwarden keeps only scale-in "
+             "protection while busy, the group's policy sets the capacity");
+    if (s_.api == runner_api::github)
+      refuse(at("runner.api"), "runner.api",
+             "not with group.scaler = \"target-tracking\": an Actions runner has no metrics "
+             "page, so runwarden publishes no job slots for it");
   }
 
   // Each cloud's own keys, and what another cloud does not have: Azure and Google Cloud

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "src/sim/target_tracking_model.hpp"
+
 namespace runwarden {
 
 struct job_burst {
@@ -51,6 +53,12 @@ enum class runner_api : std::uint8_t { gitlab, github };
 // instance/preempted, and the guest's shutdown as SIGTERM).
 enum class fleet_cloud : std::uint8_t { aws, azure, gcp };
 
+// Who sets the group's desired capacity besides the scenario's events: nobody (none), or the
+// group's own target-tracking policy on the job slots runwarden publishes
+// (target_tracking_model.hpp), with runwarden keeping only scale-in protection while busy
+// ([scaling] scaler = "group"). runwarden's own scaler is runner.scaling.
+enum class group_scaler : std::uint8_t { none, target_tracking };
+
 struct fleet_scenario {
   std::string name;
   std::chrono::seconds duration{std::chrono::hours{1}};
@@ -70,6 +78,8 @@ struct fleet_scenario {
   double spot_share = 0;
   // Google Cloud: how long a VM the group deletes has to shut down (90 s on demand).
   std::chrono::seconds shutdown_period{90};
+  group_scaler scaler = group_scaler::none;
+  target_tracking_policy target_tracking;  // with scaler = target_tracking
   // The runners.
   std::uint32_t concurrency = 4;
   std::chrono::seconds poll_interval{5};  // runwarden's metadata polling

@@ -495,6 +495,7 @@ void fleet_world::tick(sim_seconds now) {
   runwarden_crashes(now);
   instance_refresh(now);
   capacity_changes(now);
+  track_target(now);
   reconcile_capacity(now);
   assign_jobs(now);
   sample_queue(now);

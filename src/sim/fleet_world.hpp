@@ -211,6 +211,8 @@ class fleet_world {
   const fleet_checker& checker() const { return *checker_; }
   // A moment of an instance's runwarden worth drawing (drain_started, gone).
   void mark(std::size_t instance, sim_seconds at, std::string kind);
+  // The group's target-tracking policy, with group.scaler = "target-tracking".
+  const target_tracking_state& target_tracking() const { return target_tracking_; }
 
  private:
   friend class autoscaling_service;
@@ -227,6 +229,7 @@ class fleet_world {
   void gcp_shutdowns(sim_seconds now);
   void azure_approved(std::size_t approver, std::size_t index, sim_seconds now);
   void capacity_changes(sim_seconds now);
+  void track_target(sim_seconds now);  // fleet_world_target_tracking.cpp
   void end_action(sim_instance& instance, sim_lifecycle_action& action, std::string outcome,
                   sim_seconds now);
   void terminate_now(std::size_t index, sim_seconds now, const std::string& why);
@@ -276,6 +279,10 @@ class fleet_world {
   std::uint64_t azure_events_issued_ = 0;
   // Google Cloud: metadata reads waiting for a change.
   std::vector<held_metadata_read> held_reads_;
+  // Target tracking: the policy's alarms, and the job slots summed over the current period.
+  target_tracking_state target_tracking_;
+  std::uint64_t period_slots_busy_ = 0;
+  std::uint64_t period_slots_total_ = 0;
   // Signals that killed jobs, not yet judged against the drain deadline.
   struct killing_signal {
     std::size_t instance;

@@ -35,6 +35,12 @@ settings sim_settings(const fleet_scenario& scenario, bool broken) {
   config.unregister.timeout = sim_unregister_timeout;
   config.scaling.enabled = scenario.scaling;
   config.scaling.capacity = scenario.concurrency;
+  // Under the group's target tracking, runwarden keeps only scale-in protection while busy
+  // ([scaling] scaler = "group"); the world stands in for its publisher and CloudWatch.
+  if (scenario.scaler == group_scaler::target_tracking) {
+    config.scaling.enabled = true;
+    config.scaling.policy.decide_capacity = false;
+  }
   switch (scenario.cloud) {
     case fleet_cloud::aws:
       config.cloud.provider = cloud_provider::aws;

@@ -75,17 +75,27 @@ std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_v
   return std::chrono::time_point_cast<std::chrono::system_clock::duration>(utc) + fraction;
 }
 
-std::string format_rfc3339_utc(std::chrono::system_clock::time_point time) {
+std::string format_utc(std::chrono::system_clock::time_point time, utc_precision precision,
+                       utc_layout layout) {
   const auto millis = std::chrono::floor<std::chrono::milliseconds>(time.time_since_epoch());
   const auto seconds = std::chrono::floor<std::chrono::seconds>(millis);
   const std::time_t whole = static_cast<std::time_t>(seconds.count());
   std::tm calendar{};
   ::gmtime_r(&whole, &calendar);
+  const bool basic = layout == utc_layout::basic;
   char text[64];
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", calendar.tm_year + 1900,
-                calendar.tm_mon + 1, calendar.tm_mday, calendar.tm_hour, calendar.tm_min,
-                calendar.tm_sec, static_cast<int>((millis - seconds).count()));
-  return text;
+  int length = std::snprintf(text, sizeof text,
+                             basic ? "%04d%02d%02dT%02d%02d%02d" : "%04d-%02d-%02dT%02d:%02d:%02d",
+                             calendar.tm_year + 1900, calendar.tm_mon + 1, calendar.tm_mday,
+                             calendar.tm_hour, calendar.tm_min, calendar.tm_sec);
+  if (precision == utc_precision::milliseconds)
+    length += std::snprintf(text + length, sizeof text - static_cast<std::size_t>(length), ".%03d",
+                            static_cast<int>((millis - seconds).count()));
+  return std::string{text, static_cast<std::size_t>(length)} + "Z";
+}
+
+std::string format_rfc3339_utc(std::chrono::system_clock::time_point time) {
+  return format_utc(time, utc_precision::milliseconds);
 }
 
 std::chrono::system_clock::time_point wall_time_of(

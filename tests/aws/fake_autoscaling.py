@@ -75,7 +75,6 @@ The server stops when stdin closes, so it never outlives the test that started i
 """
 
 import datetime
-import html
 import http.server
 import json
 import math
@@ -84,7 +83,6 @@ import sys
 import threading
 import time
 import uuid
-from urllib.parse import parse_qsl
 from xml.sax.saxutils import escape
 
 import botocore.session
@@ -103,7 +101,6 @@ AFTER_ACTIONS = {("terminating", "CONTINUE"): "Terminating:Proceed",
                  ("terminating", "ABANDON"): "Terminating:Proceed",
                  ("launching", "CONTINUE"): "InService",
                  ("launching", "ABANDON"): "Terminating"}
-FAULT_KINDS = ("delay", "drop", "html")
 OUTPUT_LOCK = threading.Lock()  # request threads, the timer and the command loop share stdout
 
 
@@ -431,82 +428,34 @@ def success_body(action, result, request_id):
                 action, NAMESPACE, inner, request_id))
 
 
-def error_body(error, request_id):
-    return query_wire.error_body(NAMESPACE, error, request_id)
-
-
-def html_page(status):
-    title = "%d %s" % (status, http.HTTPStatus(status).phrase)
-    return ("<html>\r\n<head><title>%s</title></head>\r\n<body>\r\n<center><h1>%s</h1></center>"
-            "\r\n</body>\r\n</html>\r\n" % (html.escape(title), html.escape(title)))
-
-
-def authenticate(headers, path, body):
-    """("valid" | "bad" | "missing", the ApiError to answer or None)."""
-    return query_wire.authenticate(World.scenario, headers, path, body, "autoscaling")
-
-
 def next_fault(action):
     with World.lock:
         queue = World.faults.get(action)
         return queue.pop(0) if queue else {}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(query_wire.QueryHandler):
+    signing_name, namespace = "autoscaling", NAMESPACE
+    log_fields = {"method": "POST"}
 
-    def answer(self, status, body, content_type, request_id):
-        data = body.encode()
-        self.send_response(status)
-        self.send_header("x-amzn-RequestId", request_id)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+    def scenario(self):
+        return World.scenario
 
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        params = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
-        action = params.get("Action")
-        signature, error = authenticate(self.headers, self.path, body)
-        log = {"method": "POST", "action": action, "status": None, "signature": signature,
-               "params": params}
-        fault = next_fault(action) if error is None else {}
-        if fault:
-            log["fault"] = fault.get("code") or next(k for k in FAULT_KINDS if k in fault)
-        time.sleep(fault.get("delay", 0))
-        request_id = str(uuid.uuid4())
-        if fault.get("drop"):
-            emit(log)
-            self.close_connection = True
-        elif "html" in fault:
-            log["status"] = fault["html"]
-            emit(log)
-            self.answer(fault["html"], html_page(fault["html"]), "text/html", request_id)
-        else:
-            if "status" in fault:
-                error = ApiError(fault["status"], fault["code"], fault.get("message", ""))
-            log["status"], text = self.call(action, params, error, request_id)
-            emit(log)
-            self.answer(log["status"], text, "text/xml", request_id)
+    def next_fault(self, action):
+        return next_fault(action)
 
-    def call(self, action, params, error, request_id):
+    def call(self, action, params, log, request_id):
         with World.lock:
             now = time.monotonic()
             expire(now)
-            try:
-                if error is not None:
-                    raise error
-                if action not in ACTIONS:
-                    raise ApiError(400, "InvalidAction", "Could not find operation %s for "
-                                   "version %s" % (action, params.get("Version")))
-                check_required(action, params)
-                return 200, success_body(action, ACTIONS[action](params, now), request_id)
-            except ApiError as failure:
-                return failure.status, error_body(failure, request_id)
+            if action not in ACTIONS:
+                raise ApiError(400, "InvalidAction", "Could not find operation %s for "
+                               "version %s" % (action, params.get("Version")))
+            check_required(action, params)
+            return success_body(action, ACTIONS[action](params, now), request_id)
 
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass
+    def emit(self, record):
+        emit(record)
 
 
 def apply(command):

@@ -43,16 +43,12 @@ security token are never printed. The server stops when stdin closes.
 """
 
 import datetime
-import html
 import http.server
 import json
 import math
 import os
 import sys
 import threading
-import time
-import uuid
-from urllib.parse import parse_qsl
 
 import botocore.session
 from botocore.validate import ParamValidator
@@ -64,7 +60,6 @@ import query_wire  # noqa: E402
 NAMESPACE = "http://monitoring.amazonaws.com/doc/2010-08-01/"
 MODEL = botocore.session.get_session().get_service_model("cloudwatch")
 OPERATION = MODEL.operation_model("PutMetricData")
-FAULT_KINDS = ("delay", "drop", "html")
 OUTPUT_LOCK = threading.Lock()
 DATUMS_MAX = 1000
 PAST_MAX = datetime.timedelta(weeks=2)
@@ -201,71 +196,30 @@ def success_body(request_id):
             % (NAMESPACE, request_id))
 
 
-def html_page(status):
-    title = "%d %s" % (status, http.HTTPStatus(status).phrase)
-    return ("<html>\r\n<head><title>%s</title></head>\r\n<body>\r\n<center><h1>%s</h1></center>"
-            "\r\n</body>\r\n</html>\r\n" % (html.escape(title), html.escape(title)))
-
-
-def next_fault():
+def next_fault(action):
     with World.lock:
-        return World.faults.pop(0) if World.faults else {}
+        return World.faults.pop(0) if World.faults and action == "PutMetricData" else {}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(query_wire.QueryHandler):
+    signing_name, namespace = "monitoring", NAMESPACE
+    log_error_code = announce_delays = True
 
-    def answer(self, status, body, content_type, request_id):
-        data = body.encode()
-        self.send_response(status)
-        self.send_header("x-amzn-RequestId", request_id)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+    def scenario(self):
+        return World.scenario
 
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        params = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
-        action = params.get("Action")
-        signature, error = query_wire.authenticate(World.scenario, self.headers, self.path,
-                                                   body, "monitoring")
-        log = {"action": action, "status": None, "signature": signature, "params": params}
-        fault = next_fault() if error is None and action == "PutMetricData" else {}
-        if fault:
-            log["fault"] = fault.get("code") or next(k for k in FAULT_KINDS if k in fault)
-        if fault.get("delay", 0) >= 1:  # a test may act while the answer is held
-            emit({"event": "delaying", "seconds": fault["delay"]})
-        time.sleep(fault.get("delay", 0))
-        request_id = str(uuid.uuid4())
-        if fault.get("drop"):
-            emit(log)
-            self.close_connection = True
-            return
-        if "html" in fault:
-            log["status"] = fault["html"]
-            emit(log)
-            self.answer(fault["html"], html_page(fault["html"]), "text/html", request_id)
-            return
-        if "status" in fault:
-            error = ApiError(fault["status"], fault["code"], fault.get("message", ""))
-        try:
-            if error is not None:
-                raise error
-            if action != "PutMetricData" or params.get("Version") != "2010-08-01":
-                raise ApiError(400, "InvalidAction", "Could not find operation %s for version "
-                               "%s" % (action, params.get("Version")))
-            log["datums"] = put_metric_data(params)
-            log["status"], text = 200, success_body(request_id)
-        except ApiError as failure:
-            log["status"] = failure.status
-            log["error"] = failure.code
-            text = query_wire.error_body(NAMESPACE, failure, request_id)
-        emit(log)
-        self.answer(log["status"], text, "text/xml", request_id)
+    def next_fault(self, action):
+        return next_fault(action)
 
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass
+    def call(self, action, params, log, request_id):
+        if action != "PutMetricData" or params.get("Version") != "2010-08-01":
+            raise ApiError(400, "InvalidAction", "Could not find operation %s for version %s"
+                           % (action, params.get("Version")))
+        log["datums"] = put_metric_data(params)
+        return success_body(request_id)
+
+    def emit(self, record):
+        emit(record)
 
 
 def main():

@@ -4,8 +4,9 @@
 runwarden supervises busy_idle_runner.py (a generic runner whose job count the test sets)
 with [kubernetes] enabled, against fake_kube_api.py: TLS on loopback with a CA this test
 makes with openssl, a bearer token checked at every request, merge patch semantics, and a
-409 and a 429 injected. The test moves the runner from busy to idle to busy and then drains
-runwarden with SIGTERM, and reads the fake's record of each request as it arrives: busy sets
+409 and a 429 injected. The test moves the runner from busy to idle (after a short
+idle_hold_off) to busy and then drains runwarden with SIGTERM, and reads the fake's record
+of each request as it arrives: busy sets
 karpenter.sh/do-not-disrupt and safe-to-evict=false (after one 409, retried), idle removes
 them and sets the pod-deletion-cost (after one 429, retried after its Retry-After), and the
 drain drops every annotation runwarden set. The service account token is rotated midway,
@@ -152,7 +153,8 @@ class PodAnnotations(unittest.TestCase):
             '[runner]\nkind = "generic"\nmetrics_url = "http://127.0.0.1:%d/metrics"\n'
             'metrics_interval = "100ms"\n\n[drain]\ntimeout = "1h"\n\n'
             '[kubernetes]\nenabled = true\nservice_account_directory = "%s"\n'
-            'retry_initial = "100ms"\nretry_max = "1s"\n') % (metrics_port, self.account))
+            'retry_initial = "100ms"\nretry_max = "1s"\nidle_hold_off = "200ms"\n')
+            % (metrics_port, self.account))
         env = dict(os.environ, KUBERNETES_SERVICE_HOST="127.0.0.1",
                    KUBERNETES_SERVICE_PORT=str(self.api.port), POD_NAME="runner-0")
         with open(self.log_path, "w") as log:

@@ -79,6 +79,34 @@ spot_interruptions_per_hour = 6
   CHECK(aws.scenario->launch_hook);
 }
 
+TEST_CASE("the group's target tracking is read", "[sim][scenario]") {
+  const auto read = parse_fleet_scenario(R"([group]
+scaler = "target-tracking"
+[target_tracking]
+target_value = 80
+instance_warmup = "2m"
+metric_period = "10s"
+disable_scale_in = true
+)",
+                                         "s.toml");
+  INFO((read.errors.empty() ? std::string{} : read.errors.front()));
+  REQUIRE(read.scenario);
+  const auto& s = *read.scenario;
+  CHECK(s.scaler == group_scaler::target_tracking);
+  CHECK(s.target_tracking.target_value == 80);
+  CHECK(s.target_tracking.instance_warmup == 2min);
+  CHECK(s.target_tracking.metric_period == 10s);
+  CHECK(s.target_tracking.disable_scale_in);
+  // Left out: the policy of config/aws/target-tracking-policy.json, AWS's alarms.
+  const auto plain = parse_fleet_scenario("[group]\nscaler = \"target-tracking\"\n", "s.toml");
+  REQUIRE(plain.scenario);
+  CHECK(plain.scenario->target_tracking.target_value == 70);
+  CHECK(plain.scenario->target_tracking.instance_warmup == 300s);
+  CHECK(plain.scenario->target_tracking.metric_period == 60s);
+  CHECK(plain.scenario->target_tracking.scale_out_datapoints == 3);
+  CHECK(plain.scenario->target_tracking.scale_in_datapoints == 15);
+}
+
 TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario]") {
   const std::vector<std::pair<std::string, std::string>> rows{
       {"[group]\nmaximum = 3", "s.toml:2: group.maximum: unknown key"},
@@ -119,6 +147,18 @@ TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario
        "shutdown allows up to 1h)"},
       {"[events]\ncapacity_changes = [{ at = \"5m\", desired = 40 }]",
        "s.toml:2: events.capacity_changes[0].desired: must be within [group.min, group.max]"},
+      {"[group]\nscaler = \"karpenter\"",
+       "s.toml:2: group.scaler: expected \"none\" or \"target-tracking\""},
+      {"[group]\nscaler = \"target-tracking\"\n[target_tracking]\nmetric_period = \"15s\"",
+       "s.toml:4: target_tracking.metric_period: must be 10s, 20s, 30s or 60s, as target "
+       "tracking allows"},
+      {"[target_tracking]\ntarget_value = 50",
+       "s.toml:1: target_tracking: only with group.scaler = \"target-tracking\""},
+      {"[group]\nscaler = \"target-tracking\"\n[runner]\nscaling = true",
+       "s.toml:4: runner.scaling: not with group.scaler = \"target-tracking\": runwarden keeps "
+       "only scale-in protection while busy, the group's policy sets the capacity"},
+      {"[group]\ncloud = \"gcp\"\nscaler = \"target-tracking\"",
+       "s.toml:3: group.scaler: \"target-tracking\" only with group.cloud = \"aws\""},
   };
   for (const auto& [text, error] : rows) {
     CAPTURE(text);

@@ -21,6 +21,7 @@ namespace = "ci"
 service_account_directory = "/tmp/sa"
 api_url = "https://127.0.0.1:6443"
 idle_deletion_cost = -5
+idle_hold_off = "2m"
 patch_attempts = 3
 retry_initial = "1s"
 retry_max = "10s"
@@ -34,6 +35,7 @@ retry_max = "10s"
   CHECK(kubernetes.service_account_directory == "/tmp/sa");
   CHECK(kubernetes.api_url == "https://127.0.0.1:6443");
   CHECK(kubernetes.policy.idle_deletion_cost == -5);
+  CHECK(kubernetes.policy.idle_hold_off == 2min);
   CHECK(kubernetes.policy.attempts_max == 3u);
   CHECK(kubernetes.policy.retry_initial == 1s);
   CHECK(kubernetes.policy.retry_max == 10s);
@@ -50,6 +52,7 @@ TEST_CASE("the shipped [kubernetes] table sets the defaults", "[config][kubernet
   CHECK(shipped.service_account_directory == defaults.service_account_directory);
   CHECK(shipped.api_url == defaults.api_url);
   CHECK(shipped.policy.idle_deletion_cost == defaults.policy.idle_deletion_cost);
+  CHECK(shipped.policy.idle_hold_off == defaults.policy.idle_hold_off);
   CHECK(shipped.policy.attempts_max == defaults.policy.attempts_max);
   CHECK(shipped.policy.retry_initial == defaults.policy.retry_initial);
   CHECK(shipped.policy.retry_max == defaults.policy.retry_max);

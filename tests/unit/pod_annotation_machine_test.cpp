@@ -44,6 +44,7 @@ TEST_CASE("each role's patch sets its annotations and nulls the others", "[kuber
 
 TEST_CASE("busy, idle, then a drain: one patch each, in order", "[kubernetes]") {
   pod_annotation_state state;
+  state.policy.idle_hold_off = 0ms;  // the hold-off has a test of its own
   // Unknown jobs and a starting runner say nothing.
   CHECK(step(state, load_seen{warden_status::starting, std::nullopt}, 0s).effects.empty());
   CHECK(step(state, load_seen{warden_status::running, std::nullopt}, 1s).effects.empty());
@@ -64,6 +65,45 @@ TEST_CASE("busy, idle, then a drain: one patch each, in order", "[kubernetes]") 
   // A drain is final: jobs seen afterwards bring nothing back.
   CHECK(patches_of(step(state, running(3), 9s)).empty());
   CHECK(state.applied == pod_role::released);
+}
+
+TEST_CASE("idle after busy waits the hold-off; a job within it keeps the pod busy",
+          "[kubernetes]") {
+  pod_annotation_state state;  // idle_hold_off 30 s
+  // The first idle, never busy: at once (there is no do-not-disrupt to lift).
+  REQUIRE(patches_of(step(state, running(0), 0s)) == std::vector{pod_role::idle});
+  step(state, answer(200), 1s);
+  REQUIRE(patches_of(step(state, running(1), 10s)) == std::vector{pod_role::busy});
+  step(state, answer(200), 11s);
+  // Between two jobs: nothing sent, a wake-up at the hold-off's end.
+  auto out = step(state, running(0), 20s);
+  CHECK(patches_of(out).empty());
+  CHECK(out.wake_at == instant{50s});
+  // Seen idle again: the hold-off runs from the first sight, not from each.
+  CHECK(step(state, running(0), 30s).wake_at == instant{50s});
+  // The next job comes within it: no patch at all, and the wake-up finds nothing to do.
+  CHECK(patches_of(step(state, running(2), 40s)).empty());
+  out = step(state, patch_timer_fired{}, 50s);
+  CHECK(patches_of(out).empty());
+  CHECK_FALSE(out.wake_at);
+  CHECK(state.applied == pod_role::busy);
+  // Idle through the whole hold-off: the idle patch goes out when it ends.
+  CHECK(patches_of(step(state, running(0), 60s)).empty());
+  CHECK(patches_of(step(state, patch_timer_fired{}, 89s)).empty());
+  CHECK(patches_of(step(state, patch_timer_fired{}, 90s)) == std::vector{pod_role::idle});
+  step(state, answer(200), 91s);
+  CHECK(state.applied == pod_role::idle);
+}
+
+TEST_CASE("a drain during the idle hold-off releases at once", "[kubernetes]") {
+  pod_annotation_state state;
+  REQUIRE(patches_of(step(state, running(1), 0s)) == std::vector{pod_role::busy});
+  step(state, answer(200), 1s);
+  CHECK(patches_of(step(state, running(0), 2s)).empty());
+  const auto out = step(state, load_seen{warden_status::shutting_down, 0u}, 3s);
+  CHECK(patches_of(out) == std::vector{pod_role::released});
+  CHECK_FALSE(out.wake_at);
+  CHECK_FALSE(state.idle_due);
 }
 
 TEST_CASE("a 409 is retried after a backoff, a 429 after its Retry-After", "[kubernetes]") {
@@ -90,6 +130,7 @@ TEST_CASE("a 409 is retried after a backoff, a 429 after its Retry-After", "[kub
 TEST_CASE("attempts are bounded per role, a new role starts afresh", "[kubernetes]") {
   pod_annotation_state state;
   state.policy.attempts_max = 3;
+  state.policy.idle_hold_off = 0ms;
   instant now = 0s;
   REQUIRE(patches_of(step(state, running(1), now)).size() == 1);
   for (int failure = 1; failure <= 3; ++failure) {
