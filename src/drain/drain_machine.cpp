@@ -92,6 +92,9 @@ class drain_machine::stepper : public drain_wind_down {
     state_.jobs_reported.clear_jobs();
     if (state_.status == warden_status::shutting_down) {
       runner_stopped(event.status);
+    } else if (event.retire_by) {
+      // The machine's purpose ended with the runner: no restart, the wind-down at once.
+      begin_drain(shutdown_requested{*event.retire_by, std::nullopt, event.retire_reason});
     } else {
       consider_restart(event.status);
     }
@@ -221,8 +224,9 @@ class drain_machine::stepper : public drain_wind_down {
     say(report_level::info, "drain requested by " + std::string{to_string(event.source)} +
                                 (event.reason.empty() ? "" : ": " + event.reason));
     emit(send_notification{notification_kind::drain_started, {}});
-    if (state_.runner == runner_state::backing_off) {
-      // Between restarts there is nothing to drain: the last exit stands.
+    if (state_.runner == runner_state::backing_off || state_.runner == runner_state::exited) {
+      // Between restarts, or after an end that retires (runner_exited's retire_by), there is
+      // nothing to drain: the last exit stands.
       state_.timers.restart_backoff.reset();
       state_.runner = runner_state::exited;
       runner_stopped(state_.last_exit.value_or(exit_status{}));
