@@ -64,6 +64,13 @@ struct instance_end_settings {
   friend bool operator==(const instance_end_settings&, const instance_end_settings&) = default;
 };
 
+// Whether the policy can retire the instance at all: the defaults never do.
+inline bool may_retire(const retirement_policy& policy) {
+  return policy.after_exit == after_exit_action::retire ||
+         policy.on_give_up != give_up_choice::exit || policy.recycle.after_jobs ||
+         policy.recycle.after_uptime || policy.recycle.disk_used_percent_max;
+}
+
 std::string_view to_string(after_exit_action action);
 std::string_view to_string(give_up_choice choice);
 
