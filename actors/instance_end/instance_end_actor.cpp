@@ -42,9 +42,8 @@ void call(end_pointer self, autoscaling_call request,
       .then([=](const autoscaling_outcome& outcome) { next(outcome); },
             [=](caf::error& error) {
               autoscaling_outcome lost{action, false, {}, {}, 0};
-              lost.failure.description =
-                  action + ": no answer from the Auto Scaling client: " +
-                  self->system().render(error);
+              lost.failure.description = action + ": no answer from the Auto Scaling client: " +
+                                         self->system().render(error);
               next(lost);
             });
 }
@@ -55,9 +54,12 @@ void look_for_hooks(end_pointer self) {
   auto& state = self->state;
   ++state.hook_looks;
   call(self, describe_lifecycle_hooks(state.group_name), [=](const autoscaling_outcome& hooks) {
-    if (!hooks.succeeded) return answer(self, true, self->state.done_detail + "; the terminate "
-                                                        "hooks could not be read: " +
-                                                        hooks.failure.description);
+    if (!hooks.succeeded)
+      return answer(self, true,
+                    self->state.done_detail +
+                        "; the terminate "
+                        "hooks could not be read: " +
+                        hooks.failure.description);
     const auto answer_hooks = parse_describe_lifecycle_hooks(hooks.body);
     auto pending = std::make_shared<std::size_t>(0);
     auto completed = std::make_shared<bool>(false);
@@ -72,8 +74,7 @@ void look_for_hooks(end_pointer self) {
            [=, name = hook.hook_name](const autoscaling_outcome& outcome) {
              if (outcome.succeeded) {
                *completed = true;
-               warden_logger()->info("instance end: terminate hook {} completed (CONTINUE)",
-                                     name);
+               warden_logger()->info("instance end: terminate hook {} completed (CONTINUE)", name);
              }
              if (--*pending > 0) return;
              auto& state = self->state;

@@ -56,8 +56,7 @@ struct instance_end_state {
   std::string done_detail;
 };
 
-using instance_end_implementation =
-    instance_end_actor::extend<caf::reacts_to<look_for_hook_atom>>;
+using instance_end_implementation = instance_end_actor::extend<caf::reacts_to<look_for_hook_atom>>;
 
 // Blocks while retire_command runs (bounded by command_timeout): spawn it detached.
 instance_end_implementation::behavior_type instance_end_behavior(

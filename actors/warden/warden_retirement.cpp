@@ -9,8 +9,7 @@ namespace runwarden {
 namespace {
 
 // What the drain machine would do with this end: restart, keep it down, or give up.
-restart_verdict verdict_for(const drain_machine& machine, const exit_status& status,
-                            instant now) {
+restart_verdict verdict_for(const drain_machine& machine, const exit_status& status, instant now) {
   const auto& policy = machine.config().restart;
   if (!exit_calls_for_restart(policy.type, status)) return restart_verdict::policy_keeps_down;
   auto restarts = machine.state().recent_restarts;
@@ -26,8 +25,8 @@ trigger_source trigger_of(const retire_instance& decision) {
 
 // Logs reports, arms timers, keeps the decision; the decision is returned.
 std::optional<retire_instance> carry_out(warden_pointer self,
-                                         const std::vector<retirement_effect>& effects,
-                                         instant now, bool replaying) {
+                                         const std::vector<retirement_effect>& effects, instant now,
+                                         bool replaying) {
   std::optional<retire_instance> decided;
   for (const auto& effect : effects) {
     if (const auto* retire = std::get_if<retire_instance>(&effect)) {
@@ -67,10 +66,10 @@ void classify_runner_end(warden_pointer self, drain_event& event, instant now) {
   // Only an end the drain machine would take as the runner's, outside a drain.
   if (drain.runner != runner_state::alive || drain.runner_pid != exited->pid) return;
   if (drain.status != warden_status::running && drain.status != warden_status::starting) return;
-  const auto effects = state.retirement->step(
-      runner_went_down{exited->status, drain.jobs_running,
-                       verdict_for(*state.machine, exited->status, now)},
-      now);
+  const auto effects =
+      state.retirement->step(runner_went_down{exited->status, drain.jobs_running,
+                                              verdict_for(*state.machine, exited->status, now)},
+                             now);
   if (const auto decided = carry_out(self, effects, now, false)) {
     exited->retire_by = trigger_of(*decided);
     exited->retire_reason = decided->reason;
@@ -119,16 +118,16 @@ bool end_instance_before_exit(warden_pointer self, std::function<void()> then_ex
       drain.drain_trigger != trigger_source::replacement)
     return false;
   if (!state.instance_end) {
-    warden_logger()->warn("retirement: nothing is configured to end the instance "
-                          "(runner.retire_command, or cloud.provider = \"aws\"); runwarden "
-                          "only exits, and its journal keeps the runner from starting again");
+    warden_logger()->warn(
+        "retirement: nothing is configured to end the instance "
+        "(runner.retire_command, or cloud.provider = \"aws\"); runwarden "
+        "only exits, and its journal keeps the runner from starting again");
     return false;
   }
   if (state.instance_ending) return true;
   state.instance_ending = true;
-  const auto end = drain.drain_trigger == trigger_source::replacement
-                       ? instance_end::mark_unhealthy
-                       : instance_end::terminate;
+  const auto end = drain.drain_trigger == trigger_source::replacement ? instance_end::mark_unhealthy
+                                                                      : instance_end::terminate;
   // The cause is this run's decision; after a recovery only the trigger is left, and a
   // one-job runner's group shrinks as its default says.
   const auto& policy = state.retirement ? state.retirement->policy() : retirement_policy{};

@@ -49,9 +49,10 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
   // is its route on AWS.
   if (plan.retirement)
     started.instance_end_ = system.spawn<caf::detached>(
-        instance_end_behavior, instance_end_wiring{.autoscaling_client = started.autoscaling_client_,
-                                                   .command = plan.retirement->end.command,
-                                                   .dry_run = plan.dry_run});
+        instance_end_behavior,
+        instance_end_wiring{.autoscaling_client = started.autoscaling_client_,
+                            .command = plan.retirement->end.command,
+                            .dry_run = plan.dry_run});
   started.warden_ = system.spawn(
       warden_behavior, warden_wiring{.config = plan.drain,
                                      .process_port = ports.process,

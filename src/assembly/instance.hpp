@@ -47,7 +47,7 @@ class instance {
   give_up_escalation_actor escalation_;  // the warden's exit listener, before the host's
   autoscaling_client_actor autoscaling_client_;
   autoscaling_client_actor cloudwatch_client_;  // the same actor with CloudWatch's names
-  instance_end_actor instance_end_;             // a retired instance's end (issue 33)
+  instance_end_actor instance_end_;             // ends a retired instance
   std::vector<std::string> ids_;                // of supervisors_, one each
   std::vector<supervisor_actor> supervisors_;
 };

@@ -59,8 +59,9 @@ class retirement_machine::stepper {
     const std::string how = "the runner ended (" + to_string(event.status) + ")";
     if (policy_.after_exit == after_exit_action::retire) {
       if (job_running && !event.status.normal()) {
-        say(report_level::error, how + " with a job running: the job is lost; retiring the "
-                                       "instance, which may hold the job's debris");
+        say(report_level::error, how +
+                                     " with a job running: the job is lost; retiring the "
+                                     "instance, which may hold the job's debris");
         decide(retirement_cause::crashed_mid_job, instance_end::terminate, how + " mid-job");
         return;
       }
@@ -127,8 +128,9 @@ class retirement_machine::stepper {
     const auto total = state_.jobs_before_this_runner + runner_jobs();
     if (total < *bound) return;
     decide(retirement_cause::recycle_jobs, end_for_recycling(),
-           std::to_string(total) + " jobs taken, the recycling bound: the runner finishes "
-                                   "this one and takes no other");
+           std::to_string(total) +
+               " jobs taken, the recycling bound: the runner finishes "
+               "this one and takes no other");
   }
 
   static instance_end end_for_recycling() { return instance_end::terminate; }
@@ -138,10 +140,10 @@ class retirement_machine::stepper {
     state_.decided = cause;
     state_.idle_due.reset();
     state_.uptime_due.reset();
-    say(report_level::warning, std::string{end == instance_end::mark_unhealthy
-                                               ? "marking the instance unhealthy: "
-                                               : "retiring the instance: "} +
-                                   reason);
+    say(report_level::warning,
+        std::string{end == instance_end::mark_unhealthy ? "marking the instance unhealthy: "
+                                                        : "retiring the instance: "} +
+            reason);
     effects_.push_back(retire_instance{cause, end, std::move(reason)});
   }
 
@@ -174,28 +176,44 @@ std::uint64_t retirement_machine::jobs_taken() const {
 
 std::string_view to_string(retirement_cause cause) {
   switch (cause) {
-    case retirement_cause::job_done: return "the one-job runner's job is done";
-    case retirement_cause::crashed_mid_job: return "the one-job runner crashed mid-job";
-    case retirement_cause::ended_without_job: return "the one-job runner ended without a job";
-    case retirement_cause::restart_budget_spent: return "the restart budget is spent";
-    case retirement_cause::recycle_jobs: return "recycling after its jobs";
-    case retirement_cause::recycle_uptime: return "recycling after its uptime";
-    case retirement_cause::recycle_disk: return "recycling for its disk";
-    case retirement_cause::idle: return "the one-job runner took no job";
+    case retirement_cause::job_done:
+      return "the one-job runner's job is done";
+    case retirement_cause::crashed_mid_job:
+      return "the one-job runner crashed mid-job";
+    case retirement_cause::ended_without_job:
+      return "the one-job runner ended without a job";
+    case retirement_cause::restart_budget_spent:
+      return "the restart budget is spent";
+    case retirement_cause::recycle_jobs:
+      return "recycling after its jobs";
+    case retirement_cause::recycle_uptime:
+      return "recycling after its uptime";
+    case retirement_cause::recycle_disk:
+      return "recycling for its disk";
+    case retirement_cause::idle:
+      return "the one-job runner took no job";
   }
   return "unknown cause";
 }
 
 std::string_view retirement_cause_token(retirement_cause cause) {
   switch (cause) {
-    case retirement_cause::job_done: return "job_done";
-    case retirement_cause::crashed_mid_job: return "crashed_mid_job";
-    case retirement_cause::ended_without_job: return "ended_without_job";
-    case retirement_cause::restart_budget_spent: return "restart_budget_spent";
-    case retirement_cause::recycle_jobs: return "recycle_jobs";
-    case retirement_cause::recycle_uptime: return "recycle_uptime";
-    case retirement_cause::recycle_disk: return "recycle_disk";
-    case retirement_cause::idle: return "idle";
+    case retirement_cause::job_done:
+      return "job_done";
+    case retirement_cause::crashed_mid_job:
+      return "crashed_mid_job";
+    case retirement_cause::ended_without_job:
+      return "ended_without_job";
+    case retirement_cause::restart_budget_spent:
+      return "restart_budget_spent";
+    case retirement_cause::recycle_jobs:
+      return "recycle_jobs";
+    case retirement_cause::recycle_uptime:
+      return "recycle_uptime";
+    case retirement_cause::recycle_disk:
+      return "recycle_disk";
+    case retirement_cause::idle:
+      return "idle";
   }
   return "unknown";
 }
@@ -226,9 +244,12 @@ std::string_view to_string(after_exit_action action) {
 
 std::string_view to_string(give_up_choice choice) {
   switch (choice) {
-    case give_up_choice::exit: return "exit";
-    case give_up_choice::unhealthy: return "unhealthy";
-    case give_up_choice::retire: return "retire";
+    case give_up_choice::exit:
+      return "exit";
+    case give_up_choice::unhealthy:
+      return "unhealthy";
+    case give_up_choice::retire:
+      return "retire";
   }
   return "exit";
 }

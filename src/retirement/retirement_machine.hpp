@@ -34,14 +34,14 @@
 namespace runwarden {
 
 enum class retirement_cause : std::uint8_t {
-  job_done,             // a one-job runner finished its job
-  crashed_mid_job,      // a one-job runner died with a job running
-  ended_without_job,    // a one-job runner ended before a job and its policy keeps it down
-  restart_budget_spent, // on_give_up unhealthy or retire
-  recycle_jobs,         // recycle.after_jobs reached
-  recycle_uptime,       // recycle.after_uptime passed
-  recycle_disk,         // the builds' disk passed its threshold
-  idle,                 // a one-job runner took no job within idle_retire_after
+  job_done,              // a one-job runner finished its job
+  crashed_mid_job,       // a one-job runner died with a job running
+  ended_without_job,     // a one-job runner ended before a job and its policy keeps it down
+  restart_budget_spent,  // on_give_up unhealthy or retire
+  recycle_jobs,          // recycle.after_jobs reached
+  recycle_uptime,        // recycle.after_uptime passed
+  recycle_disk,          // the builds' disk passed its threshold
+  idle,                  // a one-job runner took no job within idle_retire_after
 };
 
 // How the instance ends once the runner is gone and unregistered.

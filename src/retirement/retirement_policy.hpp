@@ -33,7 +33,7 @@ enum class give_up_choice : std::uint8_t {
 
 // Recycling a long-lived instance: each bound is off when unset.
 struct recycle_bounds {
-  std::optional<std::uint32_t> after_jobs;  // jobs started over the instance's life
+  std::optional<std::uint32_t> after_jobs;                // jobs started over the instance's life
   std::optional<std::chrono::milliseconds> after_uptime;  // since runwarden started here
   // The builds' disk: past used_percent_max percent used on disk_path, the instance recycles.
   std::string disk_path;
