@@ -287,6 +287,11 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self, warden
   state.wall_clock = std::move(wiring.wall_clock);
   if (wiring.retirement) state.retirement.emplace(std::move(*wiring.retirement));
   state.instance_end = std::move(wiring.instance_end);
+  state.disk_check_interval = wiring.disk_check_interval;
+  if (state.retirement && state.retirement->policy().recycle.disk_used_percent_max) {
+    state.disk_used_percent = std::move(wiring.disk_used_percent);
+    if (state.disk_used_percent) self->send(self, disk_check_atom::value);
+  }
   self->set_down_handler([=](const caf::down_msg& down) { unsubscribe(self, down.source); });
   if (wiring.recovered.empty()) {
     handle_event(self, warden_started{});
@@ -298,6 +303,9 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self, warden
       [=](const runner_spawn_failed& e) { handle_event(self, e); },
       [=](const runner_exited& e) { handle_event(self, e); },
       [=](const timer_fired& e) { handle_event(self, e); },
+      [=](disk_check_atom) {
+        if (auto drain = on_disk_check(self, now_of(self))) handle_event(self, std::move(*drain));
+      },
       [=](const retirement_timer_fired& e) {
         if (auto drain = on_retirement_timer(self, e, now_of(self)))
           handle_event(self, std::move(*drain));

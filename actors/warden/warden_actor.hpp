@@ -29,6 +29,9 @@
 
 namespace runwarden {
 
+// The warden's own reminder to read the builds' disk (recycle_disk_path).
+using disk_check_atom = caf::atom_constant<caf::atom("diskcheck")>;
+
 using effect_observer = std::function<void(const drain_effect&, const warden_snapshot&)>;
 // Appends one event and its effects to the journal; an error text when the journal stops
 // being written (a refusal the disk may lift is the journal's to hold and retry).
@@ -72,6 +75,8 @@ struct warden_state {
   std::optional<retire_instance> retirement_decision;  // this run's, once decided
   instance_end_actor instance_end;                     // may be empty: nothing ends the instance
   bool instance_ending = false;                        // asked once
+  std::function<std::optional<std::uint32_t>(const std::string&)> disk_used_percent;
+  std::chrono::milliseconds disk_check_interval{0};
 };
 
 struct warden_wiring {
@@ -105,6 +110,10 @@ struct warden_wiring {
   // restarted, as before. The instance end ends a retired instance once gone.
   std::optional<retirement_policy> retirement = std::nullopt;
   instance_end_actor instance_end = {};
+  // The disk port for recycle_disk_path: its use in percent, nothing when unreadable; read
+  // every disk_check_interval while a threshold is set.
+  std::function<std::optional<std::uint32_t>(const std::string&)> disk_used_percent = {};
+  std::chrono::milliseconds disk_check_interval{std::chrono::minutes{1}};
 };
 
 // The warden as it runs: besides its peers' interface (warden_actor), the messages it sends
@@ -112,7 +121,7 @@ struct warden_wiring {
 // when a completion is due and no lifecycle client runs.
 using warden_implementation =
     warden_actor::extend<caf::reacts_to<timer_fired>, caf::reacts_to<lifecycle_client_unavailable>,
-                         caf::reacts_to<retirement_timer_fired>>;
+                         caf::reacts_to<retirement_timer_fired>, caf::reacts_to<disk_check_atom>>;
 
 // The warden stays up after gone, so that late status questions still get an answer;
 // whoever spawned it ends it.

@@ -111,6 +111,22 @@ std::optional<shutdown_requested> on_retirement_timer(warden_pointer self,
   return drain_for(self, carry_out(self, state.retirement->step(fired, now), now, false));
 }
 
+std::optional<shutdown_requested> on_disk_check(warden_pointer self, instant now) {
+  auto& state = self->state;
+  if (!state.retirement || !state.disk_used_percent || state.retirement->state().decided)
+    return std::nullopt;
+  const auto& path = state.retirement->policy().recycle.disk_path;
+  std::optional<shutdown_requested> drain;
+  if (const auto used = state.disk_used_percent(path))
+    drain = drain_for(
+        self, carry_out(self, state.retirement->step(disk_usage_seen{*used}, now), now, false));
+  else
+    warden_logger()->warn("retirement: cannot read the disk use of {}", path);
+  if (!state.retirement->state().decided)
+    self->delayed_send(self, state.disk_check_interval, disk_check_atom::value);
+  return drain;
+}
+
 bool end_instance_before_exit(warden_pointer self, std::function<void()> then_exit) {
   auto& state = self->state;
   const auto& drain = state.machine->state();

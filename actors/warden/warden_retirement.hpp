@@ -38,6 +38,10 @@ std::optional<shutdown_requested> on_retirement_timer(warden_pointer self,
                                                       const retirement_timer_fired& fired,
                                                       instant now);
 
+// Reads the builds' disk through the port and hands its use to the retirement machine; the
+// next reading is armed unless the machine decided.
+std::optional<shutdown_requested> on_disk_check(warden_pointer self, instant now);
+
 // At gone: true when the exit waits for the instance's end (a retirement's drain), which is
 // then asked for; `then_exit` runs once it answered.
 bool end_instance_before_exit(warden_pointer self, std::function<void()> then_exit);

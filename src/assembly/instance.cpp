@@ -11,6 +11,7 @@
 #include "actors/warden/warden_actor.hpp"
 #include "src/assembly/instance_tree.hpp"
 #include "src/logging/logging.hpp"
+#include "src/ports/os/disk_usage.hpp"
 #include "src/util/assert.hpp"
 
 namespace runwarden {
@@ -65,7 +66,8 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
                                      .recovered = std::move(ports.recovered),
                                      .wall_clock = ports.wall_clock,
                                      .retirement = plan.retirement,
-                                     .instance_end = started.instance_end_});
+                                     .instance_end = started.instance_end_,
+                                     .disk_used_percent = disk_used_percent});
   escalation_watch escalation{.warden = started.warden_, .supervisors = {}};
   for (auto& worker : declare_workers(
            plan, ports,

@@ -18,7 +18,7 @@ TEST_CASE("retirement keys take their good values", "[config][retirement]") {
 after_exit = "retire"
 on_give_up = "unhealthy"
 recycle_after_jobs = 50
-recycle_after_uptime = "14d"
+recycle_after_uptime = "336h"
 recycle_disk_path = "/var/lib/builds"
 recycle_disk_percent = 90
 idle_retire_after = "15m"
