@@ -46,14 +46,18 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
     wiring.wall_clock = ports.wall_clock;
     started.cloudwatch_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
   }
-  // Detached: it waits for runner.retire_command. The Auto Scaling client, when there is one,
-  // is its route on AWS.
-  if (plan.retirement)
-    started.instance_end_ = system.spawn<caf::detached>(
-        instance_end_behavior,
-        instance_end_wiring{.autoscaling_client = started.autoscaling_client_,
-                            .command = plan.retirement->end.command,
-                            .dry_run = plan.dry_run});
+  // Detached only when it has a command to wait for (runner.retire_command): on AWS it only
+  // sends, and under the simulation's deterministic scheduler nothing may be detached.
+  if (plan.retirement) {
+    instance_end_wiring ending{.autoscaling_client = started.autoscaling_client_,
+                               .command = plan.retirement->end.command,
+                               .dry_run = plan.dry_run};
+    started.instance_end_ =
+        ending.command.empty()
+            ? instance_end_actor{system.spawn(instance_end_behavior, std::move(ending))}
+            : instance_end_actor{
+                  system.spawn<caf::detached>(instance_end_behavior, std::move(ending))};
+  }
   started.warden_ = system.spawn(
       warden_behavior, warden_wiring{.config = plan.drain,
                                      .process_port = ports.process,

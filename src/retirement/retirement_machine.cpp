@@ -62,7 +62,9 @@ class retirement_machine::stepper {
         say(report_level::error, how +
                                      " with a job running: the job is lost; retiring the "
                                      "instance, which may hold the job's debris");
-        decide(retirement_cause::crashed_mid_job, instance_end::terminate, how + " mid-job");
+        // The reason travels in the drain's webhook (drain_started, trigger "retirement").
+        decide(retirement_cause::crashed_mid_job, instance_end::terminate,
+               "the runner crashed mid-job (" + to_string(event.status) + "): its job is lost");
         return;
       }
       if (job_running || runner_jobs() > 0) {

@@ -5,7 +5,7 @@
 // exit past the budget; no recycling.
 //
 // Retiring an instance means: drain its runner if it still runs, unregister it, flush the
-// logs, and end the instance by the cloud's own route (src/retirement/instance_end.hpp says
+// logs, and end the instance by the cloud's own route (actors/instance_end says
 // which). Marking it unhealthy is the same wind-down, ended by SetInstanceHealth instead, so
 // that the group replaces the instance by its own rules.
 
@@ -41,17 +41,6 @@ struct recycle_bounds {
   friend bool operator==(const recycle_bounds&, const recycle_bounds&) = default;
 };
 
-struct retirement_policy {
-  instance_end_settings end;
-  after_exit_action after_exit = after_exit_action::restart;
-  give_up_choice on_give_up = give_up_choice::exit;
-  recycle_bounds recycle;
-  // A one-job runner (after_exit retire) that has taken no job this long after it started
-  // retires: a job cancelled before pickup must not leave the machine idle for good.
-  std::optional<std::chrono::milliseconds> idle_retire_after;
-  friend bool operator==(const retirement_policy&, const retirement_policy&) = default;
-};
-
 // How a retired instance ends, once decided (the cause picks terminate or mark_unhealthy).
 struct instance_end_settings {
   // Outside AWS (or with no group to call): this argv, run directly and never through a
@@ -62,6 +51,17 @@ struct instance_end_settings {
   // recycled instance is replaced.
   std::optional<bool> decrement_desired_capacity;
   friend bool operator==(const instance_end_settings&, const instance_end_settings&) = default;
+};
+
+struct retirement_policy {
+  instance_end_settings end;
+  after_exit_action after_exit = after_exit_action::restart;
+  give_up_choice on_give_up = give_up_choice::exit;
+  recycle_bounds recycle;
+  // A one-job runner (after_exit retire) that has taken no job this long after it started
+  // retires: a job cancelled before pickup must not leave the machine idle for good.
+  std::optional<std::chrono::milliseconds> idle_retire_after;
+  friend bool operator==(const retirement_policy&, const retirement_policy&) = default;
 };
 
 // Whether the policy can retire the instance at all: the defaults never do.
