@@ -105,6 +105,15 @@ void check_retirement_keys(config_reader& reader) {
                   "needs runner.after_exit = \"retire\": only a one-job runner retires for "
                   "taking no job");
   }
+  // Only an Auto Scaling group replaces an instance marked unhealthy; "auto" is resolved at
+  // start, and a machine found outside AWS then only exits (the instance end says so).
+  const auto provider = reader.config().cloud.provider;
+  if (policy.on_give_up == give_up_choice::unhealthy && provider != cloud_provider::aws &&
+      provider != cloud_provider::detect && !reader.rejected("cloud.provider")) {
+    reader.report(reader.accepted_line("runner.on_give_up").value_or(0), "runner.on_give_up",
+                  "\"unhealthy\" needs cloud.provider = \"aws\": only an Auto Scaling group "
+                  "replaces an instance marked unhealthy");
+  }
   const auto& recycle = policy.recycle;
   if (recycle.disk_path.empty() && recycle.disk_used_percent_max &&
       !reader.rejected("runner.recycle_disk_path")) {

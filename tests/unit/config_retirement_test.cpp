@@ -14,7 +14,9 @@ config_result parse(const std::string& text) { return parse_config_text(text, "t
 }  // namespace
 
 TEST_CASE("retirement keys take their good values", "[config][retirement]") {
-  const auto result = parse(R"([runner]
+  const auto result = parse(R"([cloud]
+provider = "aws"
+[runner]
 after_exit = "retire"
 on_give_up = "unhealthy"
 recycle_after_jobs = 50
@@ -56,6 +58,9 @@ TEST_CASE("retirement keys refuse bad values, naming file, line and key", "[conf
       {"[runner]\non_give_up = \"terminate\"",
        {"test.toml:2: runner.on_give_up: unknown value \"terminate\" (expected \"exit\", "
         "\"unhealthy\" or \"retire\")"}},
+      {"[runner]\non_give_up = \"unhealthy\"",
+       {"test.toml:2: runner.on_give_up: \"unhealthy\" needs cloud.provider = \"aws\": only an "
+        "Auto Scaling group replaces an instance marked unhealthy"}},
       {"[runner]\nrecycle_after_jobs = 0",
        {"test.toml:2: runner.recycle_after_jobs: 0 is not between 1 and 1000000"}},
       {"[runner]\nrecycle_after_uptime = \"0s\"",
