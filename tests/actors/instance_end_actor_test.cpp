@@ -121,10 +121,9 @@ TEST_CASE_METHOD(instance_end_fixture,
   script->failures["CompleteLifecycleAction"].push_back(
       {autoscaling_failure_kind::already_done, "ValidationError", "no active lifecycle action"});
   ask({.end = instance_end::terminate, .decrement_desired_capacity = true, .reason = "job done"});
-  CHECK(script->actions() == lines{"TerminateInstanceInAutoScalingGroup",
-                                   "TerminateInstanceInAutoScalingGroup",
-                                   "DescribeAutoScalingInstances", "DescribeLifecycleHooks",
-                                   "CompleteLifecycleAction"});
+  CHECK(script->actions() ==
+        lines{"TerminateInstanceInAutoScalingGroup", "TerminateInstanceInAutoScalingGroup",
+              "DescribeAutoScalingInstances", "DescribeLifecycleHooks", "CompleteLifecycleAction"});
   CHECK(script->parameter(0, "ShouldDecrementDesiredCapacity") == "true");
   CHECK(script->parameter(1, "ShouldDecrementDesiredCapacity") == "false");
   CHECK(script->parameter(1, "InstanceId") == self_id);
