@@ -37,6 +37,7 @@ LEVELS = [
     ("pure: runner", ["src/runner"]),
     ("pure: supervision", ["src/supervision"]),
     ("pure: drain", ["src/drain"]),
+    ("pure: retirement", ["src/retirement"]),
     ("pure: journal", ["src/journal"]),
     ("pure: metrics", ["src/metrics"]),
     ("pure: webhook", ["src/webhook"]),

@@ -6,6 +6,7 @@
 
 #include "actors/azure_watcher/azure_watcher_actor.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
+#include "actors/warden/warden_retirement.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/aws/imds/lifecycle_trigger_request.hpp"
 #include "src/logging/logging.hpp"
@@ -14,8 +15,6 @@
 namespace runwarden {
 
 namespace {
-
-using warden_pointer = warden_implementation::stateful_pointer<warden_state>;
 
 instant now_of(warden_pointer self) {
   return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
@@ -93,8 +92,10 @@ void carry_out(warden_pointer self, const drain_effect& effect, instant now) {
           const auto delay = e.at > now ? e.at - now : duration::zero();
           self->delayed_send(self, delay, timer_fired{e.kind, e.id});
         } else if constexpr (std::is_same_v<effect_type, exit_warden>) {
-          self->send(state.exit_listener,
-                     warden_exited{e.exit_code, e.reason, current_snapshot(self).trigger});
+          // A retirement's drain ends the instance first (warden_retirement.hpp).
+          const warden_exited exited{e.exit_code, e.reason, current_snapshot(self).trigger};
+          const auto tell = [self, exited] { self->send(self->state.exit_listener, exited); };
+          if (!end_instance_before_exit(self, tell)) tell();
         } else if constexpr (std::is_same_v<effect_type, send_notification>) {
           notify(self, {e.kind, e.callbacks, current_snapshot(self)});
         } else if constexpr (std::is_same_v<effect_type, unregister_runner>) {
@@ -131,9 +132,11 @@ void publish(warden_pointer self) {
   for (const auto& subscriber : state.subscribers) self->send(subscriber, snapshot);
 }
 
-void handle_event(warden_pointer self, const drain_event& event) {
+void handle_event(warden_pointer self, drain_event event) {
   auto& state = self->state;
   const auto now = now_of(self);
+  classify_runner_end(self, event, now);  // a runner's end that retires carries it
+  const auto reported_before = state.machine->state().jobs_reported.jobs().size();
   const auto effects = state.machine->step(event, now);
   ++state.version;
   if (state.journal) {
@@ -154,6 +157,9 @@ void handle_event(warden_pointer self, const drain_event& event) {
     if (state.observer) state.observer(effect, current_snapshot(self));
   }
   publish(self);
+  // Recycling or the idle bound: a drain of its own, after this event's effects.
+  if (auto drain = observe_for_retirement(self, event, reported_before, now))
+    handle_event(self, std::move(*drain));
 }
 
 // After a fold of the journal the machine believes things of the world (a runner alive,
@@ -196,7 +202,12 @@ std::string applied_deadline(const drain_state& machine, instant now) {
 
 void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
   auto& state = self->state;
-  for (const auto& entry : entries) (void)state.machine->step(entry.event, entry.at);
+  for (const auto& entry : entries) {
+    const auto reported_before = state.machine->state().jobs_reported.jobs().size();
+    (void)state.machine->step(entry.event, entry.at);
+    // The retirement machine's counts are rebuilt from the same entries, quietly.
+    (void)observe_for_retirement(self, entry.event, reported_before, entry.at, true);
+  }
   // The status version goes on from the earlier run's, which counted one per entry: a Watch
   // client ordering by it never sees it go back.
   for (const auto& entry : entries) state.version = std::max(state.version, entry.sequence);
@@ -209,6 +220,19 @@ void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
                         applied_deadline(machine, now_of(self)));
   reconcile(self);
   publish(self);
+  // Recycling by uptime counts from this start; the runner's jobs from the journal.
+  if (state.retirement && machine.status != warden_status::gone)
+    (void)observe_for_retirement(self, warden_started{}, 0, now_of(self));
+  // A retirement that reached gone before runwarden stopped: the instance is ended again
+  // (level-triggered: terminating twice is answered as done), and runwarden exits.
+  const bool retired = machine.drain_trigger == trigger_source::retirement ||
+                       machine.drain_trigger == trigger_source::replacement;
+  if (machine.status == warden_status::gone && retired) {
+    const warden_exited exited{machine.exit_code.value_or(0), machine.exit_reason,
+                               machine.drain_trigger};
+    const auto tell = [self, exited] { self->send(self->state.exit_listener, exited); };
+    if (!end_instance_before_exit(self, tell)) tell();
+  }
 }
 
 void subscribe(warden_pointer self, const status_subscriber_actor& subscriber) {
@@ -278,6 +302,13 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self, warden
   state.snapshot_observer = std::move(wiring.snapshot_observer);
   state.journal = std::move(wiring.journal);
   state.wall_clock = std::move(wiring.wall_clock);
+  if (wiring.retirement) state.retirement.emplace(std::move(*wiring.retirement));
+  state.instance_end = std::move(wiring.instance_end);
+  state.disk_check_interval = wiring.disk_check_interval;
+  if (state.retirement && state.retirement->policy().recycle.disk_used_percent_max) {
+    state.disk_used_percent = std::move(wiring.disk_used_percent);
+    if (state.disk_used_percent) self->send(self, disk_check_atom::value);
+  }
   self->set_down_handler([=](const caf::down_msg& down) { unsubscribe(self, down.source); });
   if (wiring.recovered.empty()) {
     handle_event(self, warden_started{});
@@ -289,6 +320,13 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self, warden
       [=](const runner_spawn_failed& e) { handle_event(self, e); },
       [=](const runner_exited& e) { handle_event(self, e); },
       [=](const timer_fired& e) { handle_event(self, e); },
+      [=](disk_check_atom) {
+        if (auto drain = on_disk_check(self, now_of(self))) handle_event(self, std::move(*drain));
+      },
+      [=](const retirement_timer_fired& e) {
+        if (auto drain = on_retirement_timer(self, e, now_of(self)))
+          handle_event(self, std::move(*drain));
+      },
       [=](const runner_load_observed& e) { handle_event(self, e); },
       [=](const unregistration_finished& e) { handle_event(self, e); },
       [=](const lifecycle_action_pending& e) { handle_event(self, e); },

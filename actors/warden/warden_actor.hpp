@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "caf/all.hpp"
+#include "messages/instance_end_messages.hpp"
 #include "messages/lifecycle_client_messages.hpp"
 #include "messages/notifier_messages.hpp"
 #include "messages/supervisor_messages.hpp"
@@ -24,8 +25,12 @@
 #include "src/drain/drain_machine.hpp"
 #include "src/drain/warden_snapshot.hpp"
 #include "src/journal/journal_entry.hpp"
+#include "src/retirement/retirement_machine.hpp"
 
 namespace runwarden {
+
+// The warden's own reminder to read the builds' disk (recycle_disk_path).
+using disk_check_atom = caf::atom_constant<caf::atom("diskcheck")>;
 
 using effect_observer = std::function<void(const drain_effect&, const warden_snapshot&)>;
 // Appends one event and its effects to the journal; an error text when the journal stops
@@ -66,6 +71,13 @@ struct warden_state {
   // The unregistration step's last progress report (status texts).
   std::uint32_t unregistration_attempts = 0;
   std::optional<instant> next_unregistration_at;
+  // The retirement machine beside the drain (warden_retirement.hpp); none: never retires.
+  std::optional<retirement_machine> retirement;
+  std::optional<retire_instance> retirement_decision;  // this run's, once decided
+  instance_end_actor instance_end;                     // may be empty: nothing ends the instance
+  bool instance_ending = false;                        // asked once
+  std::function<std::optional<std::uint32_t>(const std::string&)> disk_used_percent;
+  std::chrono::milliseconds disk_check_interval{0};
 };
 
 struct warden_wiring {
@@ -95,13 +107,22 @@ struct warden_wiring {
   std::function<std::chrono::system_clock::time_point()> wall_clock = [] {
     return std::chrono::system_clock::now();
   };
+  // [runner] after_exit, on_give_up, recycling (src/retirement); none: the runner is only
+  // restarted, as before. The instance end ends a retired instance once gone.
+  std::optional<retirement_policy> retirement = std::nullopt;
+  instance_end_actor instance_end = {};
+  // The disk port for recycle_disk_path: its use in percent, nothing when unreadable; read
+  // every disk_check_interval while a threshold is set.
+  std::function<std::optional<std::uint32_t>(const std::string&)> disk_used_percent = {};
+  std::chrono::milliseconds disk_check_interval{std::chrono::minutes{1}};
 };
 
 // The warden as it runs: besides its peers' interface (warden_actor), the messages it sends
 // itself: each timer the drain machine arms (timer_fired), and lifecycle_client_unavailable
 // when a completion is due and no lifecycle client runs.
 using warden_implementation =
-    warden_actor::extend<caf::reacts_to<timer_fired>, caf::reacts_to<lifecycle_client_unavailable>>;
+    warden_actor::extend<caf::reacts_to<timer_fired>, caf::reacts_to<lifecycle_client_unavailable>,
+                         caf::reacts_to<retirement_timer_fired>, caf::reacts_to<disk_check_atom>>;
 
 // The warden stays up after gone, so that late status questions still get an answer;
 // whoever spawned it ends it.

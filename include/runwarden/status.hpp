@@ -48,6 +48,8 @@ enum class shutdown_trigger : std::uint8_t {
   azure_redeploy,
   gcp_preemption,
   gcp_host_maintenance,
+  retirement,   // the machine's purpose ended ([runner] after_exit, recycling)
+  replacement,  // past the restart budget, marked unhealthy ([runner] on_give_up)
 };
 
 // "running", "draining", "host", ...: the words of `runwarden ctl status --json`.

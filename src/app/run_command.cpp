@@ -128,7 +128,10 @@ warden_exited wait_for_gone(caf::scoped_actor& waiter, caf::actor_system& system
     gone = exited;
     waiting = false;
     if (keeper != nullptr) keeper->tell_gone(exited.exit_code);  // before the journal goes
-    journal.retire();
+    // A retired instance keeps its journal: a later start must not run a runner again.
+    if (exited.trigger != trigger_source::retirement &&
+        exited.trigger != trigger_source::replacement)
+      journal.retire();
   };
   while (waiting) {
     const auto wait =

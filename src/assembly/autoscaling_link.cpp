@@ -36,7 +36,10 @@ autoscaling_plan_result plan_autoscaling(const instance_inputs& inputs,
             "instance and group through the instance metadata service"};
   // Outside AWS nothing is opened for CloudWatch (the config check refuses it anyway).
   if (!aws) publish_capacity.reset();
-  if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling && !publish_capacity)) return {};
+  // A retired instance is ended through the group (TerminateInstanceInAutoScalingGroup).
+  const bool retires = may_retire(config.retirement);
+  if (!aws || (!config.aws.complete_lifecycle_hooks && !scaling && !publish_capacity && !retires))
+    return {};
   auto endpoint = resolve_imds_endpoint(config.aws.imds_endpoint, environment);
   if (!endpoint.error.empty()) return {std::nullopt, std::move(endpoint.error)};
   auto chain = start_credentials_chain(environment, inputs.aws_shared_credentials);

@@ -11,6 +11,7 @@
 #include "actors/warden/warden_actor.hpp"
 #include "src/assembly/instance_tree.hpp"
 #include "src/logging/logging.hpp"
+#include "src/ports/os/disk_usage.hpp"
 #include "src/util/assert.hpp"
 
 namespace runwarden {
@@ -30,18 +31,8 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
   // The warden's exit and signals reach the host through the escalation, which sets the
   // exit code when a worker's supervisor gave up (give_up_escalation.hpp).
   started.escalation_ = system.spawn(give_up_escalation, ports.exit_listener);
-  started.warden_ = system.spawn(
-      warden_behavior, warden_wiring{.config = plan.drain,
-                                     .process_port = ports.process,
-                                     .exit_listener = caf::actor_cast<warden_exit_listener_actor>(
-                                         started.escalation_),
-                                     .unregistrar_supervised = plan.unregistration.has_value(),
-                                     .observer = ports.observer,
-                                     .snapshot_observer = ports.snapshot_observer,
-                                     .journal = ports.journal,
-                                     .recovered = std::move(ports.recovered),
-                                     .wall_clock = ports.wall_clock});
-  const bool calls_autoscaling = plan.lifecycle_hooks || plan.scaler || plan.metrics_publisher;
+  const bool calls_autoscaling =
+      plan.lifecycle_hooks || plan.scaler || plan.metrics_publisher || plan.retirement;
   if (plan.autoscaling_client && calls_autoscaling) {
     auto wiring = *plan.autoscaling_client;
     wiring.http_port = ports.http();
@@ -55,6 +46,32 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
     wiring.wall_clock = ports.wall_clock;
     started.cloudwatch_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
   }
+  // Detached only when it has a command to wait for (runner.retire_command): on AWS it only
+  // sends, and under the simulation's deterministic scheduler nothing may be detached.
+  if (plan.retirement) {
+    instance_end_wiring ending{.autoscaling_client = started.autoscaling_client_,
+                               .command = plan.retirement->end.command,
+                               .dry_run = plan.dry_run};
+    started.instance_end_ =
+        ending.command.empty()
+            ? instance_end_actor{system.spawn(instance_end_behavior, std::move(ending))}
+            : instance_end_actor{
+                  system.spawn<caf::detached>(instance_end_behavior, std::move(ending))};
+  }
+  started.warden_ = system.spawn(
+      warden_behavior, warden_wiring{.config = plan.drain,
+                                     .process_port = ports.process,
+                                     .exit_listener = caf::actor_cast<warden_exit_listener_actor>(
+                                         started.escalation_),
+                                     .unregistrar_supervised = plan.unregistration.has_value(),
+                                     .observer = ports.observer,
+                                     .snapshot_observer = ports.snapshot_observer,
+                                     .journal = ports.journal,
+                                     .recovered = std::move(ports.recovered),
+                                     .wall_clock = ports.wall_clock,
+                                     .retirement = plan.retirement,
+                                     .instance_end = started.instance_end_,
+                                     .disk_used_percent = disk_used_percent});
   escalation_watch escalation{.warden = started.warden_, .supervisors = {}};
   for (auto& worker : declare_workers(
            plan, ports,
@@ -80,12 +97,14 @@ void instance::stop(caf::exit_reason reason) {
     if (*supervisor) caf::anon_send_exit(*supervisor, reason);
   if (autoscaling_client_) caf::anon_send_exit(autoscaling_client_, reason);
   if (cloudwatch_client_) caf::anon_send_exit(cloudwatch_client_, reason);
+  if (instance_end_) caf::anon_send_exit(instance_end_, reason);
   if (warden_) caf::anon_send_exit(warden_, reason);
   if (escalation_) caf::anon_send_exit(escalation_, reason);
   supervisors_.clear();
   ids_.clear();
   autoscaling_client_ = autoscaling_client_actor{};
   cloudwatch_client_ = autoscaling_client_actor{};
+  instance_end_ = instance_end_actor{};
   warden_ = warden_actor{};
   escalation_ = give_up_escalation_actor{};
 }

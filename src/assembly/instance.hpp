@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "actors/autoscaling_client/autoscaling_client_actor.hpp"
+#include "actors/instance_end/instance_end_actor.hpp"
 #include "actors/supervisor/give_up_escalation.hpp"
 #include "actors/warden/warden_actor.hpp"
 #include "caf/all.hpp"
@@ -46,6 +47,7 @@ class instance {
   give_up_escalation_actor escalation_;  // the warden's exit listener, before the host's
   autoscaling_client_actor autoscaling_client_;
   autoscaling_client_actor cloudwatch_client_;  // the same actor with CloudWatch's names
+  instance_end_actor instance_end_;             // ends a retired instance
   std::vector<std::string> ids_;                // of supervisors_, one each
   std::vector<supervisor_actor> supervisors_;
 };

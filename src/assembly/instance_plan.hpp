@@ -46,6 +46,10 @@ struct instance_plan {
   // A dry run: every HTTP port the workers get withholds the calls that change something
   // (actors/http_port/dry_run_http_port.hpp); the runner is supervised as usual.
   bool dry_run = false;
+  // [runner] after_exit, on_give_up, recycling: the retirement machine beside the
+  // drain, and how a retired instance ends (the Auto Scaling client on AWS, else
+  // runner.retire_command). Unset: the runner is only ever restarted.
+  std::optional<retirement_policy> retirement = {};
   // [kubernetes]: the pod's annotations follow the runner's jobs.
   std::optional<pod_annotator_wiring> pod_annotator = {};
 };

@@ -139,6 +139,7 @@ instance_planning plan_instance(const instance_inputs& inputs,
       plan_pod_annotator(config, inputs.environment, inputs.kubernetes_namespace, metrics);
   if (!pod_annotator.error.empty()) return refused(std::move(pod_annotator.error));
   plan.pod_annotator = std::move(pod_annotator.wiring);
+  if (may_retire(config.retirement)) plan.retirement = config.retirement;
   if (autoscaling.plan) {
     plan.autoscaling_client = std::move(autoscaling.plan->client);
     plan.lifecycle_hooks = std::move(autoscaling.plan->lifecycle_hooks);

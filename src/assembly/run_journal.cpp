@@ -33,10 +33,15 @@ std::optional<std::string_view> variable(const environment_map& environment, con
 constexpr std::chrono::seconds retry_initial{1};
 constexpr std::chrono::seconds retry_max{30};
 
-// True when the recorded drain already reached gone: nothing is left to finish.
+// True when the recorded drain already reached gone: nothing is left to finish. A
+// retirement's drain is never finished: its journal stays, so that every later start
+// recovers it, ends the instance again and exits, and no runner is started on a machine
+// whose purpose ended. Removing the journal is how a person starts afresh.
 bool finished(const journal_contents& contents) {
   drain_machine machine{contents.header.config};
   for (const auto& entry : contents.entries) (void)machine.step(entry.event, entry.at);
+  const auto trigger = machine.state().drain_trigger;
+  if (trigger == trigger_source::retirement || trigger == trigger_source::replacement) return false;
   return machine.state().status == warden_status::gone;
 }
 

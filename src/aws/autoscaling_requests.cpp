@@ -89,6 +89,16 @@ autoscaling_call terminate_instance_in_auto_scaling_group(const std::string& ins
   return call;
 }
 
+autoscaling_call set_instance_health(const std::string& instance_id, bool healthy,
+                                     bool should_respect_grace_period) {
+  auto call = start_call("SetInstanceHealth");
+  call.parameters.emplace_back("InstanceId", instance_id);
+  call.parameters.emplace_back("HealthStatus", healthy ? "Healthy" : "Unhealthy");
+  call.parameters.emplace_back("ShouldRespectGracePeriod",
+                               boolean_text(should_respect_grace_period));
+  return call;
+}
+
 autoscaling_call set_instance_protection(const std::vector<std::string>& instance_ids,
                                          const std::string& group_name,
                                          bool protected_from_scale_in) {

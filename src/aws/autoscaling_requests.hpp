@@ -55,6 +55,10 @@ autoscaling_call set_desired_capacity(const std::string& group_name, int desired
 autoscaling_call terminate_instance_in_auto_scaling_group(const std::string& instance_id,
                                                           bool should_decrement_desired_capacity);
 
+// Issue 33: a retirement past the restart budget marks the instance Unhealthy so that its
+// group replaces it; ShouldRespectGracePeriod false, since the instance asks it itself.
+autoscaling_call set_instance_health(const std::string& instance_id, bool healthy,
+                                     bool should_respect_grace_period);
 autoscaling_call set_instance_protection(const std::vector<std::string>& instance_ids,
                                          const std::string& group_name,
                                          bool protected_from_scale_in);

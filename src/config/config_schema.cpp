@@ -15,6 +15,7 @@
 #include "src/config/config_cloud_values.hpp"
 #include "src/config/config_kubernetes_values.hpp"
 #include "src/config/config_publish_values.hpp"
+#include "src/config/config_retirement_values.hpp"
 #include "src/config/config_scaling_values.hpp"
 #include "src/config/config_unregister_values.hpp"
 #include "src/config/config_values.hpp"
@@ -62,6 +63,15 @@ constexpr key_spec schema[] = {
        return store(value.expect_nonempty_string("leave the key out when there is none"),
                     value.config().runner.gitlab_config);
      }},
+    {"runner", "after_exit", read_runner_after_exit},
+    {"runner", "on_give_up", read_runner_on_give_up},
+    {"runner", "recycle_after_jobs", read_runner_recycle_after_jobs},
+    {"runner", "recycle_after_uptime", read_runner_recycle_after_uptime},
+    {"runner", "recycle_disk_path", read_runner_recycle_disk_path},
+    {"runner", "recycle_disk_percent", read_runner_recycle_disk_percent},
+    {"runner", "idle_retire_after", read_runner_idle_retire_after},
+    {"runner", "retire_command", read_runner_retire_command},
+    {"runner", "retire_decrement_capacity", read_runner_retire_decrement_capacity},
     {"restart", "policy", read_restart_policy},
     {"restart", "backoff_initial",
      [](config_value& value) {
@@ -394,6 +404,7 @@ void check_across_keys(config_reader& reader) {
               {"scaling.retry_max", scaling.retry_max});
   check_scaling_keys(reader);
   check_publish_keys(reader);
+  check_retirement_keys(reader);
   const pod_annotation_policy& pod = reader.config().kubernetes.policy;
   check_order(reader, {"kubernetes.retry_initial", pod.retry_initial},
               {"kubernetes.retry_max", pod.retry_max});

@@ -14,6 +14,7 @@
 #include "src/gcp/gcp_notice_watch.hpp"
 #include "src/kubernetes/kubernetes_settings.hpp"
 #include "src/logging/log_settings.hpp"
+#include "src/retirement/retirement_policy.hpp"
 #include "src/runner/runner_kind.hpp"
 #include "src/scaling/scaling_policy.hpp"
 #include "src/supervision/restart_policy.hpp"
@@ -180,6 +181,8 @@ struct settings {
   run_settings run;
   runner_settings runner;
   restart_settings restart;
+  // [runner] after_exit, on_give_up, recycle_*, idle_retire_after, retire_*.
+  retirement_policy retirement;
   drain_settings drain;
   control_settings control;
   webhook_settings webhook;

@@ -79,6 +79,10 @@ v1::Trigger trigger_of(trigger_source source) {
       return v1::TRIGGER_GCP_HOST_MAINTENANCE;
     case trigger_source::host:
       return v1::TRIGGER_HOST;
+    case trigger_source::retirement:
+      return v1::TRIGGER_RETIREMENT;
+    case trigger_source::replacement:
+      return v1::TRIGGER_REPLACEMENT;
   }
   return v1::TRIGGER_UNSPECIFIED;
 }

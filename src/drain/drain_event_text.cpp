@@ -18,6 +18,9 @@ struct event_text {
     return fmt::format("runner_spawn_failed errno={} {}", e.error_number, e.message);
   }
   std::string operator()(const runner_exited& e) const {
+    if (e.retire_by)
+      return fmt::format("runner_exited pid={} {} retire_by={} reason=\"{}\"", e.pid,
+                         to_string(e.status), trigger_token(*e.retire_by), e.retire_reason);
     return fmt::format("runner_exited pid={} {}", e.pid, to_string(e.status));
   }
   std::string operator()(const shutdown_requested& e) const {

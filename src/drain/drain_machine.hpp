@@ -193,6 +193,12 @@ struct runner_spawn_failed {
 struct runner_exited {
   std::int64_t pid;
   exit_status status;
+  // Set when this end also ends the machine's purpose (src/retirement decided it before the
+  // end reached this machine): no restart; a drain by this trigger (retirement or
+  // replacement) winds down at once. One event, so that the journal never holds the end
+  // without the decision.
+  std::optional<trigger_source> retire_by = std::nullopt;
+  std::string retire_reason = {};
   friend bool operator==(const runner_exited&, const runner_exited&) = default;
 };
 struct shutdown_requested {

@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "src/drain/drain_signals.hpp"
+#include "src/drain/drain_triggers.hpp"
 #include "src/drain/drain_unregistration.hpp"
 #include "src/drain/drain_wind_down.hpp"
 #include "src/supervision/restart_decision.hpp"
@@ -114,7 +115,14 @@ void note_stray(drain_step& step, const runner_exited& event) {
 }
 
 void restart_or_end(drain_step& step, const runner_exited& event) {
-  if (record_exit(step, event)) consider_restart(step, event.status);
+  if (!record_exit(step, event)) return;
+  if (event.retire_by) {
+    // The machine's purpose ended with the runner: no restart, the wind-down at once.
+    begin_drain(step, shutdown_requested{*event.retire_by, std::nullopt, event.retire_reason,
+                                         std::nullopt});
+    return;
+  }
+  consider_restart(step, event.status);
 }
 
 void end_drained_runner(drain_step& step, const runner_exited& event) {

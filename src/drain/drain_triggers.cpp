@@ -41,8 +41,9 @@ void begin_drain(drain_step& step, const shutdown_requested& event) {
       "drain requested by " + std::string{to_string(event.source)} +
           (event.reason.empty() ? "" : ": " + event.reason));
   emit(step, send_notification{notification_kind::drain_started, {}});
-  if (state.runner == runner_state::backing_off) {
-    // Between restarts there is nothing to drain: the last exit stands.
+  if (state.runner == runner_state::backing_off || state.runner == runner_state::exited) {
+    // Between restarts, or after an end that retires (runner_exited's retire_by), there is
+    // nothing to drain: the last exit stands.
     state.timers.restart_backoff.reset();
     state.runner = runner_state::exited;
     runner_stopped(step, state.last_exit.value_or(exit_status{}));

@@ -53,6 +53,10 @@ std::string_view to_string(trigger_source source) {
       return "Google Cloud host maintenance";
     case trigger_source::host:
       return "the host program";
+    case trigger_source::retirement:
+      return "retirement";
+    case trigger_source::replacement:
+      return "replacement (marked unhealthy)";
   }
   return "unknown";
 }
@@ -91,6 +95,10 @@ std::string_view trigger_token(trigger_source source) {
       return "gcp_host_maintenance";
     case trigger_source::host:
       return "host";
+    case trigger_source::retirement:
+      return "retirement";
+    case trigger_source::replacement:
+      return "replacement";
   }
   return "unknown";
 }

@@ -38,6 +38,11 @@ enum class trigger_source : std::uint8_t {
   gcp_host_maintenance,       // Google Cloud TERMINATE_ON_HOST_MAINTENANCE
   host,  // the program that embeds runwarden (include/runwarden/instance.hpp), which has no
          // control API
+  // The machine's purpose ended (src/retirement): once gone, the instance is ended.
+  retirement,
+  // Past the restart budget with on_give_up = "unhealthy": once gone, the instance is marked
+  // unhealthy so that its group replaces it.
+  replacement,
 };
 
 enum class timer_kind : std::uint8_t {

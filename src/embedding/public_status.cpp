@@ -79,6 +79,10 @@ shutdown_trigger public_trigger(trigger_source source) {
       return shutdown_trigger::gcp_preemption;
     case trigger_source::gcp_host_maintenance:
       return shutdown_trigger::gcp_host_maintenance;
+    case trigger_source::retirement:
+      return shutdown_trigger::retirement;
+    case trigger_source::replacement:
+      return shutdown_trigger::replacement;
   }
   return shutdown_trigger::host;
 }
@@ -125,7 +129,7 @@ std::string_view to_string(shutdown_phase phase) {
 }
 
 std::string_view to_string(shutdown_trigger trigger) {
-  return trigger_token(internal_of(trigger, public_trigger, trigger_source::host));
+  return trigger_token(internal_of(trigger, public_trigger, trigger_source::replacement));
 }
 
 }  // namespace runwarden::embedded

@@ -48,6 +48,10 @@ pb::TriggerSource to_wire(trigger_source source) {
       return pb::TRIGGER_SOURCE_GCP_HOST_MAINTENANCE;
     case trigger_source::host:
       return pb::TRIGGER_SOURCE_HOST;
+    case trigger_source::retirement:
+      return pb::TRIGGER_SOURCE_RETIREMENT;
+    case trigger_source::replacement:
+      return pb::TRIGGER_SOURCE_REPLACEMENT;
   }
   return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
@@ -136,6 +140,8 @@ struct event_encoder {
     exited->mutable_status()->set_signaled(e.status.signaled);
     exited->mutable_status()->set_value(e.status.value);
     exited->mutable_status()->set_unknown(e.status.unknown);
+    if (e.retire_by) exited->set_retire_by(to_wire(*e.retire_by));
+    exited->set_retire_reason(e.retire_reason);
   }
   void operator()(const shutdown_requested& e) const {
     auto* requested = message.mutable_shutdown_requested();
@@ -225,9 +231,13 @@ drain_event decode_event(const pb::Event& message) {
                                  message.runner_spawn_failed().message()};
     case pb::Event::kRunnerExited: {
       const auto& exited = message.runner_exited();
-      return runner_exited{exited.pid(), exit_status{.signaled = exited.status().signaled(),
-                                                     .value = exited.status().value(),
-                                                     .unknown = exited.status().unknown()}};
+      runner_exited decoded{exited.pid(), exit_status{.signaled = exited.status().signaled(),
+                                                      .value = exited.status().value(),
+                                                      .unknown = exited.status().unknown()}};
+      if (exited.has_retire_by())
+        decoded.retire_by = from_wire<trigger_source>(exited.retire_by(), "trigger");
+      decoded.retire_reason = exited.retire_reason();
+      return decoded;
     }
     case pb::Event::kShutdownRequested:
       return decode_shutdown(message.shutdown_requested());

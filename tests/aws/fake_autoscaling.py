@@ -15,7 +15,7 @@ client listed in SignedHeaders: no Authorization header answers 403
 MissingAuthenticationToken; an unknown access key, or a session token (X-Amz-Security-Token)
 other than the scenario's, 403 InvalidClientTokenId; a wrong signature 403
 SignatureDoesNotMatch. The request's age is not checked (AWS refuses over 5 minutes).
-Required members missing answer 400 ValidationError; actions other than the eight below
+Required members missing answer 400 ValidationError; actions other than the nine below
 (the ones runwarden calls), 400 InvalidAction. HonorCooldown is accepted and ignored.
 
 The scenario is argv[1], JSON (optional keys with their defaults in parentheses):
@@ -70,7 +70,8 @@ Commands come on stdin, one JSON object per line, each with its keys applied in 
                CompleteLifecycleAction ABANDON ends them
     state      any value: prints {"state": {"groups", "instances", "actions" (active, with
                token and seconds left), "heartbeats" [{instance, hook, accepted, refused}],
-               "completions" [{instance, hook, result, accepted}], "timeouts"}}
+               "completions" [{instance, hook, result, accepted}], "timeouts",
+               "health_changes" [{instance, health, respect_grace_period}]}}
 The server stops when stdin closes, so it never outlives the test that started it.
 """
 
@@ -119,6 +120,7 @@ class World:
     heartbeats = {}   # (instance id, hook name) -> [accepted, refused]
     completions = []
     timeouts = []
+    health_changes = []  # SetInstanceHealth calls accepted
 
 
 def emit(record):
@@ -159,7 +161,8 @@ def add_instance(instance_id, group_name, state, protected=False, instance_type=
     if instance_id in World.instances:
         raise ValueError("instance %s exists already" % instance_id)
     World.instances[instance_id] = {"id": instance_id, "group": group_name, "state": state,
-                                    "protected": protected, "type": instance_type}
+                                    "protected": protected, "type": instance_type,
+                                    "health": "Healthy"}
 
 
 def begin(instance, kind, now):
@@ -216,6 +219,7 @@ def snapshot(now):
                         "refused": counts[1]} for key, counts in World.heartbeats.items()],
         "completions": World.completions,
         "timeouts": World.timeouts,
+        "health_changes": World.health_changes,
     }
 
 
@@ -252,7 +256,7 @@ def describe_auto_scaling_instances(params, now):
     ids = members(params, "InstanceIds") or list(World.instances)
     found = [World.instances[i] for i in ids if i in World.instances]
     # AWS writes the health in capitals here and capitalized in DescribeAutoScalingGroups.
-    return {"AutoScalingInstances": [dict(instance_fields(i, "HEALTHY"),
+    return {"AutoScalingInstances": [dict(instance_fields(i, i["health"].upper()),
                                           AutoScalingGroupName=i["group"]) for i in found]}
 
 
@@ -276,7 +280,7 @@ def describe_auto_scaling_groups(params, now):
         "AutoScalingGroupName": g["name"], "MinSize": g["min"], "MaxSize": g["max"],
         "DesiredCapacity": g["desired"], "DefaultCooldown": 300, "AvailabilityZones": [g["az"]],
         "HealthCheckType": "EC2",
-        "Instances": [instance_fields(i, "Healthy") for i in World.instances.values()
+        "Instances": [instance_fields(i, i["health"]) for i in World.instances.values()
                       if i["group"] == g["name"]],
         "CreatedTime": World.started} for g in groups]}
 
@@ -367,6 +371,33 @@ def terminate_instance_in_auto_scaling_group(params, now):
         "StatusCode": "InProgress", "Progress": 0}}
 
 
+def set_instance_health(params, now):
+    """SetInstanceHealth (API reference: HealthStatus "Healthy" or "Unhealthy", no output;
+    ShouldRespectGracePeriod optional). An instance set Unhealthy is replaced as the group's
+    health checks do it: it starts terminating (its terminate hooks run) and the desired
+    capacity stays, so that a new instance takes its place. The grace period is not modelled:
+    runwarden always sends ShouldRespectGracePeriod=false."""
+    instance_id = params["InstanceId"]
+    if not 1 <= len(instance_id) <= 19:
+        raise validation_error("1 validation error detected: Value '%s' at 'instanceId' failed "
+                               "to satisfy constraint: Member must have length less than or "
+                               "equal to 19" % instance_id)
+    instance = World.instances.get(instance_id)
+    if instance is None:
+        raise validation_error("Instance Id not found - No managed instance found for "
+                               "instance ID: %s" % instance_id)
+    health = params["HealthStatus"]
+    if health not in ("Healthy", "Unhealthy"):
+        raise validation_error("Valid values for HealthStatus are Healthy and Unhealthy, got "
+                               "%s" % health)
+    World.health_changes.append({"instance": instance_id, "health": health,
+                                 "respect_grace_period": params.get("ShouldRespectGracePeriod")})
+    instance["health"] = health
+    if health == "Unhealthy" and not instance["state"].startswith("Terminating"):
+        begin(instance, "terminating", now)
+    return {}
+
+
 def set_instance_protection(params, now):
     group = group_named(params["AutoScalingGroupName"])
     ids = members(params, "InstanceIds")
@@ -383,7 +414,7 @@ def set_instance_protection(params, now):
 ACTIONS = {f.__name__.title().replace("_", ""): f for f in (
     describe_auto_scaling_instances, describe_lifecycle_hooks, describe_auto_scaling_groups,
     record_lifecycle_action_heartbeat, complete_lifecycle_action, set_desired_capacity,
-    terminate_instance_in_auto_scaling_group, set_instance_protection)}
+    terminate_instance_in_auto_scaling_group, set_instance_protection, set_instance_health)}
 
 
 def check_required(action, params):

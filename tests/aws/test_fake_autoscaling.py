@@ -298,6 +298,23 @@ class FakeAutoScalingTest(unittest.TestCase):
             asg.close()
             fake.close()
 
+    def test_set_instance_health(self):
+        self.fake.command({"launch": "i-00000000000000011"})
+        self.asg.set_instance_health(InstanceId="i-00000000000000011", HealthStatus="Unhealthy",
+                                     ShouldRespectGracePeriod=False)
+        [answer] = self.asg.describe_auto_scaling_instances(
+            InstanceIds=["i-00000000000000011"])["AutoScalingInstances"]
+        self.assertEqual(answer["HealthStatus"], "UNHEALTHY")
+        self.assertEqual(answer["LifecycleState"], "Terminating:Wait")  # replaced, hooks run
+        state = self.fake.state()
+        self.assertIn({"instance": "i-00000000000000011", "health": "Unhealthy",
+                       "respect_grace_period": "false"}, state["health_changes"])
+        self.assert_error(self.asg.set_instance_health, "ValidationError",
+                          "Instance Id not found - No managed instance found for instance ID: "
+                          "i-0nothere", InstanceId="i-0nothere", HealthStatus="Unhealthy")
+        self.assert_error(self.asg.set_instance_health, "ValidationError",
+                          InstanceId="i-00000000000000011", HealthStatus="Sick")
+
     def test_faults(self):
         self.fake.command({"faults": {"DescribeLifecycleHooks": [
             {"status": 500, "code": "InternalFailure", "message": "internal"},

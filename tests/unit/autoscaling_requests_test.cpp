@@ -99,6 +99,11 @@ TEST_CASE("the calls botocore's recording lacks match its serializer", "[autosca
   CHECK(form_encode(set_instance_protection({"i-1", "i-2"}, "my-asg", true).parameters) ==
         "Action=SetInstanceProtection&Version=2011-01-01&InstanceIds.member.1=i-1&"
         "InstanceIds.member.2=i-2&AutoScalingGroupName=my-asg&ProtectedFromScaleIn=true");
+  // botocore's QuerySerializer, members in the model's order (InstanceId, HealthStatus,
+  // ShouldRespectGracePeriod).
+  CHECK(form_encode(set_instance_health("i-0abc", false, false).parameters) ==
+        "Action=SetInstanceHealth&Version=2011-01-01&InstanceId=i-0abc&HealthStatus=Unhealthy&"
+        "ShouldRespectGracePeriod=false");
   const lifecycle_action_target launch{"launch-hook", "my-asg", "i-0abc", {}};
   const auto abandon = complete_lifecycle_action_call(launch, lifecycle_action_result::abandon);
   CHECK(form_encode(abandon.parameters) ==

@@ -53,6 +53,7 @@ inline std::vector<drain_event> every_event_kind() {
       runner_exited{4711, exit_status{.signaled = true, .value = 9}},
       runner_exited{-1, exit_status{.signaled = false, .value = 3}},
       runner_exited{4712, exit_status{.unknown = true}}, shutdown_requested{},
+      runner_exited{4713, exit_status{}, trigger_source::retirement, "its job is done"},
       shutdown_requested{.source = trigger_source::cloud_lifecycle,
                          .deadline = instant{-5s},
                          .reason = "spot interruption",

@@ -15,11 +15,16 @@ namespace runwarden {
 namespace {
 
 // The Query API parameters worth naming in the log; the action token is left out.
-constexpr std::array<std::string_view, 8> named_parameters = {
-    "AutoScalingGroupName",           "LifecycleHookName",
-    "LifecycleActionResult",          "InstanceId",
-    "InstanceIds.member.1",           "DesiredCapacity",
-    "ShouldDecrementDesiredCapacity", "ProtectedFromScaleIn"};
+constexpr std::array<std::string_view, 10> named_parameters = {"AutoScalingGroupName",
+                                                               "LifecycleHookName",
+                                                               "LifecycleActionResult",
+                                                               "InstanceId",
+                                                               "InstanceIds.member.1",
+                                                               "DesiredCapacity",
+                                                               "ShouldDecrementDesiredCapacity",
+                                                               "ProtectedFromScaleIn",
+                                                               "HealthStatus",
+                                                               "ShouldRespectGracePeriod"};
 
 struct url_parts {
   std::string_view scheme;

@@ -5,7 +5,8 @@
 // id), the metadata service's IMDSv2 session token (a PUT that only opens a read), and the
 // Auto Scaling Query API's Describe* actions. Everything else is withheld and answered as
 // done: the Auto Scaling actions (CompleteLifecycleAction, RecordLifecycleActionHeartbeat,
-// SetInstanceProtection, SetDesiredCapacity, TerminateInstanceInAutoScalingGroup, any later
+// SetInstanceProtection, SetDesiredCapacity, TerminateInstanceInAutoScalingGroup,
+// SetInstanceHealth (a retirement's end), any later
 // one), unregistration (GitLab's and GitHub's DELETE), Azure's approval of a scheduled event,
 // and webhooks and shutdown callbacks (a caller's callback may delete the machine).
 //

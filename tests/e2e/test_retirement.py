@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""Retirement (issue 33) end to end, against the fake Auto Scaling endpoint and the fake
+instance metadata service, with real processes: a generic runner that reports its jobs with
+`runwarden ctl job` (one_job_runner.py) under `runwarden run` with cloud.provider "aws".
+
+- after_exit = "retire": the runner's one job done, the instance is terminated through its
+  group with ShouldDecrementDesiredCapacity=true (a done job consumed its capacity), the
+  terminate hook the group then starts is completed with CONTINUE at once, and runwarden
+  exits 0. Started again on the same state directory, runwarden never starts the runner: it
+  ends the instance again and exits.
+- on_give_up = "unhealthy": a runner that keeps crashing spends its restart budget, and the
+  instance is marked Unhealthy (ShouldRespectGracePeriod=false), not terminated.
+- recycle_after_jobs = 2: at the second job's start the runner is drained (its graceful
+  signal), finishes that job and takes no third; the instance is terminated without a
+  decrement, since its capacity is still wanted.
+- A warden killed with SIGKILL after the decision (while its terminate call hangs) comes back
+  from the journal and finishes the retirement without starting the runner again.
+Nothing waits a fixed time: every wait reads the runner's record, the log or the fake.
+  RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_retirement.py
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from aws_world import INSTANCE_ID, AwsWorld
+from keeper_family import kill_warden
+
+RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
+RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "one_job_runner.py")
+WAIT_S = 60
+
+
+def eventually(condition, timeout=WAIT_S):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+class RetirementTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="runwarden-retire-")
+        self.socket = os.path.join(self.dir, "control.sock")
+        self.record = os.path.join(self.dir, "record")
+        self.log_path = os.path.join(self.dir, "runwarden.log")
+        self.aws = AwsWorld(heartbeat_timeout=60)
+        self.processes = []
+
+    def tearDown(self):
+        for process in self.processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        self.aws.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def start(self, mode, runner_keys, extra=""):
+        config = os.path.join(self.dir, "runwarden.toml")
+        with open(config, "w") as f:
+            f.write('[runner]\nkind = "generic"\n' + runner_keys + "\n" + extra
+                    + self.aws.config())
+        with open(self.log_path, "a") as log:
+            warden = subprocess.Popen(
+                [RUNWARDEN, "run", "--config", config, "--grpc-listen", "unix://" + self.socket,
+                 "--http-listen", "none", "--state-dir", os.path.join(self.dir, "state"), "--",
+                 "/usr/bin/python3", RUNNER, RUNWARDEN, self.socket, self.record, mode],
+                stdout=log, stderr=subprocess.STDOUT, env=self.aws.environment())
+        self.processes.append(warden)
+        return warden
+
+    def lines(self):
+        if not os.path.exists(self.record):
+            return []
+        with open(self.record) as f:
+            return [l for l in f.read().split("\n")[:-1]]
+
+    def steps(self):
+        """The record without the pids of the "up" lines."""
+        return ["up" if l.startswith("up ") else l for l in self.lines()]
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def calls(self, action):
+        return [r["params"] for r in self.aws.autoscaling_requests()
+                if r["action"] == action and r["status"] == 200]
+
+    def assert_hook_completed(self):
+        completions = self.aws.autoscaling_state()["completions"]
+        self.assertIn({"instance": INSTANCE_ID, "hook": "drain-runner", "result": "CONTINUE",
+                       "accepted": True}, completions, self.log())
+
+    def test_a_one_job_runner_retires_its_instance_and_never_runs_again(self):
+        warden = self.start("one", 'after_exit = "retire"')
+        self.assertEqual(0, warden.wait(timeout=WAIT_S), self.log())
+        self.assertEqual(["up", "job-1 start rc=0", "job-1 end rc=0", "exit 0"], self.steps())
+        [terminate] = self.calls("TerminateInstanceInAutoScalingGroup")
+        self.assertEqual(INSTANCE_ID, terminate["InstanceId"])
+        self.assertEqual("true", terminate["ShouldDecrementDesiredCapacity"])
+        self.assertEqual(0, self.aws.autoscaling_state()["groups"][0]["desired"])
+        self.assert_hook_completed()
+        self.assertIn("retiring the instance", self.log())
+
+        # The journal keeps the retirement: a new start ends the instance again, no runner.
+        again = self.start("one", 'after_exit = "retire"')
+        self.assertEqual(0, again.wait(timeout=WAIT_S), self.log())
+        self.assertEqual(1, self.steps().count("up"), self.lines())
+        self.assertEqual(2, len(self.calls("TerminateInstanceInAutoScalingGroup")), self.log())
+
+    def test_past_the_restart_budget_the_instance_is_marked_unhealthy(self):
+        warden = self.start("crash", 'on_give_up = "unhealthy"',
+                            '[restart]\nbudget_restarts = 1\nbackoff_initial = "100ms"\n')
+        self.assertEqual(3, warden.wait(timeout=WAIT_S), self.log())
+        self.assertEqual(["up", "exit 3", "up", "exit 3"], self.steps())
+        [health] = self.calls("SetInstanceHealth")
+        self.assertEqual({"InstanceId": INSTANCE_ID, "HealthStatus": "Unhealthy",
+                          "ShouldRespectGracePeriod": "false"},
+                         {k: health[k] for k in ("InstanceId", "HealthStatus",
+                                                 "ShouldRespectGracePeriod")})
+        self.assertEqual([], self.calls("TerminateInstanceInAutoScalingGroup"))
+        self.assertEqual(1, self.aws.autoscaling_state()["groups"][0]["desired"])
+        self.assert_hook_completed()
+
+    def test_recycling_after_two_jobs_drains_and_replaces_the_instance(self):
+        warden = self.start("jobs", "recycle_after_jobs = 2")
+        self.assertEqual(0, warden.wait(timeout=WAIT_S), self.log())
+        steps = self.steps()
+        self.assertNotIn("job-3 start rc=0", steps)
+        self.assertEqual(["up", "job-1 start rc=0", "job-1 end rc=0", "job-2 start rc=0"],
+                         steps[:4])
+        self.assertEqual(["job-2 end rc=0", "exit 0"], steps[-2:])
+        self.assertIn("term", steps)
+        [terminate] = self.calls("TerminateInstanceInAutoScalingGroup")
+        self.assertEqual("false", terminate["ShouldDecrementDesiredCapacity"])
+        self.assertEqual(1, self.aws.autoscaling_state()["groups"][0]["desired"])
+        self.assert_hook_completed()
+
+    def test_a_warden_killed_after_the_decision_never_starts_the_runner_again(self):
+        # The first terminate call hangs, so that the warden is killed with it under way.
+        self.aws.autoscaling.command(
+            faults={"TerminateInstanceInAutoScalingGroup": [{"delay": 3}]})
+        keeper = self.start("one", 'after_exit = "retire"')
+        self.assertTrue(eventually(lambda: "instance end: terminate" in self.log()), self.log())
+        killed = kill_warden(keeper)
+        self.assertIsNotNone(killed, self.log())
+        self.assertEqual(0, keeper.wait(timeout=WAIT_S), self.log())
+        self.assertEqual(1, self.steps().count("up"), self.lines())
+        self.assertIn("continuing from the journal", self.log())
+        self.assertTrue(eventually(lambda: self.calls("TerminateInstanceInAutoScalingGroup")),
+                        self.log())
+
+
+if __name__ == "__main__":
+    if not RUNWARDEN:
+        sys.exit("set RUNWARDEN_BINARY to the runwarden binary")
+    unittest.main(verbosity=2)
