@@ -4,6 +4,7 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "src/azure/azure_metadata_endpoint.hpp"
 
 namespace runwarden {
@@ -35,7 +36,7 @@ cloud_watcher_spawn_result spawn_azure_watcher(caf::actor_system& system,
   planned.wiring->listener = std::move(listener);
   planned.wiring->answered = std::move(answered);
   auto supervisor = spawn_worker_supervisor(
-      system, {{std::string{azure_watcher_child_id}},
+      system, {{std::string{child_id::azure_watcher}},
                [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
                  return caf::actor_cast<caf::actor>(parent->spawn(azure_watcher_behavior, wiring));
                }});

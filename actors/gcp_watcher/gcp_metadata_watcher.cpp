@@ -4,6 +4,7 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "src/gcp/gcp_metadata_endpoint.hpp"
 
 namespace runwarden {
@@ -38,7 +39,7 @@ cloud_watcher_spawn_result spawn_gcp_watcher(
   planned.wiring->listener = std::move(listener);
   planned.wiring->answered = std::move(answered);
   auto supervisor = spawn_worker_supervisor(
-      system, {{std::string{gcp_watcher_child_id}},
+      system, {{std::string{child_id::gcp_watcher}},
                [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
                  return caf::actor_cast<caf::actor>(parent->spawn(gcp_watcher_behavior, wiring));
                }});

@@ -7,6 +7,7 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
 
 namespace runwarden {
@@ -61,7 +62,7 @@ cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
   planned.wiring->answered = std::move(answered);
   auto supervisor = spawn_worker_supervisor(
       system,
-      {{std::string{lifecycle_watcher_child_id}},
+      {{std::string{child_id::lifecycle_watcher}},
        [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
          return caf::actor_cast<caf::actor>(parent->spawn(lifecycle_watcher_behavior, wiring));
        }});

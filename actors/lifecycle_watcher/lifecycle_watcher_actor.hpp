@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
@@ -21,9 +20,6 @@
 #include "src/aws/imds/scheduled_event_watch.hpp"
 
 namespace runwarden {
-
-// Its id under its supervisor.
-inline constexpr std::string_view lifecycle_watcher_child_id = "lifecycle_watcher";
 
 struct lifecycle_watcher_wiring {
   http_port_actor http_port;

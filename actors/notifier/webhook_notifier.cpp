@@ -5,6 +5,7 @@
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "runwarden_version.hpp"
 #include "src/util/assert.hpp"
 #include "src/webhook/address_policy.hpp"
@@ -75,7 +76,7 @@ webhook_notifier::webhook_notifier(supervisor_actor supervisor, http_port_actor 
 
 caf::actor webhook_notifier::current_notifier(caf::actor_system& system,
                                               std::chrono::milliseconds wait_max) const {
-  return current_child(system, supervisor_, std::string{notifier_child_id}, wait_max);
+  return current_child(system, supervisor_, std::string{child_id::notifier}, wait_max);
 }
 
 bool webhook_notifier::flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const {
@@ -90,7 +91,7 @@ void webhook_notifier::stop() {
 
 supervised_child notifier_child(notifier_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port);
-  return {{std::string{notifier_child_id}, restart_type::permanent, notifier_shutdown_timeout},
+  return {{std::string{child_id::notifier}, restart_type::permanent, notifier_shutdown_timeout},
           [wiring = std::move(wiring)](caf::local_actor* supervisor) {
             return caf::actor_cast<caf::actor>(supervisor->spawn(notifier_behavior, wiring));
           }};
@@ -99,7 +100,7 @@ supervised_child notifier_child(notifier_wiring wiring) {
 bool flush_notifier(caf::actor_system& system, const supervisor_actor& supervisor,
                     std::chrono::milliseconds wait_max) {
   const auto notifier = caf::actor_cast<notifier_actor>(
-      current_child(system, supervisor, std::string{notifier_child_id}, wait_max));
+      current_child(system, supervisor, std::string{child_id::notifier}, wait_max));
   if (!notifier) return false;
   caf::scoped_actor waiter{system};
   bool flushed = false;

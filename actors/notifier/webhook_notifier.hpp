@@ -5,7 +5,7 @@
 // numeric link-local URL, a zero timeout. The returned handle owns the worker thread, which
 // is why stopping goes through it and not through the actors alone.
 //
-// The notifier runs under a supervisor of its own (child notifier_child_id, permanent), so
+// The notifier runs under a supervisor of its own (child child_id::notifier, permanent), so
 // a crash restarts it on the same port: nobody should keep its handle, but listen to the
 // supervisor (as the warden does) or ask it for the current one.
 //
@@ -71,7 +71,7 @@ struct notifier_plan_result {
 notifier_plan_result plan_notifier(const webhook_settings& settings, std::uint64_t random_seed,
                                    delivery_observer observer, runner_identity runner = {});
 
-// The notifier as a supervised child (notifier_child_id, permanent): each incarnation starts
+// The notifier as a supervised child (child_id::notifier, permanent): each incarnation starts
 // from `wiring`, whose http_port must be set; only pending deliveries die with one.
 supervised_child notifier_child(notifier_wiring wiring);
 

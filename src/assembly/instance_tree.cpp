@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
+#include "messages/child_ids.hpp"
 
 namespace runwarden {
 
@@ -138,16 +139,16 @@ constexpr auto drain_then_exit = give_up_action::drain_then_exit;
 // journal) is safer than an instance that lost its unregistration, webhook or watcher.
 //   id                          start              restart    shutdown  giving up
 const std::array<worker_row, 10> tree{{
-    {unregistration_child_id, unregistration, permanent, 5000ms, drain_then_exit},
-    {notifier_child_id, notifier, permanent, 1000ms, drain_then_exit},
-    {metrics_poller_child_id, metrics_poller, permanent, 5000ms, drain_then_exit},
-    {lifecycle_watcher_child_id, lifecycle_watcher, permanent, 5000ms, drain_then_exit},
-    {azure_watcher_child_id, azure_watcher, permanent, 5000ms, drain_then_exit},
-    {gcp_watcher_child_id, gcp_watcher, permanent, 5000ms, drain_then_exit},
-    {lifecycle_hooks_child_id, lifecycle_hooks, permanent, 5000ms, drain_then_exit},
-    {scaler_child_id, scaler, permanent, 5000ms, drain_then_exit},
-    {metrics_publisher_child_id, metrics_publisher, permanent, 5000ms, drain_then_exit},
-    {pod_annotator_child_id, pod_annotator, permanent, 5000ms, drain_then_exit},
+    {child_id::unregistration, unregistration, permanent, 5000ms, drain_then_exit},
+    {child_id::notifier, notifier, permanent, 1000ms, drain_then_exit},
+    {child_id::metrics_poller, metrics_poller, permanent, 5000ms, drain_then_exit},
+    {child_id::lifecycle_watcher, lifecycle_watcher, permanent, 5000ms, drain_then_exit},
+    {child_id::azure_watcher, azure_watcher, permanent, 5000ms, drain_then_exit},
+    {child_id::gcp_watcher, gcp_watcher, permanent, 5000ms, drain_then_exit},
+    {child_id::lifecycle_hooks, lifecycle_hooks, permanent, 5000ms, drain_then_exit},
+    {child_id::scaler, scaler, permanent, 5000ms, drain_then_exit},
+    {child_id::metrics_publisher, metrics_publisher, permanent, 5000ms, drain_then_exit},
+    {child_id::pod_annotator, pod_annotator, permanent, 5000ms, drain_then_exit},
 }};
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "actors/azure_watcher/azure_metadata_watcher.hpp"
 #include "actors/azure_watcher/azure_watcher_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "messages/warden_messages.hpp"
 #include "src/azure/azure_metadata_endpoint.hpp"
@@ -100,7 +101,7 @@ class azure_fixture {
   }
 
   caf::actor watcher_actor() {
-    return current_child(system_, watcher_->supervisor(), std::string{azure_watcher_child_id}, 5s);
+    return current_child(system_, watcher_->supervisor(), std::string{child_id::azure_watcher}, 5s);
   }
 
  private:
