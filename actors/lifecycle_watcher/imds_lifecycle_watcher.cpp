@@ -1,13 +1,10 @@
-// See imds_lifecycle_watcher.hpp. The settings are checked before any thread or actor
-// exists, so that a refusal leaves nothing to clean up.
+// See imds_lifecycle_watcher.hpp. The settings are checked before the watcher is planned, so
+// that a refusal leaves nothing to start or clean up.
 #include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "actors/http_port/http_port_actor.hpp"
-#include "actors/supervisor/worker_supervision.hpp"
-#include "messages/child_ids.hpp"
 #include "src/aws/imds/imds_endpoint.hpp"
 
 namespace runwarden {
@@ -44,29 +41,6 @@ lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& setting
                                    .poll_interval = settings.poll_interval,
                                    .scheduled_events = settings.scheduled_events},
           {}};
-}
-
-cloud_watcher_spawn_result spawn_lifecycle_watcher(caf::actor_system& system,
-                                                   const aws_settings& settings,
-                                                   const environment_map& environment,
-                                                   lifecycle_watcher_listener_actor listener,
-                                                   std::uint64_t random_seed,
-                                                   std::function<void()> answered) {
-  if (!listener) return {std::nullopt, "the lifecycle watcher needs a listener"};
-  auto planned = plan_lifecycle_watcher(settings, environment, random_seed);
-  if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
-  auto worker = std::make_shared<http_worker>();
-  auto port = system.spawn(http_port, worker, nullptr);
-  planned.wiring->http_port = port;
-  planned.wiring->listener = std::move(listener);
-  planned.wiring->answered = std::move(answered);
-  auto supervisor = spawn_worker_supervisor(
-      system,
-      {{std::string{child_id::lifecycle_watcher}},
-       [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
-         return caf::actor_cast<caf::actor>(parent->spawn(lifecycle_watcher_behavior, wiring));
-       }});
-  return {cloud_watcher{std::move(supervisor), {std::move(port)}, {std::move(worker)}}, {}};
 }
 
 }  // namespace runwarden
