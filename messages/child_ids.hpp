@@ -14,7 +14,7 @@ namespace runwarden::child_id {
 inline constexpr std::string_view unregistration = "unregistration";
 inline constexpr std::string_view notifier = "notifier";
 inline constexpr std::string_view metrics_poller = "metrics_poller";
-inline constexpr std::string_view lifecycle_watcher = "lifecycle_watcher";
+inline constexpr std::string_view aws_watcher = "aws_watcher";
 inline constexpr std::string_view azure_watcher = "azure_watcher";
 inline constexpr std::string_view gcp_watcher = "gcp_watcher";
 inline constexpr std::string_view lifecycle_hooks = "lifecycle_hooks";

@@ -3,9 +3,9 @@
 
 #include <utility>
 
+#include "actors/aws_watcher/aws_metadata_watcher.hpp"
 #include "actors/azure_watcher/azure_metadata_watcher.hpp"
 #include "actors/gcp_watcher/gcp_metadata_watcher.hpp"
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
 #include "src/assembly/autoscaling_link.hpp"
 #include "src/assembly/drain_config_from_settings.hpp"
@@ -84,8 +84,7 @@ std::string plan_cloud_watcher(instance_plan& plan, const settings& config,
     case cloud_provider::none:
       return {};
     case cloud_provider::aws:
-      return adopt(plan_lifecycle_watcher(config.aws, environment, random_seed),
-                   plan.lifecycle_watcher);
+      return adopt(plan_aws_watcher(config.aws, environment, random_seed), plan.aws_watcher);
     case cloud_provider::azure:
       return adopt(plan_azure_watcher(config.azure, random_seed), plan.azure_watcher);
     case cloud_provider::gcp:

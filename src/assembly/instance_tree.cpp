@@ -53,15 +53,14 @@ std::optional<child_factory> metrics_poller(const instance_plan& plan, const ins
 }
 
 // A restarted watcher reads afresh and may report a notice again; the machine ignores it.
-std::optional<child_factory> lifecycle_watcher(const instance_plan& plan,
-                                               const instance_ports& ports,
-                                               const worker_peers& peers) {
-  auto wiring = plan.lifecycle_watcher;
+std::optional<child_factory> aws_watcher(const instance_plan& plan, const instance_ports& ports,
+                                         const worker_peers& peers) {
+  auto wiring = plan.aws_watcher;
   if (!wiring) return std::nullopt;
   wiring->http_port = ports.http();
   wiring->listener = peers.warden;
   wiring->wall_clock = ports.wall_clock;
-  return factory(lifecycle_watcher_behavior, std::move(*wiring));
+  return factory(aws_watcher_behavior, std::move(*wiring));
 }
 
 std::optional<child_factory> azure_watcher(const instance_plan& plan, const instance_ports& ports,
@@ -142,7 +141,7 @@ const std::array<worker_row, 10> tree{{
     {child_id::unregistration, unregistration, permanent, 5000ms, drain_then_exit},
     {child_id::notifier, notifier, permanent, 1000ms, drain_then_exit},
     {child_id::metrics_poller, metrics_poller, permanent, 5000ms, drain_then_exit},
-    {child_id::lifecycle_watcher, lifecycle_watcher, permanent, 5000ms, drain_then_exit},
+    {child_id::aws_watcher, aws_watcher, permanent, 5000ms, drain_then_exit},
     {child_id::azure_watcher, azure_watcher, permanent, 5000ms, drain_then_exit},
     {child_id::gcp_watcher, gcp_watcher, permanent, 5000ms, drain_then_exit},
     {child_id::lifecycle_hooks, lifecycle_hooks, permanent, 5000ms, drain_then_exit},

@@ -114,7 +114,7 @@ TEST_CASE("every worker of the tree has one row, and every row gives up the same
     ids.push_back(row.id);
   }
   CHECK(ids == std::vector<std::string_view>{child_id::unregistration, child_id::notifier,
-                                             child_id::metrics_poller, child_id::lifecycle_watcher,
+                                             child_id::metrics_poller, child_id::aws_watcher,
                                              child_id::azure_watcher, child_id::gcp_watcher,
                                              child_id::lifecycle_hooks, child_id::scaler,
                                              child_id::metrics_publisher, child_id::pod_annotator});

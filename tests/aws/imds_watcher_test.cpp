@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+#include "actors/aws_watcher/aws_metadata_watcher.hpp"
 #include "messages/child_ids.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/util/rfc3339_time.hpp"
@@ -50,12 +50,11 @@ class imds_fixture {
       settings.spot_poll_interval = poll_interval;
     const environment_map environment{
         {"AWS_EC2_METADATA_SERVICE_ENDPOINT", server_.url("127.0.0.1", "")}};
-    auto planned = plan_lifecycle_watcher(settings, environment, 5);
+    auto planned = plan_aws_watcher(settings, environment, 5);
     REQUIRE(planned.error.empty());
     instance_plan plan;
-    plan.lifecycle_watcher = std::move(planned.wiring);
-    watcher_.emplace(system_, plan, child_id::lifecycle_watcher,
-                     caf::actor_cast<caf::actor>(listener_));
+    plan.aws_watcher = std::move(planned.wiring);
+    watcher_.emplace(system_, plan, child_id::aws_watcher, caf::actor_cast<caf::actor>(listener_));
     REQUIRE(watcher_->supervisor());
   }
 
@@ -245,10 +244,10 @@ TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",
   CHECK(triggers(3 * poll_interval).empty());
 }
 
-TEST_CASE("plan_lifecycle_watcher names a bad endpoint", "[imds][integration]") {
+TEST_CASE("plan_aws_watcher names a bad endpoint", "[imds][integration]") {
   aws_settings settings;
-  const auto bad = plan_lifecycle_watcher(
-      settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, 1);
+  const auto bad =
+      plan_aws_watcher(settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, 1);
   CHECK_FALSE(bad.wiring);
   CHECK(bad.error ==
         "AWS_EC2_METADATA_SERVICE_ENDPOINT \"169.254.169.254\" must start with "

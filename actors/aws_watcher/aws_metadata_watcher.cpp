@@ -1,6 +1,6 @@
-// See imds_lifecycle_watcher.hpp. The settings are checked before the watcher is planned, so
+// See aws_metadata_watcher.hpp. The settings are checked before the watcher is planned, so
 // that a refusal leaves nothing to start or clean up.
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+#include "actors/aws_watcher/aws_metadata_watcher.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,9 +22,9 @@ std::uint32_t spot_every_polls(const aws_settings& settings) {
 
 }  // namespace
 
-lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& settings,
-                                                     const environment_map& environment,
-                                                     std::uint64_t random_seed) {
+aws_watcher_plan_result plan_aws_watcher(const aws_settings& settings,
+                                         const environment_map& environment,
+                                         std::uint64_t random_seed) {
   if (settings.poll_interval.count() <= 0)
     return {std::nullopt, "aws.poll_interval must be positive"};
   auto endpoint = resolve_imds_endpoint(settings.imds_endpoint, environment);
@@ -35,11 +35,11 @@ lifecycle_watcher_plan_result plan_lifecycle_watcher(const aws_settings& setting
                             .random_seed = random_seed,
                             .scheduled_events_interval = settings.scheduled_events_interval,
                             .spot_every_polls = spot_every_polls(settings)};
-  return {lifecycle_watcher_wiring{.http_port = {},
-                                   .listener = {},
-                                   .poller = std::move(poller),
-                                   .poll_interval = settings.poll_interval,
-                                   .scheduled_events = settings.scheduled_events},
+  return {aws_watcher_wiring{.http_port = {},
+                             .listener = {},
+                             .poller = std::move(poller),
+                             .poll_interval = settings.poll_interval,
+                             .scheduled_events = settings.scheduled_events},
           {}};
 }
 
