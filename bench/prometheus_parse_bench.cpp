@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "bench/prometheus_bench_page.hpp"
-#include "src/metrics/exposition_parser.hpp"
-#include "src/metrics/gitlab_runner_load.hpp"
+#include "src/scrape/exposition_parser.hpp"
+#include "src/scrape/gitlab_runner_load.hpp"
 
 namespace {
 

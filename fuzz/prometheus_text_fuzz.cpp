@@ -10,9 +10,9 @@
 #include <string_view>
 
 #include "fuzz/fuzz_promise.hpp"
-#include "src/metrics/exposition_parser.hpp"
-#include "src/metrics/gitlab_runner_load.hpp"
-#include "src/metrics/utf8_validity.hpp"
+#include "src/scrape/exposition_parser.hpp"
+#include "src/scrape/gitlab_runner_load.hpp"
+#include "src/scrape/utf8_validity.hpp"
 
 namespace {
 

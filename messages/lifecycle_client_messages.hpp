@@ -42,13 +42,13 @@ using lifecycle_hooks_listener_actor = status_source_actor::extend<
 
 // The EC2 and Google Cloud watchers: no peer but their HTTP ports sends them anything; they
 // poll on their own and report to their listener.
-using lifecycle_watcher_actor = http_requester_actor;
+using aws_watcher_actor = http_requester_actor;
 using gcp_watcher_actor = http_requester_actor;
 
 // The warden as a watcher sees it: lifecycle_trigger once per notice, and from the EC2
 // watcher, instance_identity once.
 using trigger_listener_actor = caf::typed_actor<caf::reacts_to<lifecycle_trigger>>;
-using lifecycle_watcher_listener_actor =
+using aws_watcher_listener_actor =
     trigger_listener_actor::extend<caf::reacts_to<instance_identity>>;
 
 // The Azure watcher is the warden's lifecycle client for Scheduled Events: it approves an

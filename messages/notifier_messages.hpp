@@ -3,11 +3,10 @@
 // webhook and the shutdown callbacks what the warden reports; once every delivery of one
 // notify is settled (delivered, or given up) it sends notification_settled to the actor that
 // sent the notify, if any: until then the warden keeps the notification, to send it again to
-// a notifier restarted by its supervisor (under the child id notifier_child_id).
+// a notifier restarted by its supervisor (under the child id child_id::notifier).
 
 #include <cstdint>
 #include <functional>
-#include <string_view>
 #include <vector>
 
 #include "caf/all.hpp"
@@ -20,8 +19,6 @@ namespace runwarden {
 using notify_atom = caf::atom_constant<caf::atom("notify")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 using delivery_retry_atom = caf::atom_constant<caf::atom("dretry")>;
-
-inline constexpr std::string_view notifier_child_id = "notifier";
 
 // version is the version of the snapshot the notify carried.
 struct notification_settled {

@@ -11,8 +11,6 @@
 #include <cstdint>
 #include <functional>
 
-#include <string_view>
-
 #include "caf/all.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "messages/notifier_messages.hpp"
@@ -42,10 +40,6 @@ inline constexpr std::size_t status_subscribers_max = 1024;
 // Of those, kept free for runwarden's own actors (the lifecycle client subscribes after
 // every restart): outside callers (Watch) are refused before they could take these.
 inline constexpr std::size_t internal_subscribers_max = 16;
-
-// The unregistration step runs under a supervisor as this child; the warden listens to that
-// supervisor and asks each new incarnation again while an unregistration is under way.
-inline constexpr std::string_view unregistration_child_id = "unregistration";
 
 // An OS signal delivered to runwarden itself, as the signal port saw it. `recorded`, when
 // set, is called once the warden has acted on it (its journal holds the drain it started),

@@ -1,9 +1,7 @@
-// See azure_metadata_watcher.hpp. The settings are checked before any thread or actor
-// exists, so that a refusal leaves nothing to clean up.
+// See azure_metadata_watcher.hpp. The settings are checked before the watcher is planned, so
+// that a refusal leaves nothing to start or clean up.
 #include "actors/azure_watcher/azure_metadata_watcher.hpp"
 
-#include "actors/http_port/http_port_actor.hpp"
-#include "actors/supervisor/worker_supervision.hpp"
 #include "src/azure/azure_metadata_endpoint.hpp"
 
 namespace runwarden {
@@ -19,27 +17,6 @@ azure_watcher_plan_result plan_azure_watcher(const azure_settings& settings,
                                .policy = settings.events,
                                .random_seed = random_seed},
           {}};
-}
-
-cloud_watcher_spawn_result spawn_azure_watcher(caf::actor_system& system,
-                                               const azure_settings& settings,
-                                               azure_watcher_listener_actor listener,
-                                               std::uint64_t random_seed,
-                                               std::function<void()> answered) {
-  if (!listener) return {std::nullopt, "the Azure watcher needs a listener"};
-  auto planned = plan_azure_watcher(settings, random_seed);
-  if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
-  auto worker = std::make_shared<http_worker>();
-  auto port = system.spawn(http_port, worker, nullptr);
-  planned.wiring->http_port = port;
-  planned.wiring->listener = std::move(listener);
-  planned.wiring->answered = std::move(answered);
-  auto supervisor = spawn_worker_supervisor(
-      system, {{std::string{azure_watcher_child_id}},
-               [wiring = std::move(*planned.wiring)](caf::local_actor* parent) {
-                 return caf::actor_cast<caf::actor>(parent->spawn(azure_watcher_behavior, wiring));
-               }});
-  return {cloud_watcher{std::move(supervisor), {std::move(port)}, {std::move(worker)}}, {}};
 }
 
 }  // namespace runwarden

@@ -16,7 +16,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
@@ -24,9 +23,6 @@
 #include "src/azure/azure_event_watch.hpp"
 
 namespace runwarden {
-
-// Its id under its supervisor; the warden knows its incarnations by it.
-inline constexpr std::string_view azure_watcher_child_id = "azure_watcher";
 
 // Attempts at one approval; past them the warden hears it failed (Azure goes on at
 // NotBefore anyway).

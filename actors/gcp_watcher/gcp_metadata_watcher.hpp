@@ -2,17 +2,13 @@
 // The Google Cloud watcher: its wiring planned from the settings (the metadata endpoint
 // resolved from the settings and the environment, a bad one refused with a message naming
 // where it came from), for the assembly to start under the instance's tree with two HTTP
-// ports, one per watched key, since each holds a hanging GET; and, for tests and tools,
-// spawned alone on two production ports.
+// ports, one per watched key, since each holds a hanging GET.
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 
 #include "actors/gcp_watcher/gcp_watcher_actor.hpp"
-#include "actors/lifecycle_watcher/cloud_watcher.hpp"
-#include "caf/all.hpp"
 #include "src/config/settings.hpp"
 #include "src/util/process_environment.hpp"
 
@@ -28,14 +24,5 @@ struct gcp_watcher_plan_result {
 gcp_watcher_plan_result plan_gcp_watcher(const gcp_settings& settings,
                                          const environment_map& environment,
                                          std::uint64_t random_seed);
-
-// `listener` receives lifecycle_trigger; `answered` is called on every answer of the
-// metadata server.
-cloud_watcher_spawn_result spawn_gcp_watcher(caf::actor_system& system,
-                                             const gcp_settings& settings,
-                                             const environment_map& environment,
-                                             trigger_listener_actor listener,
-                                             std::uint64_t random_seed,
-                                             std::function<void()> answered = {});
 
 }  // namespace runwarden

@@ -15,7 +15,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "caf/all.hpp"
@@ -26,9 +25,6 @@
 #include "src/gcp/metadata_key_watch.hpp"
 
 namespace runwarden {
-
-// Its id under its supervisor.
-inline constexpr std::string_view gcp_watcher_child_id = "gcp_watcher";
 
 struct gcp_watcher_wiring {
   http_port_actor preempted_port;

@@ -36,9 +36,6 @@
 
 namespace runwarden {
 
-// The child id the hooks actor runs under in its supervisor; the warden follows restarts.
-inline constexpr std::string_view lifecycle_hooks_child_id = "lifecycle_hooks";
-
 struct lifecycle_hooks_wiring {
   autoscaling_client_actor autoscaling_client;
   lifecycle_hooks_listener_actor warden;

@@ -6,7 +6,7 @@
 
 #include "messages/warden_messages.hpp"
 #include "src/logging/logging.hpp"
-#include "src/metrics/runner_scrape.hpp"
+#include "src/scrape/runner_scrape.hpp"
 
 namespace runwarden {
 

@@ -13,16 +13,12 @@
 #include <chrono>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
 #include "messages/metrics_messages.hpp"
 
 namespace runwarden {
-
-// Its id under its supervisor.
-inline constexpr std::string_view metrics_poller_child_id = "metrics_poller";
 
 // Until the first answer: the wait between tries, and how many such quick tries at most
 // (30 s worth) before the interval applies to a runner that never answers.

@@ -30,9 +30,6 @@
 
 namespace runwarden {
 
-// Its id under its supervisor.
-inline constexpr std::string_view metrics_publisher_child_id = "metrics_publisher";
-
 inline constexpr std::string_view job_slots_busy_metric = "JobSlotsBusy";
 inline constexpr std::string_view job_slots_total_metric = "JobSlotsTotal";
 inline constexpr std::string_view group_dimension = "AutoScalingGroupName";

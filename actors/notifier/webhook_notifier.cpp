@@ -1,21 +1,17 @@
-// See webhook_notifier.hpp. The settings are checked in full before any thread or actor
-// exists, so that a refusal leaves nothing to clean up.
+// See webhook_notifier.hpp. The settings are checked in full before the notifier is planned,
+// so that a refusal leaves nothing to start or clean up.
 #include "actors/notifier/webhook_notifier.hpp"
 
-#include "actors/http_port/http_port_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "runwarden_version.hpp"
-#include "src/util/assert.hpp"
 #include "src/webhook/address_policy.hpp"
 #include "src/webhook/webhook_secret.hpp"
 
 namespace runwarden {
 
 namespace {
-
-// Stopping a notifier only drops what is pending; it has nothing to flush.
-constexpr std::chrono::seconds notifier_shutdown_timeout{1};
 
 struct checked_settings {
   std::optional<webhook_target> webhook;
@@ -69,37 +65,10 @@ std::map<notification_kind, std::string> templates_of(const webhook_settings& se
 
 }  // namespace
 
-webhook_notifier::webhook_notifier(supervisor_actor supervisor, http_port_actor port,
-                                   std::shared_ptr<http_worker> worker)
-    : supervisor_(std::move(supervisor)), port_(std::move(port)), worker_(std::move(worker)) {}
-
-caf::actor webhook_notifier::current_notifier(caf::actor_system& system,
-                                              std::chrono::milliseconds wait_max) const {
-  return current_child(system, supervisor_, std::string{notifier_child_id}, wait_max);
-}
-
-bool webhook_notifier::flush(caf::actor_system& system, std::chrono::milliseconds wait_max) const {
-  return flush_notifier(system, supervisor_, wait_max);
-}
-
-void webhook_notifier::stop() {
-  if (supervisor_) caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
-  if (port_) caf::anon_send_exit(port_, caf::exit_reason::user_shutdown);
-  if (worker_) worker_->stop();
-}
-
-supervised_child notifier_child(notifier_wiring wiring) {
-  RUNWARDEN_ASSERT(wiring.http_port);
-  return {{std::string{notifier_child_id}, restart_type::permanent, notifier_shutdown_timeout},
-          [wiring = std::move(wiring)](caf::local_actor* supervisor) {
-            return caf::actor_cast<caf::actor>(supervisor->spawn(notifier_behavior, wiring));
-          }};
-}
-
 bool flush_notifier(caf::actor_system& system, const supervisor_actor& supervisor,
                     std::chrono::milliseconds wait_max) {
   const auto notifier = caf::actor_cast<notifier_actor>(
-      current_child(system, supervisor, std::string{notifier_child_id}, wait_max));
+      current_child(system, supervisor, std::string{child_id::notifier}, wait_max));
   if (!notifier) return false;
   caf::scoped_actor waiter{system};
   bool flushed = false;
@@ -129,18 +98,6 @@ notifier_plan_result plan_notifier(const webhook_settings& settings, std::uint64
               .runner = std::move(runner),
           },
           {}};
-}
-
-notifier_spawn_result spawn_notifier(caf::actor_system& system, const webhook_settings& settings,
-                                     std::uint64_t random_seed, delivery_observer observer,
-                                     runner_identity runner) {
-  auto planned = plan_notifier(settings, random_seed, std::move(observer), std::move(runner));
-  if (!planned.wiring) return {std::nullopt, std::move(planned.error)};
-  auto worker = std::make_shared<http_worker>();
-  auto port = system.spawn(http_port, worker, nullptr);
-  planned.wiring->http_port = port;
-  auto supervisor = spawn_worker_supervisor(system, notifier_child(std::move(*planned.wiring)));
-  return {webhook_notifier{std::move(supervisor), std::move(port), std::move(worker)}, {}};
 }
 
 }  // namespace runwarden

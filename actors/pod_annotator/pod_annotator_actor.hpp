@@ -15,7 +15,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
@@ -24,9 +23,6 @@
 #include "src/kubernetes/pod_annotation_machine.hpp"
 
 namespace runwarden {
-
-// Its id under its supervisor.
-inline constexpr std::string_view pod_annotator_child_id = "pod_annotator";
 
 struct pod_annotator_wiring {
   in_cluster_address address;

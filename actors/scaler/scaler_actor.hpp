@@ -20,7 +20,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/autoscaling_messages.hpp"
@@ -29,9 +28,6 @@
 #include "src/scaling/scaling_machine.hpp"
 
 namespace runwarden {
-
-// Its id under its supervisor.
-inline constexpr std::string_view scaler_child_id = "scaler";
 
 struct scaling_observer {
   std::function<void(scaling_decision_kind)> decided;                       // may be empty

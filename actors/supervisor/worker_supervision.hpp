@@ -1,6 +1,6 @@
 #pragma once
 // Each of runwarden's workers (the notifier, the metrics poller, the unregistration step,
-// the lifecycle watcher) runs under a supervisor of its own, so that a crash of one worker
+// the cloud's watcher) runs under a supervisor of its own, so that a crash of one worker
 // touches nothing else. A worker that keeps crashing is a bug, not bad luck: past the
 // restart intensity its supervisor gives up, and the instance's escalation
 // (give_up_escalation.hpp), which monitors every such supervisor, drains the runner the

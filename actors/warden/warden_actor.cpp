@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <csignal>
 
-#include "actors/azure_watcher/azure_watcher_actor.hpp"
-#include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 #include "actors/warden/warden_retirement.hpp"
+#include "messages/child_ids.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/aws/imds/lifecycle_trigger_request.hpp"
 #include "src/logging/logging.hpp"
@@ -59,14 +58,14 @@ void on_child_started(warden_pointer self, const child_incarnation& child) {
   auto& state = self->state;
   if (!child.handle) return;
   const auto started = child.handle.address();
-  if (child.id == notifier_child_id && started != state.notifier.address()) {
+  if (child.id == child_id::notifier && started != state.notifier.address()) {
     state.notifier = handle_of<notifier_actor>(child);
     for (const auto& notification : state.unsettled) send_to_notifier(self, notification);
-  } else if (child.id == unregistration_child_id && started != state.unregistrar.address()) {
+  } else if (child.id == child_id::unregistration && started != state.unregistrar.address()) {
     state.unregistrar = handle_of<unregistration_actor>(child);
     if (state.machine->state().unregistration == step_progress::in_progress)
       self->send(state.unregistrar, unregister_atom::value);
-  } else if ((child.id == lifecycle_hooks_child_id || child.id == azure_watcher_child_id) &&
+  } else if ((child.id == child_id::lifecycle_hooks || child.id == child_id::azure_watcher) &&
              started != state.lifecycle_client.address()) {
     // It finds a hook still to be found from the snapshot it subscribes to; a completion
     // under way is asked again (completing twice is answered "no active lifecycle action").

@@ -5,13 +5,13 @@
 // nothing itself. It answers status questions and keeps subscribers (Watch) up to date.
 //
 // The notifier may be restarted by a supervisor; the warden listens to it (the supervisor
-// sends it a child_incarnation for each start of the child notifier_child_id) and sends
-// the new notifier every notification the old one had not settled. A notification the old
-// one was delivering when it crashed may so be delivered twice, never lost. The same holds
-// for the unregistration step (child unregistration_child_id): a new incarnation is asked
-// again while an unregistration is under way, and the lifecycle client (child
-// lifecycle_hooks_child_id, or azure_watcher_child_id for Azure's scheduled events) is asked
-// again for a completion under way.
+// sends it a child_incarnation for each start of child_id::notifier, messages/child_ids.hpp)
+// and sends the new notifier every notification the old one had not settled. A notification
+// the old one was delivering when it crashed may so be delivered twice, never lost. The same
+// holds for the unregistration step (child_id::unregistration): a new incarnation is asked
+// again while an unregistration is under way, and the lifecycle client
+// (child_id::lifecycle_hooks, or child_id::azure_watcher for Azure's scheduled events) is
+// asked again for a completion under way.
 
 #include <functional>
 #include <vector>

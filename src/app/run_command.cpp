@@ -12,6 +12,7 @@
 #include <csignal>
 
 #include "actors/notifier/webhook_notifier.hpp"
+#include "messages/child_ids.hpp"
 #include "runwarden_version.hpp"
 #include "src/app/cloud_detection.hpp"
 #include "src/app/service_manager_link.hpp"
@@ -226,7 +227,7 @@ int run_warden(const settings& requested) {
       shutdown_inhibitor_link::start(system, actors.warden(), config.run.inhibit_shutdown);
   const auto gone = wait_for_gone(waiter, system, runwarden.journal(), *metrics, keeper.get());
   // The gone webhook and callbacks get a bounded chance before the process ends.
-  if (!flush_notifier(system, actors.supervisor_of(notifier_child_id), notifier_flush_wait_max))
+  if (!flush_notifier(system, actors.supervisor_of(child_id::notifier), notifier_flush_wait_max))
     warden_logger()->warn("webhook deliveries still pending after {}s; giving them up",
                           notifier_flush_wait_max.count());
   // A control API that never started has nobody to answer: no reason to stay.

@@ -39,7 +39,7 @@ drain_config make_drain_config(const settings& config, std::uint64_t random_seed
   result.unregister_before_stop = config.unregister.kind == unregister_kind::github;
   if (result.unregister && config.unregister.alert_after)
     result.unregistration_alert_after = *config.unregister.alert_after;
-  // The lifecycle hooks actor (autoscaling_link) looks for the hook of a cloud drain; the
+  // The lifecycle hooks actor (autoscaling_plan) looks for the hook of a cloud drain; the
   // Azure watcher approves the event it drained for. Either is waited for when it is away.
   result.await_lifecycle_lookup =
       (config.cloud.provider == cloud_provider::aws && config.aws.complete_lifecycle_hooks) ||

@@ -34,7 +34,7 @@ class instance {
   const warden_actor& warden() const { return warden_; }
   // In start order. The instance itself answers one that gives up (see above).
   const std::vector<supervisor_actor>& supervisors() const { return supervisors_; }
-  // The supervisor of the worker `id` (a *_child_id); invalid when the plan has none.
+  // The supervisor of the worker `id` (messages/child_ids.hpp); invalid when the plan has none.
   supervisor_actor supervisor_of(std::string_view id) const;
 
   // Sends the exit to every supervisor in reverse start order (each stops its worker), then

@@ -10,10 +10,10 @@
 #include <optional>
 
 #include "actors/autoscaling_client/autoscaling_client_actor.hpp"
+#include "actors/aws_watcher/aws_watcher_actor.hpp"
 #include "actors/azure_watcher/azure_watcher_actor.hpp"
 #include "actors/gcp_watcher/gcp_watcher_actor.hpp"
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
-#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
 #include "actors/metrics_poller/metrics_poller_actor.hpp"
 #include "actors/metrics_publisher/metrics_publisher_actor.hpp"
 #include "actors/notifier/notifier_actor.hpp"
@@ -31,7 +31,7 @@ struct instance_plan {
   std::optional<unregistrar_wiring> unregistration = {};
   std::optional<metrics_poller_wiring> metrics_poller = {};
   // The configured cloud's watcher: at most one of the three.
-  std::optional<lifecycle_watcher_wiring> lifecycle_watcher = {};
+  std::optional<aws_watcher_wiring> aws_watcher = {};
   std::optional<azure_watcher_wiring> azure_watcher = {};
   std::optional<gcp_watcher_wiring> gcp_watcher = {};
   // The hooks actor and the scaler call the Auto Scaling API through this client; neither

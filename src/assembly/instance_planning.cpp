@@ -3,14 +3,14 @@
 
 #include <utility>
 
+#include "actors/aws_watcher/aws_metadata_watcher.hpp"
 #include "actors/azure_watcher/azure_metadata_watcher.hpp"
 #include "actors/gcp_watcher/gcp_metadata_watcher.hpp"
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
-#include "src/assembly/autoscaling_link.hpp"
+#include "src/assembly/autoscaling_plan.hpp"
 #include "src/assembly/drain_config_from_settings.hpp"
 #include "src/assembly/pod_annotator_plan.hpp"
-#include "src/assembly/runner_awareness.hpp"
+#include "src/assembly/runner_plan.hpp"
 #include "src/assembly/scaling_plan.hpp"
 #include "src/logging/logging.hpp"
 #include "src/runner/runner_kind.hpp"
@@ -35,23 +35,23 @@ runner_identity runner_identity_of(const settings& config) {
   return {std::move(name), std::string{kind_of(kind_name).text}};
 }
 
-void plan_runner_side(instance_plan& plan, const runner_awareness& awareness,
+void plan_runner_side(instance_plan& plan, const runner_plan& runner,
                       const std::function<std::uint64_t()>& seeds,
                       const std::shared_ptr<metrics_registry>& metrics) {
-  if (awareness.reads_metrics()) {
+  if (runner.reads_metrics()) {
     plan.metrics_poller =
-        metrics_poller_wiring{.url = awareness.metrics_url(),
-                              .interval = awareness.metrics_interval(),
+        metrics_poller_wiring{.url = runner.metrics_url(),
+                              .interval = runner.metrics_interval(),
                               .http_port = {},
                               .listener = {},
-                              .interval_draining = awareness.metrics_interval_draining()};
+                              .interval_draining = runner.metrics_interval_draining()};
     warden_logger()->info(
         "scraping the runner's metrics at {} every {}s, every {}s while it "
         "drains",
-        redact_url_userinfo(awareness.metrics_url()), awareness.metrics_interval().count() / 1000.0,
-        awareness.metrics_interval_draining().count() / 1000.0);
+        redact_url_userinfo(runner.metrics_url()), runner.metrics_interval().count() / 1000.0,
+        runner.metrics_interval_draining().count() / 1000.0);
   }
-  if (const auto* unregistration = awareness.unregistration())
+  if (const auto* unregistration = runner.unregistration())
     plan.unregistration = unregistrar_wiring{
         .http_port = {},
         .listener = {},
@@ -84,8 +84,7 @@ std::string plan_cloud_watcher(instance_plan& plan, const settings& config,
     case cloud_provider::none:
       return {};
     case cloud_provider::aws:
-      return adopt(plan_lifecycle_watcher(config.aws, environment, random_seed),
-                   plan.lifecycle_watcher);
+      return adopt(plan_aws_watcher(config.aws, environment, random_seed), plan.aws_watcher);
     case cloud_provider::azure:
       return adopt(plan_azure_watcher(config.azure, random_seed), plan.azure_watcher);
     case cloud_provider::gcp:
@@ -102,8 +101,8 @@ instance_planning plan_instance(const instance_inputs& inputs,
                                 const std::function<std::uint64_t()>& seeds,
                                 std::shared_ptr<metrics_registry> metrics) {
   const auto& config = inputs.config;
-  auto awareness = runner_awareness::plan(inputs);
-  if (!awareness.awareness) return refused(std::move(awareness.error));
+  auto runner_side = runner_plan::plan(inputs);
+  if (!runner_side.planned) return refused(std::move(runner_side.error));
   // [scaling]: the capacity is resolved now, so a scaler that could never decide stops
   // runwarden before the runner starts.
   auto scaling = plan_scaling(config, inputs.gitlab_runner ? &*inputs.gitlab_runner : nullptr);
@@ -113,7 +112,7 @@ instance_planning plan_instance(const instance_inputs& inputs,
     publish_capacity = scaling.policy->capacity;
   if (!config.scaling.enabled) scaling.policy.reset();  // resolved for the publisher only
   auto autoscaling =
-      plan_autoscaling(inputs, std::move(scaling.policy), awareness.awareness->reads_metrics(),
+      plan_autoscaling(inputs, std::move(scaling.policy), runner_side.planned->reads_metrics(),
                        seeds, metrics, publish_capacity);
   if (!autoscaling.error.empty()) return refused(std::move(autoscaling.error));
   auto webhook = config.webhook;
@@ -127,14 +126,14 @@ instance_planning plan_instance(const instance_inputs& inputs,
   if (!notifier.wiring) return refused("webhook: " + notifier.error);
   notifier.wiring->secret = inputs.webhook_secret;
   instance_plan plan{
-      .drain = make_drain_config(config, seeds(), awareness.awareness->gitlab_shutdown_timeout()),
+      .drain = make_drain_config(config, seeds(), runner_side.planned->gitlab_shutdown_timeout()),
       .notifier = std::move(*notifier.wiring),
       .dry_run = config.run.dry_run};
   // Checked before the runner starts, so that a bad endpoint stops nothing midway.
   if (auto error = plan_cloud_watcher(plan, config, inputs.environment, seeds(), metrics);
       !error.empty())
     return refused(std::move(error));
-  plan_runner_side(plan, *awareness.awareness, seeds, metrics);
+  plan_runner_side(plan, *runner_side.planned, seeds, metrics);
   auto pod_annotator =
       plan_pod_annotator(config, inputs.environment, inputs.kubernetes_namespace, metrics);
   if (!pod_annotator.error.empty()) return refused(std::move(pod_annotator.error));
@@ -147,7 +146,7 @@ instance_planning plan_instance(const instance_inputs& inputs,
     plan.cloudwatch_client = std::move(autoscaling.plan->cloudwatch_client);
     plan.metrics_publisher = std::move(autoscaling.plan->publisher);
   }
-  return {std::move(plan), awareness.awareness->unregister_url(), {}, 0};
+  return {std::move(plan), runner_side.planned->unregister_url(), {}, 0};
 }
 
 }  // namespace runwarden

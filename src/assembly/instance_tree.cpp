@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
+#include "messages/child_ids.hpp"
 
 namespace runwarden {
 
@@ -52,15 +53,14 @@ std::optional<child_factory> metrics_poller(const instance_plan& plan, const ins
 }
 
 // A restarted watcher reads afresh and may report a notice again; the machine ignores it.
-std::optional<child_factory> lifecycle_watcher(const instance_plan& plan,
-                                               const instance_ports& ports,
-                                               const worker_peers& peers) {
-  auto wiring = plan.lifecycle_watcher;
+std::optional<child_factory> aws_watcher(const instance_plan& plan, const instance_ports& ports,
+                                         const worker_peers& peers) {
+  auto wiring = plan.aws_watcher;
   if (!wiring) return std::nullopt;
   wiring->http_port = ports.http();
   wiring->listener = peers.warden;
   wiring->wall_clock = ports.wall_clock;
-  return factory(lifecycle_watcher_behavior, std::move(*wiring));
+  return factory(aws_watcher_behavior, std::move(*wiring));
 }
 
 std::optional<child_factory> azure_watcher(const instance_plan& plan, const instance_ports& ports,
@@ -138,16 +138,16 @@ constexpr auto drain_then_exit = give_up_action::drain_then_exit;
 // journal) is safer than an instance that lost its unregistration, webhook or watcher.
 //   id                          start              restart    shutdown  giving up
 const std::array<worker_row, 10> tree{{
-    {unregistration_child_id, unregistration, permanent, 5000ms, drain_then_exit},
-    {notifier_child_id, notifier, permanent, 1000ms, drain_then_exit},
-    {metrics_poller_child_id, metrics_poller, permanent, 5000ms, drain_then_exit},
-    {lifecycle_watcher_child_id, lifecycle_watcher, permanent, 5000ms, drain_then_exit},
-    {azure_watcher_child_id, azure_watcher, permanent, 5000ms, drain_then_exit},
-    {gcp_watcher_child_id, gcp_watcher, permanent, 5000ms, drain_then_exit},
-    {lifecycle_hooks_child_id, lifecycle_hooks, permanent, 5000ms, drain_then_exit},
-    {scaler_child_id, scaler, permanent, 5000ms, drain_then_exit},
-    {metrics_publisher_child_id, metrics_publisher, permanent, 5000ms, drain_then_exit},
-    {pod_annotator_child_id, pod_annotator, permanent, 5000ms, drain_then_exit},
+    {child_id::unregistration, unregistration, permanent, 5000ms, drain_then_exit},
+    {child_id::notifier, notifier, permanent, 1000ms, drain_then_exit},
+    {child_id::metrics_poller, metrics_poller, permanent, 5000ms, drain_then_exit},
+    {child_id::aws_watcher, aws_watcher, permanent, 5000ms, drain_then_exit},
+    {child_id::azure_watcher, azure_watcher, permanent, 5000ms, drain_then_exit},
+    {child_id::gcp_watcher, gcp_watcher, permanent, 5000ms, drain_then_exit},
+    {child_id::lifecycle_hooks, lifecycle_hooks, permanent, 5000ms, drain_then_exit},
+    {child_id::scaler, scaler, permanent, 5000ms, drain_then_exit},
+    {child_id::metrics_publisher, metrics_publisher, permanent, 5000ms, drain_then_exit},
+    {child_id::pod_annotator, pod_annotator, permanent, 5000ms, drain_then_exit},
 }};
 
 }  // namespace

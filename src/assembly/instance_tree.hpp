@@ -1,6 +1,7 @@
 #pragma once
 // The supervision tree of one runwarden instance, declared as data in one table, as OTP
-// declares its children in init/1: per worker its id, its start (from the plan's wiring, or
+// declares its children in init/1: per worker its id (messages/child_ids.hpp, where the
+// warden reads the few it must tell apart), its start (from the plan's wiring, or
 // none when the plan has no such worker), its restart type, its shutdown timeout and what
 // its supervisor giving up means for the instance, in start order. Each worker runs under a
 // supervisor of its own (worker_supervision), so that a worker that keeps crashing touches

@@ -7,7 +7,7 @@
 
 #include "actors/scaler/scaler_actor.hpp"
 #include "src/logging/logging.hpp"
-#include "src/metrics/runner_capacity.hpp"
+#include "src/scrape/runner_capacity.hpp"
 
 namespace runwarden {
 

@@ -4,7 +4,7 @@
 // so a scaler that could never know when the runner is saturated stops runwarden with a
 // config error instead of running blind. wire_scaler then wires the scaler actor to the
 // Auto Scaling client and the warden, its decisions and failures counted in /metrics
-// (autoscaling_link starts it under a supervisor).
+// (autoscaling_plan starts it under a supervisor).
 
 #include <cstdint>
 #include <memory>

@@ -63,7 +63,7 @@ bool read_scaling_scaler(config_value& value) {
 
 void check_publish_keys(config_reader& reader) {
   const scaling_settings& scaling = reader.config().scaling;
-  // "auto" may find AWS; found elsewhere, nothing is opened for CloudWatch (autoscaling_link).
+  // "auto" may find AWS; found elsewhere, nothing is opened for CloudWatch (autoscaling_plan).
   const auto provider = reader.config().cloud.provider;
   if (scaling.publish != metrics_publish::none && provider != cloud_provider::aws &&
       provider != cloud_provider::detect && !reader.rejected("cloud.provider") &&

@@ -12,6 +12,7 @@
 
 #include "actors/notifier/webhook_notifier.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "src/assembly/drain_config_from_settings.hpp"
 #include "src/assembly/instance.hpp"
 #include "src/assembly/instance_tree.hpp"
@@ -82,7 +83,7 @@ class escalation_fixture : public testing::deterministic_fixture {
 
   caf::actor current_poller() {
     const auto supervisor = caf::actor_cast<supervisor_implementation>(
-        runwarden_.supervisor_of(metrics_poller_child_id));
+        runwarden_.supervisor_of(child_id::metrics_poller));
     if (!supervisor) return {};
     return state_of<supervisor_state>(supervisor).handles.at(0);
   }
@@ -112,11 +113,11 @@ TEST_CASE("every worker of the tree has one row, and every row gives up the same
     CHECK(row.give_up == give_up_action::drain_then_exit);
     ids.push_back(row.id);
   }
-  CHECK(ids == std::vector<std::string_view>{unregistration_child_id, notifier_child_id,
-                                             metrics_poller_child_id, lifecycle_watcher_child_id,
-                                             azure_watcher_child_id, gcp_watcher_child_id,
-                                             lifecycle_hooks_child_id, scaler_child_id,
-                                             metrics_publisher_child_id, pod_annotator_child_id});
+  CHECK(ids == std::vector<std::string_view>{child_id::unregistration, child_id::notifier,
+                                             child_id::metrics_poller, child_id::aws_watcher,
+                                             child_id::azure_watcher, child_id::gcp_watcher,
+                                             child_id::lifecycle_hooks, child_id::scaler,
+                                             child_id::metrics_publisher, child_id::pod_annotator});
 }
 
 TEST_CASE_METHOD(escalation_fixture,

@@ -11,7 +11,7 @@
 #include <map>
 #include <memory>
 
-#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+#include "actors/aws_watcher/aws_watcher_actor.hpp"
 #include "src/util/rfc3339_time.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
@@ -92,9 +92,9 @@ struct heard {
   std::vector<instance_identity> identities;
 };
 
-lifecycle_watcher_listener_actor::behavior_type listener(
-    lifecycle_watcher_listener_actor::pointer self, std::shared_ptr<heard> record,
-    caf::actor_clock::time_point start) {
+aws_watcher_listener_actor::behavior_type listener(aws_watcher_listener_actor::pointer self,
+                                                   std::shared_ptr<heard> record,
+                                                   caf::actor_clock::time_point start) {
   return {
       [=](const lifecycle_trigger& trigger) {
         record->triggers.emplace_back(self->clock().now() - start, trigger);
@@ -113,8 +113,7 @@ class watcher_fixture : public testing::deterministic_fixture {
   void start(imds_poller_config poller = config()) {
     auto port = spawn(scripted_imds_port, script);
     auto ear = spawn(listener, record, script->start);
-    watcher = spawn(lifecycle_watcher_behavior,
-                    lifecycle_watcher_wiring{port, ear, std::move(poller), 1s});
+    watcher = spawn(aws_watcher_behavior, aws_watcher_wiring{port, ear, std::move(poller), 1s});
     run();
   }
 
@@ -141,7 +140,7 @@ class watcher_fixture : public testing::deterministic_fixture {
 
   std::shared_ptr<imds_script> script = std::make_shared<imds_script>();
   std::shared_ptr<heard> record = std::make_shared<heard>();
-  lifecycle_watcher_implementation watcher;
+  aws_watcher_implementation watcher;
   static constexpr caf::timespan step = 10ms;
 };
 

@@ -14,6 +14,7 @@
 #include "actors/notifier/notifier_actor.hpp"
 #include "actors/supervisor/supervisor_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
+#include "messages/child_ids.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
 namespace {
@@ -71,7 +72,7 @@ class supervised_notifier_fixture : public testing::deterministic_fixture {
                            .random_seed = 1,
                            .version = "9.9.9"};
     supervised_child notifier{
-        {std::string{notifier_child_id}}, [wiring](caf::local_actor* supervisor) {
+        {std::string{child_id::notifier}}, [wiring](caf::local_actor* supervisor) {
           return caf::actor_cast<caf::actor>(supervisor->spawn(notifier_behavior, wiring));
         }};
     supervisor_ = spawn(supervisor_behavior, supervisor_wiring{{}, {notifier}});

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "actors/warden/warden_actor.hpp"
+#include "messages/child_ids.hpp"
 #include "src/drain/drain_event_text.hpp"
 #include "src/journal/journal_entry.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
@@ -359,7 +360,7 @@ TEST_CASE_METHOD(warden_fixture, "a restarted notifier is sent what the old one 
   CHECK(unsettled.size() == 1);
 
   const auto successor = spawn(recording_observer, 0);
-  const std::string id{notifier_child_id};
+  const std::string id{child_id::notifier};
   send(child_incarnation{"metrics_poller", untyped(successor), 2});  // not the notifier
   send(child_incarnation{id, untyped(observer()), 1});  // the notifier it has: nothing to re-send
   CHECK(state_of<observer_state>(successor).notifications.empty());
@@ -376,7 +377,7 @@ TEST_CASE_METHOD(warden_fixture, "without a notifier yet, the first one gets wha
   port_only_start(config_for_test());
   send(os_signal_received{SIGTERM});
   const auto notifier = spawn(recording_observer, 0);
-  send(child_incarnation{std::string{notifier_child_id}, untyped(notifier), 1});
+  send(child_incarnation{std::string{child_id::notifier}, untyped(notifier), 1});
   const auto& notifications = state_of<observer_state>(notifier).notifications;
   REQUIRE(notifications.size() == 1);
   CHECK(notifications[0].first == notification_kind::drain_started);

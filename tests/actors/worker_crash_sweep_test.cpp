@@ -26,6 +26,7 @@
 #include "actors/supervisor/worker_supervision.hpp"
 #include "actors/unregistrar/unregistration_phase_actor.hpp"
 #include "actors/warden/warden_actor.hpp"
+#include "messages/child_ids.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
 
 namespace {
@@ -102,11 +103,11 @@ class crash_sweep_fixture : public testing::deterministic_fixture {
                              .version = "9.9.9"};
     notifier_supervisor_ = spawn(
         supervisor_behavior,
-        supervisor_wiring{worker_supervision,
-                          {{{std::string{notifier_child_id}}, [notifier](caf::local_actor* parent) {
-                              return caf::actor_cast<caf::actor>(
-                                  parent->spawn(notifier_behavior, notifier));
-                            }}}});
+        supervisor_wiring{
+            worker_supervision,
+            {{{std::string{child_id::notifier}}, [notifier](caf::local_actor* parent) {
+                return caf::actor_cast<caf::actor>(parent->spawn(notifier_behavior, notifier));
+              }}}});
     unregistrar_wiring unregistration{
         .http_port = port,
         .listener = {},
@@ -118,7 +119,7 @@ class crash_sweep_fixture : public testing::deterministic_fixture {
         supervisor_behavior,
         supervisor_wiring{
             worker_supervision,
-            {{{std::string{unregistration_child_id}}, [unregistration](caf::local_actor* parent) {
+            {{{std::string{child_id::unregistration}}, [unregistration](caf::local_actor* parent) {
                 return caf::actor_cast<caf::actor>(
                     parent->spawn(unregistration_phase_behavior, unregistration));
               }}}});

@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "actors/lifecycle_watcher/imds_lifecycle_watcher.hpp"
+#include "actors/aws_watcher/aws_metadata_watcher.hpp"
+#include "messages/child_ids.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "src/util/rfc3339_time.hpp"
+#include "tests/common/lone_worker.hpp"
 #include "tests/common/python_server.hpp"
 
 namespace {
@@ -48,11 +50,12 @@ class imds_fixture {
       settings.spot_poll_interval = poll_interval;
     const environment_map environment{
         {"AWS_EC2_METADATA_SERVICE_ENDPOINT", server_.url("127.0.0.1", "")}};
-    const auto listener = caf::actor_cast<lifecycle_watcher_listener_actor>(listener_);
-    auto spawned = spawn_lifecycle_watcher(system_, settings, environment, listener, 5);
-    REQUIRE(spawned.error.empty());
-    REQUIRE(spawned.watcher);
-    watcher_ = std::move(spawned.watcher);
+    auto planned = plan_aws_watcher(settings, environment, 5);
+    REQUIRE(planned.error.empty());
+    instance_plan plan;
+    plan.aws_watcher = std::move(planned.wiring);
+    watcher_.emplace(system_, plan, child_id::aws_watcher, caf::actor_cast<caf::actor>(listener_));
+    REQUIRE(watcher_->supervisor());
   }
 
   // Sends a command and returns every request the server saw until it was applied.
@@ -123,7 +126,7 @@ class imds_fixture {
   caf::actor_system_config config_;
   caf::actor_system system_;
   caf::scoped_actor listener_;
-  std::optional<cloud_watcher> watcher_;
+  std::optional<testing::lone_worker> watcher_;
   int commands_ = 0;
 };
 
@@ -241,15 +244,11 @@ TEST_CASE_METHOD(imds_fixture, "bad answers give errors, no crash and no drain",
   CHECK(triggers(3 * poll_interval).empty());
 }
 
-TEST_CASE("spawn_lifecycle_watcher names a bad endpoint", "[imds][integration]") {
-  caf::actor_system_config config;
-  caf::actor_system system{production_like(config)};
-  caf::scoped_actor scoped{system};
-  const auto listener = caf::actor_cast<lifecycle_watcher_listener_actor>(scoped);
+TEST_CASE("plan_aws_watcher names a bad endpoint", "[imds][integration]") {
   aws_settings settings;
-  const auto bad = spawn_lifecycle_watcher(
-      system, settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, listener, 1);
-  CHECK_FALSE(bad.watcher);
+  const auto bad =
+      plan_aws_watcher(settings, {{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "169.254.169.254"}}, 1);
+  CHECK_FALSE(bad.wiring);
   CHECK(bad.error ==
         "AWS_EC2_METADATA_SERVICE_ENDPOINT \"169.254.169.254\" must start with "
         "http:// or https://");

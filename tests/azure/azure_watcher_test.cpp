@@ -14,9 +14,11 @@
 #include "actors/azure_watcher/azure_metadata_watcher.hpp"
 #include "actors/azure_watcher/azure_watcher_actor.hpp"
 #include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "messages/lifecycle_messages.hpp"
 #include "messages/warden_messages.hpp"
 #include "src/azure/azure_metadata_endpoint.hpp"
+#include "tests/common/lone_worker.hpp"
 #include "tests/common/python_server.hpp"
 
 namespace {
@@ -59,11 +61,13 @@ class azure_fixture {
     azure_settings settings;
     settings.metadata_endpoint = server_.url("127.0.0.1", "");
     settings.poll_interval = 200ms;
-    auto spawned = spawn_azure_watcher(system_, settings,
-                                       caf::actor_cast<azure_watcher_listener_actor>(listener_), 9);
-    REQUIRE(spawned.error.empty());
-    REQUIRE(spawned.watcher);
-    watcher_ = std::move(spawned.watcher);
+    auto planned = plan_azure_watcher(settings, 9);
+    REQUIRE(planned.error.empty());
+    instance_plan plan;
+    plan.azure_watcher = std::move(planned.wiring);
+    watcher_.emplace(system_, plan, child_id::azure_watcher,
+                     caf::actor_cast<caf::actor>(listener_));
+    REQUIRE(watcher_->supervisor());
   }
 
   std::vector<json> command(const json& what) {
@@ -100,7 +104,7 @@ class azure_fixture {
   }
 
   caf::actor watcher_actor() {
-    return current_child(system_, watcher_->supervisor(), std::string{azure_watcher_child_id}, 5s);
+    return current_child(system_, watcher_->supervisor(), std::string{child_id::azure_watcher}, 5s);
   }
 
  private:
@@ -108,7 +112,7 @@ class azure_fixture {
   caf::actor_system_config config_;
   caf::actor_system system_;
   caf::scoped_actor listener_;
-  std::optional<cloud_watcher> watcher_;
+  std::optional<testing::lone_worker> watcher_;
   int commands_ = 0;
 };
 

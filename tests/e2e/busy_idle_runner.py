@@ -3,7 +3,7 @@
 
 Usage: busy_idle_runner.py PORT JOBS_FILE. Serves /metrics on 127.0.0.1:PORT with one
 gitlab_runner_jobs series (the family runwarden's scrape reads the job count from,
-src/metrics/gitlab_runner_load.hpp) whose value is the number in JOBS_FILE, read at every
+src/scrape/gitlab_runner_load.hpp) whose value is the number in JOBS_FILE, read at every
 scrape. On SIGTERM (the generic kind's graceful signal) it stops taking jobs and exits 0 once
 JOBS_FILE says 0, as a runner draining its last job would.
 """

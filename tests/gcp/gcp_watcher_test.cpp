@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "actors/gcp_watcher/gcp_metadata_watcher.hpp"
+#include "messages/child_ids.hpp"
 #include "messages/lifecycle_messages.hpp"
+#include "tests/common/lone_worker.hpp"
 #include "tests/common/python_server.hpp"
 
 namespace {
@@ -47,11 +49,12 @@ class gcp_fixture {
     settings.wait_timeout = 2s;  // short, so that a quiet wait's end and reissue is seen
     const environment_map environment{
         {"GCE_METADATA_HOST", "127.0.0.1:" + std::to_string(server_.port())}};
-    auto spawned = spawn_gcp_watcher(system_, settings, environment,
-                                     caf::actor_cast<trigger_listener_actor>(listener_), 3);
-    REQUIRE(spawned.error.empty());
-    REQUIRE(spawned.watcher);
-    watcher_ = std::move(spawned.watcher);
+    auto planned = plan_gcp_watcher(settings, environment, 3);
+    REQUIRE(planned.error.empty());
+    instance_plan plan;
+    plan.gcp_watcher = std::move(planned.wiring);
+    watcher_.emplace(system_, plan, child_id::gcp_watcher, caf::actor_cast<caf::actor>(listener_));
+    REQUIRE(watcher_->supervisor());
   }
 
   // Sends a command; returns the requests answered until it was applied.
@@ -93,7 +96,7 @@ class gcp_fixture {
   caf::actor_system_config config_;
   caf::actor_system system_;
   caf::scoped_actor listener_;
-  std::optional<cloud_watcher> watcher_;
+  std::optional<testing::lone_worker> watcher_;
   int commands_ = 0;
 };
 
@@ -182,19 +185,14 @@ TEST_CASE_METHOD(gcp_fixture, "answers without Metadata-Flavor: Google are refus
 
 TEST_CASE("the Google Cloud endpoint: setting, GCE_METADATA_HOST, bad values named",
           "[gcp][integration]") {
-  caf::actor_system_config config;
-  caf::actor_system system{production_like(config)};
-  caf::scoped_actor scoped{system};
-  const auto listener = caf::actor_cast<trigger_listener_actor>(scoped);
   gcp_settings settings;
-  const auto bad =
-      spawn_gcp_watcher(system, settings, {{"GCE_METADATA_HOST", "http://x/"}}, listener, 1);
-  CHECK_FALSE(bad.watcher);
+  const auto bad = plan_gcp_watcher(settings, {{"GCE_METADATA_HOST", "http://x/"}}, 1);
+  CHECK_FALSE(bad.wiring);
   CHECK(bad.error ==
         "GCE_METADATA_HOST \"http://x/\" must be a host and an optional port, such "
         "as \"169.254.169.254\" or \"127.0.0.1:8080\"");
   settings.metadata_endpoint = "metadata.google.internal";
-  const auto unschemed = spawn_gcp_watcher(system, settings, {}, listener, 1);
+  const auto unschemed = plan_gcp_watcher(settings, {}, 1);
   CHECK(unschemed.error ==
         "gcp.metadata_endpoint \"metadata.google.internal\" must start with http:// or https://");
 }

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "src/metrics/exposition_parser.hpp"
+#include "src/scrape/exposition_parser.hpp"
 #include "tests/common/file_bytes.hpp"
 
 namespace {

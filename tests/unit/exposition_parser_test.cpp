@@ -2,14 +2,14 @@
 // labels, unescaped values, special floats, timestamps, family types and help), how the
 // family rules group histogram and summary samples, and that a fault anywhere gives one
 // error with its line and no page at all.
-#include "src/metrics/exposition_parser.hpp"
+#include "src/scrape/exposition_parser.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
-#include "src/metrics/exposition_number.hpp"
-#include "src/metrics/utf8_validity.hpp"
+#include "src/scrape/exposition_number.hpp"
+#include "src/scrape/utf8_validity.hpp"
 
 namespace {
 

@@ -1,14 +1,14 @@
 // gitlab-runner's load from its /metrics page: the constructed sample page (families and
 // labels as the runner's source defines them), then hand-made pages for each rule: the idle
 // series, a missing family meaning "unknown", limits of 0 meaning none, the process state.
-#include "src/metrics/gitlab_runner_load.hpp"
+#include "src/scrape/gitlab_runner_load.hpp"
 #include "tests/common/file_bytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
-#include "src/metrics/exposition_parser.hpp"
+#include "src/scrape/exposition_parser.hpp"
 
 namespace {
 

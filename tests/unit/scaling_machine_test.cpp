@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "src/metrics/runner_capacity.hpp"
 #include "src/scaling/group_view.hpp"
 #include "src/scaling/scaling_decision_text.hpp"
 #include "src/scaling/scaling_machine.hpp"
+#include "src/scrape/runner_capacity.hpp"
 
 namespace runwarden::testing {
 namespace {

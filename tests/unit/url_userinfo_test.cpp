@@ -6,7 +6,7 @@
 #include <string>
 
 #include "src/drain/drain_effect_text.hpp"
-#include "src/metrics/runner_scrape.hpp"
+#include "src/scrape/runner_scrape.hpp"
 #include "src/unregister/answer_text.hpp"
 #include "src/unregister/unregister_target.hpp"
 #include "src/util/url_userinfo.hpp"

@@ -18,8 +18,11 @@
 
 #include "actors/http_port/http_port_actor.hpp"
 #include "actors/notifier/webhook_notifier.hpp"
+#include "actors/supervisor/worker_supervision.hpp"
+#include "messages/child_ids.hpp"
 #include "messages/warden_messages.hpp"
 #include "runwarden_version.hpp"
+#include "tests/common/lone_worker.hpp"
 #include "tests/common/python_server.hpp"
 
 namespace {
@@ -75,14 +78,18 @@ class delivery_fixture {
     return settings;
   }
 
+  // The notifier as the instance's tree starts it; no warden listens.
   void start(const webhook_settings& settings) {
-    auto spawned = spawn_notifier(
-        system_, settings, 7, [this](notification_kind kind, bool delivered, unsigned attempts) {
-          const std::lock_guard lock{mutex_};
-          outcomes_.push_back({kind, delivered, attempts});
-        });
-    REQUIRE(spawned.error.empty());
-    notifier_ = std::move(spawned.notifier);
+    auto planned = plan_notifier(settings, 7,
+                                 [this](notification_kind kind, bool delivered, unsigned attempts) {
+                                   const std::lock_guard lock{mutex_};
+                                   outcomes_.push_back({kind, delivered, attempts});
+                                 });
+    REQUIRE(planned.error.empty());
+    instance_plan plan;
+    plan.notifier = std::move(*planned.wiring);
+    notifier_.emplace(system_, plan, child_id::notifier, caf::actor{});
+    REQUIRE(notifier_->supervisor());
   }
 
   void notify(notification_kind kind, std::vector<shutdown_callback> callbacks = {}) {
@@ -98,11 +105,12 @@ class delivery_fixture {
       snapshot.last_exit = exit_status{.signaled = false, .value = 0};
       snapshot.exit_code = 0;
     }
-    caf::anon_send(notifier_->current_notifier(system_, 10s), notify_atom::value, kind,
-                   std::move(callbacks), snapshot);
+    caf::anon_send(
+        current_child(system_, notifier_->supervisor(), std::string{child_id::notifier}, 10s),
+        notify_atom::value, kind, std::move(callbacks), snapshot);
   }
 
-  bool flush() { return notifier_->flush(system_, 10s); }
+  bool flush() { return flush_notifier(system_, notifier_->supervisor(), 10s); }
 
   std::vector<outcome> outcomes() {
     const std::lock_guard lock{mutex_};
@@ -117,7 +125,7 @@ class delivery_fixture {
   caf::actor_system_config config_;
   caf::actor_system system_;
   std::optional<receiver_process> receiver_;
-  std::optional<webhook_notifier> notifier_;
+  std::optional<testing::lone_worker> notifier_;
   std::mutex mutex_;
   std::vector<outcome> outcomes_;
 };
@@ -210,9 +218,8 @@ TEST_CASE_METHOD(delivery_fixture, "a callback without a method is a GET without
 
 TEST_CASE_METHOD(delivery_fixture, "link-local targets are refused without a connection attempt",
                  "[webhook][integration]") {
-  const auto refused =
-      spawn_notifier(system(), settings_for("http://169.254.169.254/latest"), 1, {});
-  CHECK_FALSE(refused.notifier);
+  const auto refused = plan_notifier(settings_for("http://169.254.169.254/latest"), 1, {});
+  CHECK_FALSE(refused.wiring);
   CHECK_THAT(refused.error, Catch::Contains("link-local"));
   start(settings_for(""));
   const auto port = std::to_string(receiver().port());
@@ -227,18 +234,16 @@ TEST_CASE_METHOD(delivery_fixture, "link-local targets are refused without a con
   CHECK(receiver().requests(1, 300ms).empty());
 }
 
-TEST_CASE("spawn_notifier names bad settings", "[webhook][integration]") {
-  caf::actor_system_config config;
-  caf::actor_system system{production_like(config)};
+TEST_CASE("plan_notifier names bad settings", "[webhook][integration]") {
   webhook_settings settings;
   settings.url = "ftp://example.com/";
-  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("scheme \"ftp\""));
+  CHECK_THAT(plan_notifier(settings, 1, {}).error, Catch::Contains("scheme \"ftp\""));
   settings.url = "https://example.com/";
   settings.secret_file = "/nonexistent/secret";
-  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("/nonexistent/secret"));
+  CHECK_THAT(plan_notifier(settings, 1, {}).error, Catch::Contains("/nonexistent/secret"));
   settings.secret_file.clear();
   settings.timeout = 0ms;
-  CHECK_THAT(spawn_notifier(system, settings, 1, {}).error, Catch::Contains("timeout"));
+  CHECK_THAT(plan_notifier(settings, 1, {}).error, Catch::Contains("timeout"));
 }
 
 TEST_CASE_METHOD(delivery_fixture, "the HTTP port resolves, pins and times out for real",

@@ -1,6 +1,6 @@
 #pragma once
 // One poll of the instance metadata service, as a pure machine: which request to send
-// next, what an answer means, when to wait and retry. The lifecycle watcher actor feeds it
+// next, what an answer means, when to wait and retry. The AWS watcher actor feeds it
 // ticks, answers and retry timers, and carries out its effects through the HTTP port, one
 // request at a time.
 //

@@ -10,14 +10,14 @@
 // - process state: gitlab_runner_process_state_info (newer runners only) has one series with
 //   value 1 whose `state` label is "starting", "running", "graceful-shutdown" or
 //   "forceful-shutdown".
-// Pure: it reads a parsed page (src/metrics/exposition_parser.hpp) and nothing else.
+// Pure: it reads a parsed page (src/scrape/exposition_parser.hpp) and nothing else.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "src/metrics/scraped_page.hpp"
+#include "src/scrape/scraped_page.hpp"
 
 namespace runwarden {
 

@@ -1,6 +1,6 @@
-// See lifecycle_watcher_actor.hpp. Every request carries a fresh id; an answer whose id is
+// See aws_watcher_actor.hpp. Every request carries a fresh id; an answer whose id is
 // not the one awaited (a stale one) is dropped, so one answer is never used twice.
-#include "actors/lifecycle_watcher/lifecycle_watcher_actor.hpp"
+#include "actors/aws_watcher/aws_watcher_actor.hpp"
 
 #include "src/logging/logging.hpp"
 #include "src/util/assert.hpp"
@@ -10,7 +10,7 @@ namespace runwarden {
 
 namespace {
 
-using watcher_pointer = lifecycle_watcher_implementation::stateful_pointer<lifecycle_watcher_state>;
+using watcher_pointer = aws_watcher_implementation::stateful_pointer<aws_watcher_state>;
 
 instant now_of(watcher_pointer self) {
   return std::chrono::duration_cast<instant>(self->clock().now().time_since_epoch());
@@ -99,8 +99,8 @@ void on_response(watcher_pointer self, http_response& response) {
 
 }  // namespace
 
-lifecycle_watcher_implementation::behavior_type lifecycle_watcher_behavior(
-    watcher_pointer self, lifecycle_watcher_wiring wiring) {
+aws_watcher_implementation::behavior_type aws_watcher_behavior(watcher_pointer self,
+                                                               aws_watcher_wiring wiring) {
   RUNWARDEN_ASSERT(wiring.http_port);
   RUNWARDEN_ASSERT(wiring.listener);
   RUNWARDEN_ASSERT(wiring.poll_interval.count() > 0);

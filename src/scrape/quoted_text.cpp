@@ -1,5 +1,5 @@
 // See quoted_text.hpp.
-#include "src/metrics/quoted_text.hpp"
+#include "src/scrape/quoted_text.hpp"
 
 namespace runwarden {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "src/metrics/scraped_page.hpp"
+#include "src/scrape/scraped_page.hpp"
 
 namespace runwarden {
 

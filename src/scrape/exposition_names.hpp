@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-#include "src/metrics/text_cursor.hpp"
+#include "src/scrape/text_cursor.hpp"
 
 namespace runwarden {
 

@@ -1,7 +1,7 @@
 // See runner_scrape.hpp.
-#include "src/metrics/runner_scrape.hpp"
+#include "src/scrape/runner_scrape.hpp"
 
-#include "src/metrics/exposition_parser.hpp"
+#include "src/scrape/exposition_parser.hpp"
 #include "src/util/url_userinfo.hpp"
 
 namespace runwarden {

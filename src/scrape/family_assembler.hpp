@@ -16,8 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "src/metrics/sample_role.hpp"
-#include "src/metrics/scraped_page.hpp"
+#include "src/scrape/sample_role.hpp"
+#include "src/scrape/scraped_page.hpp"
 
 namespace runwarden {
 

@@ -1,8 +1,8 @@
 // See sample_role.hpp.
-#include "src/metrics/sample_role.hpp"
+#include "src/scrape/sample_role.hpp"
 
-#include "src/metrics/exposition_number.hpp"
-#include "src/metrics/quoted_text.hpp"
+#include "src/scrape/exposition_number.hpp"
+#include "src/scrape/quoted_text.hpp"
 
 namespace runwarden {
 namespace {

@@ -1,9 +1,9 @@
 #pragma once
-// What runwarden learns from the runner's own servers and does through them: where the
-// metrics poller reads how many jobs the runner has, and whom the unregistration step at the
-// end of a drain removes.
-// gitlab-runner's config.toml, when given, supplies the metrics address and the runners to
-// unregister, so nothing is configured twice. Pure: the files come read (instance_inputs).
+// The runner's side of an instance's plan: what runwarden learns from the runner's own
+// servers and does through them: where the metrics poller reads how many jobs the runner
+// has, and whom the unregistration step at the end of a drain removes. gitlab-runner's
+// config.toml, when given, supplies the metrics address and the runners to unregister, so
+// nothing is configured twice. Pure: the files come read (instance_inputs).
 
 #include <memory>
 #include <string>
@@ -16,18 +16,18 @@
 
 namespace runwarden {
 
-class runner_awareness {
+class runner_plan {
  public:
-  struct start_result {
-    std::unique_ptr<runner_awareness> awareness;  // null exactly when error is set
-    std::string error;                            // a config problem: exit_config
+  struct plan_result {
+    std::unique_ptr<runner_plan> planned;  // null exactly when error is set
+    std::string error;                     // a config problem: exit_config
   };
 
   // Plans from the gathered inputs before any actor exists.
   // The runner's metrics address, for the gitlab kind, is gitlab-runner's own: its
   // --listen-address flag in the command, else LISTEN_ADDRESS in the environment, else
   // config.toml's listen_address (an explicit runner.metrics_url wins over all three).
-  static start_result plan(const instance_inputs& inputs);
+  static plan_result plan(const instance_inputs& inputs);
 
   bool reads_metrics() const { return !metrics_url_.empty(); }
   // The CI server's URL a drain unregisters from (the first, if several); empty if none.
@@ -42,10 +42,10 @@ class runner_awareness {
   // The runners to unregister and how; null when a drain unregisters nothing.
   const unregister_plan* unregistration() const { return unregistration_plan_.get(); }
 
-  ~runner_awareness();
+  ~runner_plan();
 
  private:
-  runner_awareness();
+  runner_plan();
 
   std::string metrics_url_;
   std::string unregister_url_;

@@ -1,6 +1,6 @@
 // See utf8_validity.hpp. ASCII, by far the common case in label values, takes the first
 // branch only; the table follows the Unicode standard's well-formed byte sequences (3.9).
-#include "src/metrics/utf8_validity.hpp"
+#include "src/scrape/utf8_validity.hpp"
 
 #include <cstddef>
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "src/metrics/scraped_page.hpp"
+#include "src/scrape/scraped_page.hpp"
 
 namespace runwarden {
 

@@ -1,5 +1,5 @@
 // See runner_capacity.hpp.
-#include "src/metrics/runner_capacity.hpp"
+#include "src/scrape/runner_capacity.hpp"
 
 #include <algorithm>
 

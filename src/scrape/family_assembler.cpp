@@ -1,10 +1,10 @@
 // See family_assembler.hpp.
-#include "src/metrics/family_assembler.hpp"
+#include "src/scrape/family_assembler.hpp"
 
 #include <array>
 #include <utility>
 
-#include "src/metrics/quoted_text.hpp"
+#include "src/scrape/quoted_text.hpp"
 #include "src/util/assert.hpp"
 
 namespace runwarden {

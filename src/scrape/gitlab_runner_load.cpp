@@ -1,5 +1,5 @@
 // See gitlab_runner_load.hpp.
-#include "src/metrics/gitlab_runner_load.hpp"
+#include "src/scrape/gitlab_runner_load.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "src/metrics/runner_capacity.hpp"
+#include "src/scrape/runner_capacity.hpp"
 
 namespace runwarden {
 namespace {

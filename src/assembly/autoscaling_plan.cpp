@@ -1,5 +1,5 @@
-// See autoscaling_link.hpp.
-#include "src/assembly/autoscaling_link.hpp"
+// See autoscaling_plan.hpp.
+#include "src/assembly/autoscaling_plan.hpp"
 
 #include "src/assembly/publish_plan.hpp"
 #include "src/assembly/scaling_plan.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// runwarden's line to the Auto Scaling API as `runwarden run` plans it: the Auto Scaling
+// The Auto Scaling side of an instance's plan, as `runwarden run` plans it: the Auto Scaling
 // client (actors/autoscaling_client) and the workers that call it, the lifecycle hooks actor
 // (terminate hooks: heartbeats and completion), the scaler when [scaling] is enabled, and the
 // metrics publisher with its own client for CloudWatch when [scaling] publish is set.

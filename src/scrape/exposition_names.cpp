@@ -1,5 +1,5 @@
 // See exposition_names.hpp.
-#include "src/metrics/exposition_names.hpp"
+#include "src/scrape/exposition_names.hpp"
 
 namespace runwarden {
 namespace {

@@ -1,7 +1,7 @@
 // See exposition_number.hpp. The grammar is checked by hand first, because std::from_chars
 // takes forms the format does not ("nan(123)") and refuses one it does (a leading '+');
 // from_chars then does the correctly rounded conversion without allocating.
-#include "src/metrics/exposition_number.hpp"
+#include "src/scrape/exposition_number.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,5 +1,5 @@
 // See scraped_page.hpp.
-#include "src/metrics/scraped_page.hpp"
+#include "src/scrape/scraped_page.hpp"
 
 #include <algorithm>
 

@@ -4,17 +4,17 @@
 // what the result keeps (names, label values, help), and label values without escapes are
 // copied in one piece. Running out of input anywhere but at the start of a line is the
 // reference parser's "unexpected end of input stream": every line must end in '\n'.
-#include "src/metrics/exposition_parser.hpp"
+#include "src/scrape/exposition_parser.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "src/metrics/exposition_names.hpp"
-#include "src/metrics/exposition_number.hpp"
-#include "src/metrics/family_assembler.hpp"
-#include "src/metrics/quoted_text.hpp"
-#include "src/metrics/text_cursor.hpp"
-#include "src/metrics/utf8_validity.hpp"
+#include "src/scrape/exposition_names.hpp"
+#include "src/scrape/exposition_number.hpp"
+#include "src/scrape/family_assembler.hpp"
+#include "src/scrape/quoted_text.hpp"
+#include "src/scrape/text_cursor.hpp"
+#include "src/scrape/utf8_validity.hpp"
 
 namespace runwarden {
 namespace {

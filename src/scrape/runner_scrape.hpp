@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "src/metrics/gitlab_runner_load.hpp"
+#include "src/scrape/gitlab_runner_load.hpp"
 #include "src/util/http_exchange.hpp"
 
 namespace runwarden {

@@ -1,10 +1,10 @@
 #pragma once
-// The lifecycle watcher: polls the EC2 instance metadata service every poll interval
-// through the HTTP port, one request at a time, and tells its listener what calls for a
-// drain (lifecycle_trigger, once per latch) and who the instance is (instance_identity,
-// once). Decisions (which request next, what an answer means, when to retry) are the pure
-// imds_poller's; this actor only carries them out: requests to the port, waits as
-// delayed_send to itself (so virtual time drives them in tests), reports to the log.
+// The AWS watcher (the EC2 lifecycle watcher, beside the Azure and Google Cloud ones): polls the
+// EC2 instance metadata service every poll interval through the HTTP port, one request at a time,
+// and tells its listener what calls for a drain (lifecycle_trigger, once per latch) and who the
+// instance is (instance_identity, once). Decisions (which request next, what an answer means, when
+// to retry) are the pure imds_poller's; this actor only carries them out: requests to the port,
+// waits as delayed_send to itself (so virtual time drives them in tests), reports to the log.
 // Without its HTTP port it can watch nothing, so it ends with the port's reason and its
 // supervisor decides.
 
@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <string_view>
 
 #include "caf/all.hpp"
 #include "messages/http_messages.hpp"
@@ -22,12 +21,9 @@
 
 namespace runwarden {
 
-// Its id under its supervisor.
-inline constexpr std::string_view lifecycle_watcher_child_id = "lifecycle_watcher";
-
-struct lifecycle_watcher_wiring {
+struct aws_watcher_wiring {
   http_port_actor http_port;
-  lifecycle_watcher_listener_actor listener;
+  aws_watcher_listener_actor listener;
   imds_poller_config poller;
   std::chrono::milliseconds poll_interval{std::chrono::seconds{1}};
   // What EC2's scheduled events do (read when poller.scheduled_events_interval is set).
@@ -39,25 +35,25 @@ struct lifecycle_watcher_wiring {
   std::function<void()> answered = {};
 };
 
-struct lifecycle_watcher_state {
-  static inline const char* name = "lifecycle_watcher";
+struct aws_watcher_state {
+  static inline const char* name = "aws_watcher";
   std::optional<imds_poller> poller;
   std::optional<scheduled_event_watch> scheduled_events;
   std::optional<wall_time> scheduled_due_armed;  // the due time a timer is out for
-  lifecycle_watcher_wiring wiring;
+  aws_watcher_wiring wiring;
   std::uint64_t next_id = 1;
   std::uint64_t waiting_for = 0;  // the request in flight; 0 when none
 };
 
 // Polls once at once, then every wiring.poll_interval.
-// The watcher as it runs: besides its HTTP port's answers (lifecycle_watcher_actor), the
+// The watcher as it runs: besides its HTTP port's answers (aws_watcher_actor), the
 // waits it sets itself (lifecycle_messages.hpp): the poll tick, a retry, a scheduled event due.
-using lifecycle_watcher_implementation =
-    lifecycle_watcher_actor::extend<caf::reacts_to<imds_poll_atom>, caf::reacts_to<imds_retry_atom>,
-                                    caf::reacts_to<scheduled_due_atom>>;
+using aws_watcher_implementation =
+    aws_watcher_actor::extend<caf::reacts_to<imds_poll_atom>, caf::reacts_to<imds_retry_atom>,
+                              caf::reacts_to<scheduled_due_atom>>;
 
-lifecycle_watcher_implementation::behavior_type lifecycle_watcher_behavior(
-    lifecycle_watcher_implementation::stateful_pointer<lifecycle_watcher_state> self,
-    lifecycle_watcher_wiring wiring);
+aws_watcher_implementation::behavior_type aws_watcher_behavior(
+    aws_watcher_implementation::stateful_pointer<aws_watcher_state> self,
+    aws_watcher_wiring wiring);
 
 }  // namespace runwarden

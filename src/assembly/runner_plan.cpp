@@ -1,5 +1,5 @@
-// See runner_awareness.hpp.
-#include "src/assembly/runner_awareness.hpp"
+// See runner_plan.hpp.
+#include "src/assembly/runner_plan.hpp"
 
 #include <type_traits>
 #include <variant>
@@ -9,8 +9,8 @@
 
 namespace runwarden {
 
-runner_awareness::runner_awareness() = default;
-runner_awareness::~runner_awareness() = default;
+runner_plan::runner_plan() = default;
+runner_plan::~runner_plan() = default;
 
 namespace {
 
@@ -37,12 +37,12 @@ std::string gitlab_metrics_url(const settings& config, const environment_map& en
 
 }  // namespace
 
-runner_awareness::start_result runner_awareness::plan(const instance_inputs& inputs) {
+runner_plan::plan_result runner_plan::plan(const instance_inputs& inputs) {
   const auto& config = inputs.config;
-  std::unique_ptr<runner_awareness> awareness{new runner_awareness};
-  awareness->metrics_url_ = config.runner.metrics_url;
-  awareness->metrics_interval_ = config.runner.metrics_interval;
-  awareness->metrics_interval_draining_ = config.runner.metrics_interval_draining;
+  std::unique_ptr<runner_plan> planned{new runner_plan};
+  planned->metrics_url_ = config.runner.metrics_url;
+  planned->metrics_interval_ = config.runner.metrics_interval;
+  planned->metrics_interval_draining_ = config.runner.metrics_interval_draining;
   const auto kind = config.runner.kind.value_or(
       guess_runner_kind(config.runner.command.empty() ? "" : config.runner.command.front()));
   std::optional<std::string> config_listen_address;
@@ -50,13 +50,13 @@ runner_awareness::start_result runner_awareness::plan(const instance_inputs& inp
     if (!gitlab_config->system_id_problem.empty())
       warden_logger()->warn("gitlab-runner's system id: {}", gitlab_config->system_id_problem);
     config_listen_address = gitlab_config->listen_address;
-    awareness->gitlab_shutdown_timeout_ = gitlab_config->shutdown_timeout;
+    planned->gitlab_shutdown_timeout_ = gitlab_config->shutdown_timeout;
   }
   const bool gitlab = kind == runner_kind_name::gitlab || inputs.gitlab_runner.has_value();
-  if (awareness->metrics_url_.empty() && gitlab)
-    awareness->metrics_url_ = gitlab_metrics_url(config, inputs.environment, config_listen_address);
+  if (planned->metrics_url_.empty() && gitlab)
+    planned->metrics_url_ = gitlab_metrics_url(config, inputs.environment, config_listen_address);
   if (const auto& targets = inputs.unregistration.targets; !targets.empty()) {
-    awareness->unregister_url_ = std::visit(
+    planned->unregister_url_ = std::visit(
         [](const auto& target) -> std::string {
           if constexpr (std::is_same_v<std::decay_t<decltype(target)>, github_runner>)
             return target.api_url;
@@ -64,11 +64,11 @@ runner_awareness::start_result runner_awareness::plan(const instance_inputs& inp
             return target.url;
         },
         targets.front());
-    awareness->unregistration_plan_ = std::make_unique<unregister_plan>(inputs.unregistration);
+    planned->unregistration_plan_ = std::make_unique<unregister_plan>(inputs.unregistration);
   }
-  if (awareness->metrics_url_.empty())
+  if (planned->metrics_url_.empty())
     warden_logger()->info("no runner metrics configured: the runner's jobs stay unknown");
-  return {std::move(awareness), {}};
+  return {std::move(planned), {}};
 }
 
 }  // namespace runwarden
