@@ -22,5 +22,5 @@ exec unshare --user --map-root-user --mount --propagation private -- /bin/sh -c 
     exit 77
   fi
   printf ":runwarden-qemu:M::%s:%s:%s:F" "$0" "$1" "$2" > "$binfmt/register"
-  shift 3
+  shift 2
   exec "$@"' "$magic" "$mask" "$emulator" "$@"
