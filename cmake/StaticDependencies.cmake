@@ -105,6 +105,12 @@ target_link_libraries(CAF::core INTERFACE Threads::Threads)
 # its series but the GnuTLS and NSS flavours'). No CA bundle is compiled in: the paths differ
 # between distributions, so src/ports/http/curl_transfer.cpp finds the system's at run time.
 set(curl_patch ${CMAKE_CURRENT_LIST_DIR}/apply-debian-patches.sh)
+# What curl's build learns by running a test program, which it skips when cross-compiling
+# (the arm64 build): the values its native build finds with glibc, on any architecture.
+set(curl_cross_args)
+if(CMAKE_CROSSCOMPILING)
+  set(curl_cross_args -DHAVE_POLL_FINE=1 -DRANDOM_FILE=/dev/urandom)
+endif()
 ExternalProject_Add(curl_static
   URL ${RUNWARDEN_SOURCE_CACHE}/${curl_tarball} URL_HASH SHA256=${curl_sha256}
   DOWNLOAD_EXTRACT_TIMESTAMP ON
@@ -116,10 +122,11 @@ ExternalProject_Add(curl_static
              -DUSE_LIBIDN2=OFF -DCURL_USE_LIBPSL=OFF -DCURL_USE_LIBSSH2=OFF
              -DCURL_USE_GSSAPI=OFF -DCURL_DISABLE_LDAP=ON -DENABLE_ARES=OFF
              -DENABLE_THREADED_RESOLVER=ON -DCURL_CA_BUNDLE=none -DCURL_CA_PATH=none
-             -DOPENSSL_USE_STATIC_LIBS=ON -DZLIB_USE_STATIC_LIBS=ON
+             -DOPENSSL_USE_STATIC_LIBS=ON -DZLIB_USE_STATIC_LIBS=ON ${curl_cross_args}
   BUILD_BYPRODUCTS ${static_prefix}/lib/libcurl.a)
 ExternalProject_Add_Step(curl_static same_headers
-  COMMAND ${same_headers} ${static_prefix}/include/curl /usr/include/x86_64-linux-gnu/curl
+  COMMAND ${same_headers} ${static_prefix}/include/curl
+          /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/curl
   DEPENDEES install)
 find_package(CURL 7.88 REQUIRED)
 runwarden_use_archive(CURL::libcurl ${static_prefix}/lib/libcurl.a)
