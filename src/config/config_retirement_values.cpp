@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "src/config/config_values.hpp"
+
 namespace runwarden {
 
 namespace {
@@ -68,27 +70,15 @@ bool read_runner_idle_retire_after(config_value& value) {
 }
 
 bool read_runner_retire_command(config_value& value) {
-  const toml::array* array = value.node().as_array();
-  if (array == nullptr) {
-    value.refuse_type("an array of strings (argv, run without a shell)");
-    return false;
-  }
-  if (array->empty()) {
-    value.refuse("must not be empty (leave the key out for no command)");
-    return false;
-  }
-  std::vector<std::string> command;
-  for (std::size_t index = 0; index < array->size(); ++index) {
-    std::optional<std::string> text = value.element(index).expect_string();
-    if (text) command.push_back(std::move(*text));
-  }
-  if (command.size() != array->size()) return false;
-  if (command.front().empty() || command.front().front() != '/') {
+  std::optional<std::vector<std::string>> command = expect_argv(
+      value, "an array of strings (argv, run without a shell)", "leave the key out for no command");
+  if (!command) return false;
+  if (command->front().front() != '/') {
     value.element(0).refuse(
         "the executable must be an absolute path (no shell and no PATH lookup run it)");
     return false;
   }
-  policy_of(value).end.command = std::move(command);
+  policy_of(value).end.command = std::move(*command);
   return true;
 }
 

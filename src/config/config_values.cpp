@@ -39,28 +39,35 @@ bool read_runner_kind(config_value& value) {
   return word && store(parse_runner_kind(*word), value.config().runner.kind);
 }
 
-bool read_runner_command(config_value& value) {
+std::optional<std::vector<std::string>> expect_argv(config_value& value, std::string_view described,
+                                                    std::string_view when_empty) {
   const toml::array* array = value.node().as_array();
   if (array == nullptr) {
-    value.refuse_type("an array of strings");
-    return false;
+    value.refuse_type(described);
+    return std::nullopt;
   }
   if (array->empty()) {
-    value.refuse("must not be empty (leave the key out to give the command after -- instead)");
-    return false;
+    value.refuse(std::string{"must not be empty ("} + std::string{when_empty} + ")");
+    return std::nullopt;
   }
   std::vector<std::string> command;
   for (std::size_t index = 0; index < array->size(); ++index) {
     std::optional<std::string> text = value.element(index).expect_string();
     if (text) command.push_back(std::move(*text));
   }
-  if (command.size() != array->size()) return false;
+  if (command.size() != array->size()) return std::nullopt;
   if (command.front().empty()) {
     value.element(0).refuse("the executable must not be empty");
-    return false;
+    return std::nullopt;
   }
-  value.config().runner.command = std::move(command);
-  return true;
+  return command;
+}
+
+bool read_runner_command(config_value& value) {
+  std::optional<std::vector<std::string>> command = expect_argv(
+      value, "an array of strings", "leave the key out to give the command after -- instead");
+  if (command) value.config().runner.command = std::move(*command);
+  return command.has_value();
 }
 
 bool read_runner_output(config_value& value) {

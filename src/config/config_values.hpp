@@ -4,12 +4,19 @@
 // accepted, and stores it in the settings when it was.
 
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "src/config/config_reader.hpp"
 
 namespace runwarden {
 
 bool read_runner_kind(config_value& value);
+// A command as argv (an array of strings, run without a shell); `described` names the
+// type in a refusal, `when_empty` says what to do instead of an empty array.
+std::optional<std::vector<std::string>> expect_argv(config_value& value, std::string_view described,
+                                                    std::string_view when_empty);
 bool read_runner_command(config_value& value);
 bool read_runner_output(config_value& value);
 // A signal name ("SIGTERM", "term") or number, for graceful_signal and forceful_signal.

@@ -52,7 +52,7 @@ class lone_worker {
     if (supervisor_) caf::anon_send_exit(supervisor_, caf::exit_reason::user_shutdown);
     for (const auto& port : ports_) caf::anon_send_exit(port, caf::exit_reason::user_shutdown);
     for (const auto& worker : workers_) worker->stop();
-    supervisor_ = {};
+    supervisor_ = supervisor_actor{};
     ports_.clear();
     workers_.clear();
   }

@@ -9,7 +9,7 @@ import tempfile
 import time
 
 RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
-WAIT_S = 30
+WAIT_S = 60  # waits end as soon as their condition holds; this bounds a loaded machine
 
 
 def eventually(condition, timeout=WAIT_S):
@@ -44,7 +44,7 @@ class GenericRunnerWorld:
                 process.stdout.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def start_warden(self, config_text, runner_argv):
+    def start_warden(self, config_text, runner_argv, env=None):
         """`runwarden run` with `config_text` over the runner's argv, logging to log_path."""
         with open(self.config, "w") as f:
             f.write(config_text)
@@ -53,7 +53,7 @@ class GenericRunnerWorld:
                 [RUNWARDEN, "run", "--config", self.config, "--grpc-listen",
                  "unix://" + self.socket, "--http-listen", "none", "--state-dir",
                  os.path.join(self.dir, "state"), "--"] + list(runner_argv),
-                stdout=log, stderr=subprocess.STDOUT)
+                stdout=log, stderr=subprocess.STDOUT, env=env)
         self.processes.append(warden)
         return warden
 

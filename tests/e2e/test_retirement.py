@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Retirement (issue 33) end to end, against the fake Auto Scaling endpoint and the fake
+"""Retirement end to end, against the fake Auto Scaling endpoint and the fake
 instance metadata service, with real processes: a generic runner that reports its jobs with
 `runwarden ctl job` (one_job_runner.py) under `runwarden run` with cloud.provider "aws".
 
@@ -20,74 +20,37 @@ Nothing waits a fixed time: every wait reads the runner's record, the log or the
 """
 
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 import unittest
 
 from aws_world import INSTANCE_ID, AwsWorld
+from generic_runner_world import RUNWARDEN, GenericRunnerWorld, eventually
 from keeper_family import kill_warden
 
-RUNWARDEN = os.environ.get("RUNWARDEN_BINARY", "")
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "one_job_runner.py")
 WAIT_S = 60
 
 
-def eventually(condition, timeout=WAIT_S):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
+class RetirementTest(GenericRunnerWorld, unittest.TestCase):
+    prefix = "runwarden-retire-"
 
-
-class RetirementTest(unittest.TestCase):
     def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="runwarden-retire-")
-        self.socket = os.path.join(self.dir, "control.sock")
-        self.record = os.path.join(self.dir, "record")
-        self.log_path = os.path.join(self.dir, "runwarden.log")
+        super().setUp()
         self.aws = AwsWorld(heartbeat_timeout=60)
-        self.processes = []
 
     def tearDown(self):
-        for process in self.processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        super().tearDown()
         self.aws.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
     def start(self, mode, runner_keys, extra=""):
-        config = os.path.join(self.dir, "runwarden.toml")
-        with open(config, "w") as f:
-            f.write('[runner]\nkind = "generic"\n' + runner_keys + "\n" + extra
-                    + self.aws.config())
-        with open(self.log_path, "a") as log:
-            warden = subprocess.Popen(
-                [RUNWARDEN, "run", "--config", config, "--grpc-listen", "unix://" + self.socket,
-                 "--http-listen", "none", "--state-dir", os.path.join(self.dir, "state"), "--",
-                 "/usr/bin/python3", RUNNER, RUNWARDEN, self.socket, self.record, mode],
-                stdout=log, stderr=subprocess.STDOUT, env=self.aws.environment())
-        self.processes.append(warden)
-        return warden
-
-    def lines(self):
-        if not os.path.exists(self.record):
-            return []
-        with open(self.record) as f:
-            return [l for l in f.read().split("\n")[:-1]]
+        return self.start_warden(
+            '[runner]\nkind = "generic"\n' + runner_keys + "\n" + extra + self.aws.config(),
+            ["/usr/bin/python3", RUNNER, RUNWARDEN, self.socket, self.record, mode],
+            env=self.aws.environment())
 
     def steps(self):
         """The record without the pids of the "up" lines."""
         return ["up" if l.startswith("up ") else l for l in self.lines()]
-
-    def log(self):
-        with open(self.log_path) as f:
-            return f.read()
 
     def calls(self, action):
         return [r["params"] for r in self.aws.autoscaling_requests()
