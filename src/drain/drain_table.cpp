@@ -129,11 +129,13 @@ constexpr std::array<drain_row, drain_event_kind_count> drain_table{{
 }};
 // clang-format on
 
-// Every cell written: a row left short would hold an empty cell, caught here.
+// Every cell written: a row left short would hold an empty cell, caught here. A cell is
+// written with its handler and name together; the name is what is checked, since GCC's
+// UBSan makes a function pointer's comparison with nullptr not a constant expression.
 constexpr bool every_cell_written() {
   for (const auto& row : drain_table)
     for (const auto& cell : row)
-      if (cell.run == nullptr || cell.name.empty()) return false;
+      if (cell.name.empty()) return false;
   return true;
 }
 static_assert(every_cell_written(), "a cell of the drain table is missing");
