@@ -67,7 +67,7 @@ TEST_CASE("busy, idle, then a drain: one patch each, in order", "[kubernetes]") 
   CHECK(state.applied == pod_role::released);
 }
 
-TEST_CASE("idle after busy waits the hold-off; a job within it keeps the pod busy",
+TEST_CASE("idle after busy waits the hold-off, and a job within it keeps the pod busy",
           "[kubernetes]") {
   pod_annotation_state state;  // idle_hold_off 30 s
   // The first idle, never busy: at once (there is no do-not-disrupt to lift).
