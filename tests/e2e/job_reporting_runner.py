@@ -12,9 +12,10 @@ waits for SIGTERM, as an idle runner does). Every step is appended to RECORD."""
 
 import os
 import signal
-import subprocess
 import sys
 import time
+
+from ctl_job_report import report_job
 
 runwarden, socket, record, finish_file, job_id = sys.argv[1:6]
 terminated = False
@@ -32,15 +33,7 @@ def on_term(_number, _frame):
 
 
 def ctl_job(event):
-    """Reports the job; tried again while runwarden's control socket is not listening yet
-    (the runner starts before it), for at most 30 s."""
-    deadline = time.monotonic() + 30
-    while True:
-        done = subprocess.run([runwarden, "ctl", "--socket", socket, "job", event, job_id],
-                              capture_output=True, text=True, timeout=30)
-        if done.returncode == 0 or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
+    done = report_job(runwarden, socket, event, job_id)
     note("job %s rc=%d %s" % (event, done.returncode, done.stderr.strip()))
 
 

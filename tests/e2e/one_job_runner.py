@@ -16,9 +16,10 @@ Every step is appended to RECORD: "up PID" first, then "job-N start rc=..",
 
 import os
 import signal
-import subprocess
 import sys
 import time
+
+from ctl_job_report import report_job
 
 runwarden, socket, record, mode = sys.argv[1:5]
 terminated = False
@@ -37,14 +38,7 @@ def on_term(_number, _frame):
 
 
 def ctl_job(event, job_id):
-    """Tried again while the control socket is not listening yet (for at most 30 s)."""
-    deadline = time.monotonic() + 30
-    while True:
-        done = subprocess.run([runwarden, "ctl", "--socket", socket, "job", event, job_id],
-                              capture_output=True, text=True, timeout=30)
-        if done.returncode == 0 or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
+    done = report_job(runwarden, socket, event, job_id)
     note("%s %s rc=%d" % (job_id, event, done.returncode))
 
 
