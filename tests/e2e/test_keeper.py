@@ -324,7 +324,10 @@ class KeeperTest(unittest.TestCase):
         if probe.returncode != 0:
             self.skipTest("no PID namespace here: " + probe.stderr.decode())
         command = runwarden_command(self.work) + self.runner.command(job_seconds=3)
-        container = self.start(["unshare", "--pid", "--fork", "--kill-child", *command],
+        # --mount-proc: the container's own /proc, as a container runtime gives it (the
+        # sanitizers' leak check reads /proc/PID/task of its own pid at exit).
+        container = self.start(["unshare", "--pid", "--fork", "--kill-child", "--mount-proc",
+                                *command],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         log = LogReader(container.stdout)
         runner_in_namespace = self.runner.wait_for_pid()
