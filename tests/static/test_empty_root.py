@@ -38,6 +38,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def running_program(pid):
+    """The program a process runs: its /proc/PID/exe, or under qemu-user's binfmt_misc (the
+    arm64 build's tests) the target binary that the kernel handed qemu as its first argument."""
+    program = os.path.basename(os.readlink("/proc/%d/exe" % pid))
+    if program.startswith("qemu-"):
+        with open("/proc/%d/cmdline" % pid, "rb") as cmdline:
+            program = os.path.basename(cmdline.read().split(b"\0")[1].decode())
+    return program
+
+
 def in_root(root, *command):
     """The argv that runs `command` (paths inside the root) chrooted into `root`, in a mount
     namespace of its own where the host's /dev is bound onto root/dev. unshare and sh exec,
@@ -118,8 +128,7 @@ class EmptyRootTest(unittest.TestCase):
             self.assertIsNotNone(running, "no running job seen by `ctl status`:\n" +
                                  open(log_path).read())
             # unshare, sh and chroot exec: the pid is the keeper's, which exec'd its program.
-            self.assertEqual("runwarden-keeper",
-                             os.path.basename(os.readlink("/proc/%d/exe" % warden.pid)))
+            self.assertEqual("runwarden-keeper", running_program(warden.pid))
             warden.send_signal(signal.SIGTERM)
             self.assertEqual(0, warden.wait(timeout=WAIT_S), open(log_path).read())
         finally:
