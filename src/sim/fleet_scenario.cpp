@@ -118,6 +118,16 @@ class reader {
     s_.target_tracking.metric_period = period;
   }
 
+  void after_exit(const toml::node& node, const std::string& key) {
+    const auto* text = node.as_string();
+    if (text && text->get() == "restart")
+      s_.after_exit = after_exit_action::restart;
+    else if (text && text->get() == "retire")
+      s_.after_exit = after_exit_action::retire;
+    else
+      refuse(node, key, "expected \"restart\" or \"retire\"");
+  }
+
   using key_reader = std::function<void(const toml::node&, const std::string&)>;
 
   std::map<std::string, key_reader> readers() {
@@ -173,6 +183,15 @@ class reader {
              s_.api = runner_api::github;
            else
              refuse(n, k, "expected \"gitlab\" or \"github\"");
+         }},
+        {"runner.one_job", [&](const auto& n, const auto& k) { flag(n, k, s_.one_job); }},
+        {"runner.job_hooks", [&](const auto& n, const auto& k) { flag(n, k, s_.job_hooks); }},
+        {"runner.after_exit", [&](const auto& n, const auto& k) { after_exit(n, k); }},
+        {"runner.idle_retire_after",
+         [&](const auto& n, const auto& k) {
+           std::chrono::seconds after{0};
+           duration(n, k, after, false);
+           s_.idle_retire_after = after;
          }},
         {"load.jobs_per_minute",
          [&](const auto& n, const auto& k) { number_in(n, k, s_.jobs_per_minute, 0, 100000); }},
@@ -259,6 +278,22 @@ class reader {
       }
     check_cloud(root, at);
     check_scaler(root, at);
+    check_retirement(at);
+  }
+
+  // A one-job runner runs one job at a time; a retirement ends the instance through the
+  // Auto Scaling API (the simulated runwardens have no retire_command to run).
+  template <class locate>
+  void check_retirement(const locate& at) {
+    if (s_.one_job && s_.concurrency != 1)
+      refuse(at("runner.concurrency"), "runner.concurrency",
+             "must be 1 with runner.one_job: a one-job runner takes one job");
+    if (s_.after_exit == after_exit_action::retire && s_.cloud != fleet_cloud::aws)
+      refuse(at("runner.after_exit"), "runner.after_exit",
+             "\"retire\" only with group.cloud = \"aws\": the instance end calls Auto Scaling");
+    if (s_.idle_retire_after && s_.after_exit != after_exit_action::retire)
+      refuse(at("runner.idle_retire_after"), "runner.idle_retire_after",
+             "only with runner.after_exit = \"retire\"");
   }
 
   // The group's target tracking decides capacity alone: runwarden's own scaler would fight

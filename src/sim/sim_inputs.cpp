@@ -33,6 +33,10 @@ settings sim_settings(const fleet_scenario& scenario, bool broken) {
   config.unregister.retry_max = sim_retry_wait_max;
   config.unregister.attempts_max = 0;
   config.unregister.timeout = sim_unregister_timeout;
+  // A one-job runner's life: [runner] after_exit and idle_retire_after as the scenario says.
+  config.retirement.after_exit = scenario.after_exit;
+  if (scenario.idle_retire_after)
+    config.retirement.idle_retire_after = std::chrono::milliseconds{*scenario.idle_retire_after};
   config.scaling.enabled = scenario.scaling;
   config.scaling.capacity = scenario.concurrency;
   // Under the group's target tracking, runwarden keeps only scale-in protection while busy
