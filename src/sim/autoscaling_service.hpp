@@ -2,10 +2,10 @@
 // The simulated Auto Scaling API (Query protocol) over the fleet world: the calls runwarden
 // makes, answered with the XML AWS sends and the errors AWS gives ("No active Lifecycle
 // Action found", desired capacity out of bounds, and a decrement refused at the group's
-// minimum in the words AWS answers TerminateInstanceInAutoScalingGroup with, as quoted in
-// aws-cli issue 47 and nomad-autoscaler pull request 1290), and SetInstanceHealth's
-// replacement of an Unhealthy instance. The group is "sim-fleet"; its hooks are "sim-launch"
-// (when the scenario has one) and "sim-terminate".
+// minimum in the words AWS answers TerminateInstanceInAutoScalingGroup with, as aws-cli's
+// and nomad-autoscaler's users have quoted it: the API reference names no message), and
+// SetInstanceHealth's replacement of an Unhealthy instance. The group is "sim-fleet"; its
+// hooks are "sim-launch" (when the scenario has one) and "sim-terminate".
 
 #include <map>
 #include <string>
