@@ -93,10 +93,12 @@ struct fleet_scenario {
   // The runner reports each job's start and end with `runwarden ctl job start|end ID`, as
   // GitHub's ACTIONS_RUNNER_HOOK_JOB_STARTED and _COMPLETED scripts would.
   bool job_hooks = false;
-  // runwarden's own [runner] after_exit and idle_retire_after (AWS only: the instance end
-  // speaks the Auto Scaling API).
+  // runwarden's own [runner] after_exit, idle_retire_after, on_give_up and
+  // recycle_after_jobs (AWS only: the instance end speaks the Auto Scaling API).
   after_exit_action after_exit = after_exit_action::restart;
   std::optional<std::chrono::seconds> idle_retire_after;
+  give_up_choice on_give_up = give_up_choice::exit;
+  std::optional<std::uint32_t> recycle_after_jobs;
   // The load: jobs per minute, and bursts.
   double jobs_per_minute = 30;
   std::vector<job_burst> bursts;

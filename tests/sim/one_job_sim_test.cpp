@@ -188,3 +188,52 @@ TEST_CASE(
   CHECK(reported > 0);
   std::filesystem::remove(journal);
 }
+
+TEST_CASE(
+    "recycled fleets: a retirement decided while jobs run waits them out, and the "
+    "group replaces the instance",
+    "[sim][one_job]") {
+  fleet_scenario scenario;
+  scenario.duration = 40min;
+  scenario.min_size = 2;
+  scenario.max_size = 6;
+  scenario.desired = 4;
+  scenario.heartbeat_timeout = 120s;
+  scenario.recycle_after_jobs = 5;
+  scenario.jobs_per_minute = 3;
+  scenario.job_duration_min = 60s;
+  scenario.job_duration_max = 5min;
+  scenario.faults.api_error_rate = 0.1;
+  scenario.faults.runwarden_crashes_per_hour = 6;
+  scenario.faults.faults_until = 25min;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    CAPTURE(seed);
+    const auto run = run_fleet(scenario, {.seed = seed});
+    CHECK(run.report.violations.empty());
+    CHECK(run.report.jobs_killed.empty());
+    CHECK(run.report.drains_by_trigger.at("retirement") >= 3);
+    CHECK(run.report.api_calls.at("TerminateInstanceInAutoScalingGroup") >= 3);
+  }
+}
+
+TEST_CASE(
+    "a runner that keeps crashing spends its budget; the instance is marked Unhealthy "
+    "and the group replaces it",
+    "[sim][one_job]") {
+  fleet_scenario scenario;
+  scenario.duration = 30min;
+  scenario.min_size = 1;
+  scenario.max_size = 4;
+  scenario.desired = 2;
+  scenario.heartbeat_timeout = 120s;
+  scenario.on_give_up = give_up_choice::unhealthy;
+  scenario.jobs_per_minute = 0;
+  scenario.faults.runner_crashes_per_hour = 600;
+  scenario.faults.faults_until = 20min;
+  const auto run = run_fleet(scenario, {.seed = 1});
+  CHECK(run.report.violations.empty());
+  CHECK(run.report.drains_by_trigger.at("replacement (marked unhealthy)") >= 2);
+  CHECK(run.report.api_calls.at("SetInstanceHealth") >= 2);
+  CHECK_FALSE(run.report.api_calls.contains("TerminateInstanceInAutoScalingGroup"));
+  CHECK(run.report.instances_launched > 2);  // the replacements
+}
