@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "actors/instance_end/instance_end_actor.hpp"
 #include "src/sim/fleet_checker.hpp"
 
 namespace runwarden {
@@ -37,16 +38,19 @@ bool any_fault(const fleet_faults& faults) {
 //     after the kill timeout; a one-job runner's own decisions (job done, idle) find no job;
 //   the unregistration: one retry wait and attempt (GitHub's busy lag after a job is shorter);
 //   the instance end: its Auto Scaling calls (TerminateInstanceInAutoScalingGroup, twice at
-//     the group's minimum, the Describe calls, CompleteLifecycleAction), each answered at
-//     once, but an attempt planned while faults lasted may still be waiting out the client's
-//     backoff: two call budgets;
+//     the group's minimum, the Describe calls, CompleteLifecycleAction) are each answered at
+//     once, but a step planned while faults lasted may still wait out the instance end's
+//     retry wait (instance_end_wiring::retry_wait_max) and, within a call, the Auto Scaling
+//     client's backoff (which sim_completion_call_budget bounds);
 //   a runwarden down at the decision comes back after faults.runwarden_restart_after;
 //   the world's own ticks.
 sim_seconds retirement_end_bound(const fleet_scenario& scenario) {
-  const auto seconds = [](auto span) { return static_cast<sim_seconds>(span.count()); };
+  const auto seconds = [](auto span) {
+    return std::chrono::duration_cast<std::chrono::duration<sim_seconds>>(span).count();
+  };
   return seconds(scenario.job_duration_max) + drain_kill_timeout +
          seconds(sim_retry_wait_max + sim_unregister_timeout) +
-         2 * seconds(sim_completion_call_budget) +
+         seconds(instance_end_wiring{}.retry_wait_max) + seconds(sim_completion_call_budget) +
          seconds(scenario.faults.runwarden_restart_after) + world_slack;
 }
 

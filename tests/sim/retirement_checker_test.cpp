@@ -42,7 +42,7 @@ TEST_CASE("a retired instance not terminated within the bound is reported once",
   fleet_checker checker{scenario};
   auto instance = instance_named("i-000003");
   const auto bound = retirement_end_bound(scenario);
-  CHECK(bound == 900 + 10 + 35 + 60 + 5 + 60);
+  CHECK(bound == 900 + 10 + 35 + 60 + 30 + 5 + 60);
   checker.retirement_decided(100, instance);
   checker.instance_ticked(100 + bound, instance);
   CHECK(checker.violations().empty());
@@ -51,7 +51,7 @@ TEST_CASE("a retired instance not terminated within the bound is reported once",
   REQUIRE(checker.violations().size() == 1);
   CHECK(checker.violations()[0].invariant == "retirement_not_ended");
   CHECK(checker.violations()[0].detail ==
-        "i-000003: not terminated 1071s after its retirement was decided at 100s (bound 1070s "
+        "i-000003: not terminated 1101s after its retirement was decided at 100s (bound 1100s "
         "from 100s)");
 
   fleet_checker ended{scenario};
