@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -41,11 +42,30 @@ void call(end_pointer self, autoscaling_call request,
                 autoscaling_call_atom::value, std::move(request), budget)
       .then([=](const autoscaling_outcome& outcome) { next(outcome); },
             [=](caf::error& error) {
+              // No answer in time is a transient failure, as a lost request is.
               autoscaling_outcome lost{action, false, {}, {}, 0};
+              lost.failure.kind = autoscaling_failure_kind::retry_with_backoff;
               lost.failure.description = action + ": no answer from the Auto Scaling client: " +
                                          self->system().render(error);
               next(lost);
             });
+}
+
+bool transient(const autoscaling_failure& failure) {
+  return failure.kind == autoscaling_failure_kind::retry_with_backoff ||
+         failure.kind == autoscaling_failure_kind::retry_later ||
+         failure.kind == autoscaling_failure_kind::credentials_rejected;
+}
+
+// A transient failure: `step` again after a wait doubling from hook_wait to retry_wait_max.
+void retry_later(end_pointer self, const std::string& problem, std::function<void()> step) {
+  auto& state = self->state;
+  const auto doublings = std::min<std::uint32_t>(state.retries++, 16);
+  const auto wait = std::min(std::chrono::milliseconds{state.wiring.hook_wait.count() << doublings},
+                             state.wiring.retry_wait_max);
+  warden_logger()->warn("instance end: {}; again in {} ms", problem, wait.count());
+  state.retry_step = std::move(step);
+  self->delayed_send(self, wait, retry_end_atom::value);
 }
 
 // Completes every terminate hook of the group for this instance; "no active lifecycle
@@ -54,6 +74,10 @@ void look_for_hooks(end_pointer self) {
   auto& state = self->state;
   ++state.hook_looks;
   call(self, describe_lifecycle_hooks(state.group_name), [=](const autoscaling_outcome& hooks) {
+    if (!hooks.succeeded && self->state.hook_looks < self->state.wiring.hook_looks_max) {
+      self->delayed_send(self, self->state.wiring.hook_wait, look_for_hook_atom::value);
+      return;
+    }
     if (!hooks.succeeded)
       return answer(self, true,
                     self->state.done_detail +
@@ -86,19 +110,33 @@ void look_for_hooks(end_pointer self) {
   });
 }
 
-void after_main_call(end_pointer self, const autoscaling_outcome& outcome) {
-  if (!outcome.succeeded) return answer(self, false, outcome.failure.description);
-  self->state.done_detail = outcome.action + " accepted for " + self->state.instance_id;
-  // The group the instance is in, for its hooks.
+// The group the instance is in, for its hooks; looked for as often as the hooks are.
+void find_group(end_pointer self) {
   call(self, describe_auto_scaling_instances({self->state.instance_id}),
        [=](const autoscaling_outcome& described) {
          auto& state = self->state;
+         if (!described.succeeded && transient(described.failure) &&
+             ++state.hook_looks < state.wiring.hook_looks_max)
+           return retry_later(self, described.failure.description, [=] { find_group(self); });
          if (!described.succeeded) return answer(self, true, state.done_detail);
          const auto found = parse_describe_auto_scaling_instances(described.body);
          if (found.items.empty()) return answer(self, true, state.done_detail);
          state.group_name = found.items.front().group_name;
+         state.hook_looks = 0;
          look_for_hooks(self);
        });
+}
+
+// The main call (terminate, mark unhealthy) succeeded, or failed: a transient failure is
+// tried again (`again`), a refusal is the answer.
+void after_main_call(end_pointer self, const autoscaling_outcome& outcome,
+                     std::function<void()> again) {
+  if (!outcome.succeeded && transient(outcome.failure))
+    return retry_later(self, outcome.failure.description, std::move(again));
+  if (!outcome.succeeded) return answer(self, false, outcome.failure.description);
+  self->state.done_detail = outcome.action + " accepted for " + self->state.instance_id;
+  self->state.retries = 0;
+  find_group(self);
 }
 
 void terminate(end_pointer self, bool decrement) {
@@ -108,7 +146,8 @@ void terminate(end_pointer self, bool decrement) {
          const bool at_minimum = !outcome.succeeded && decrement &&
                                  outcome.failure.code == "ValidationError" &&
                                  outcome.failure.description.find("min size") != std::string::npos;
-         if (!at_minimum) return after_main_call(self, outcome);
+         if (!at_minimum)
+           return after_main_call(self, outcome, [=] { terminate(self, decrement); });
          warden_logger()->warn(
              "instance end: the group is at its minimum size and refuses to shrink; "
              "terminating without decrementing its desired capacity (it launches a "
@@ -117,6 +156,15 @@ void terminate(end_pointer self, bool decrement) {
        });
 }
 
+void mark_unhealthy(end_pointer self) {
+  call(self, set_instance_health(self->state.instance_id, false, false),
+       [=](const autoscaling_outcome& outcome) {
+         after_main_call(self, outcome, [=] { mark_unhealthy(self); });
+       });
+}
+
+// The instance id comes from IMDS, whose failures (a lost token request, a 5xx) pass: it is
+// read again until it is known.
 void end_on_aws(end_pointer self, const instance_end_request& request) {
   self->request(self->state.wiring.autoscaling_client, self->state.wiring.call_budget,
                 identity_atom::value)
@@ -124,14 +172,14 @@ void end_on_aws(end_pointer self, const instance_end_request& request) {
           [=](const instance_identity& identity) {
             self->state.instance_id = identity.instance_id;
             if (request.end == instance_end::mark_unhealthy) {
-              call(self, set_instance_health(identity.instance_id, false, false),
-                   [=](const autoscaling_outcome& outcome) { after_main_call(self, outcome); });
+              mark_unhealthy(self);
             } else {
               terminate(self, request.decrement_desired_capacity);
             }
           },
           [=](caf::error& error) {
-            answer(self, false, "the instance id: " + self->system().render(error));
+            retry_later(self, "the instance id: " + self->system().render(error),
+                        [=] { end_on_aws(self, request); });
           });
 }
 
@@ -202,6 +250,10 @@ instance_end_implementation::behavior_type instance_end_behavior(end_pointer sel
         return state.promise;
       },
       [=](look_for_hook_atom) { look_for_hooks(self); },
+      [=](retry_end_atom) {
+        auto step = std::move(self->state.retry_step);
+        if (step) step();
+      },
   };
 }
 

@@ -15,6 +15,13 @@
 //     once with CONTINUE: the drain is over, nothing is left for the hook to wait for. The
 //     hook is looked for hook_looks_max times, hook_wait apart, since the group starts it
 //     moments after the call (for an Unhealthy instance, at its next health pass).
+//     A transient failure (no identity from IMDS yet, throttling, 5xx, no answer within the
+//     call's budget, credentials to fetch again) is not an answer: the same step is tried
+//     again after a wait that doubles from hook_wait up to retry_wait_max, for as long as
+//     it takes, as the unregistration retries until the CI server confirms. A retired
+//     instance left running would idle, billed, for good: its journal keeps the runner
+//     from starting again. Only a refusal (access denied, a request AWS rejects) is the
+//     answer, and names the problem.
 //   elsewhere: retire_command (argv, run directly, never through a shell), e.g.
 //     ["/usr/bin/systemctl", "poweroff"]; Azure's and Google's own delete calls are not
 //     made (a scale set or managed instance group replaces or removes a powered-off
@@ -25,6 +32,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,10 +48,12 @@ struct instance_end_wiring {
   std::chrono::milliseconds call_budget{std::chrono::minutes{2}};  // per Auto Scaling call
   std::chrono::milliseconds hook_wait{std::chrono::seconds{2}};
   std::uint32_t hook_looks_max = 15;
+  std::chrono::milliseconds retry_wait_max{std::chrono::minutes{1}};
   std::chrono::milliseconds command_timeout{std::chrono::minutes{1}};
 };
 
 using look_for_hook_atom = caf::atom_constant<caf::atom("lookhook")>;
+using retry_end_atom = caf::atom_constant<caf::atom("retryend")>;
 
 struct instance_end_state {
   static inline const char* name = "instance_end";
@@ -54,9 +64,12 @@ struct instance_end_state {
   caf::typed_response_promise<instance_end_outcome> promise;
   bool asked = false;  // one request per run
   std::string done_detail;
+  std::uint32_t retries = 0;         // transient failures so far: the next wait doubles
+  std::function<void()> retry_step;  // what retry_end_atom runs
 };
 
-using instance_end_implementation = instance_end_actor::extend<caf::reacts_to<look_for_hook_atom>>;
+using instance_end_implementation =
+    instance_end_actor::extend<caf::reacts_to<look_for_hook_atom>, caf::reacts_to<retry_end_atom>>;
 
 // Blocks while retire_command runs (bounded by command_timeout): spawn it detached.
 instance_end_implementation::behavior_type instance_end_behavior(

@@ -42,10 +42,10 @@ std::string instance_member(const sim_instance& instance) {
   return fmt::format(
       "<member><InstanceId>{}</InstanceId><AutoScalingGroupName>{}"
       "</AutoScalingGroupName><AvailabilityZone>sim-1a</AvailabilityZone>"
-      "<LifecycleState>{}</LifecycleState><HealthStatus>HEALTHY</HealthStatus>"
+      "<LifecycleState>{}</LifecycleState><HealthStatus>{}</HealthStatus>"
       "<ProtectedFromScaleIn>{}</ProtectedFromScaleIn></member>",
       instance.id, sim_group_name, instance.lifecycle_state,
-      flag(instance.protected_from_scale_in));
+      instance.unhealthy ? "UNHEALTHY" : "HEALTHY", flag(instance.protected_from_scale_in));
 }
 
 std::string hook_member(const char* name, const char* transition, const fleet_scenario& s) {
@@ -64,6 +64,23 @@ http_response no_active_action(const std::string& instance_id) {
 }
 
 }  // namespace
+
+// SetInstanceHealth: an instance marked Unhealthy is terminated and replaced by the group,
+// through Terminating:Wait and its terminate hook as any termination (the group's health
+// pass acts at once here); its desired capacity stays, so a replacement launches.
+http_response autoscaling_service::set_instance_health(const form& parameters, std::size_t index,
+                                                       sim_seconds now) {
+  const auto health = param(parameters, "HealthStatus");
+  if (health != "Healthy" && health != "Unhealthy")
+    return error(400, "ValidationError",
+                 "Valid requests must contain either Healthy or Unhealthy as HealthStatus");
+  auto& instance = world_.instances_[index];
+  if (health == "Unhealthy" && !instance.unhealthy) {
+    instance.unhealthy = true;
+    world_.begin_termination(index, now, false);
+  }
+  return ok("SetInstanceHealth", "");
+}
 
 std::string autoscaling_action(const std::string& body) {
   for (auto& [key, value] : form_decode(body))
@@ -146,6 +163,7 @@ http_response autoscaling_service::answer(const std::string& body, sim_seconds n
               "<Activity><ActivityId>sim</ActivityId><StatusCode>InProgress"
               "</StatusCode></Activity>");
   }
+  if (action == "SetInstanceHealth") return set_instance_health(parameters, *index, now);
   const bool launch = param(parameters, "LifecycleHookName") == sim_launch_hook;
   auto& slot = launch ? instance.launch_action : instance.terminate_action;
   const bool active = slot && !slot->ended;

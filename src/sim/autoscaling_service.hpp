@@ -1,9 +1,13 @@
 #pragma once
 // The simulated Auto Scaling API (Query protocol) over the fleet world: the calls runwarden
 // makes, answered with the XML AWS sends and the errors AWS gives ("No active Lifecycle
-// Action found", desired capacity out of bounds). The group is "sim-fleet"; its hooks are
-// "sim-launch" (when the scenario has one) and "sim-terminate".
+// Action found", desired capacity out of bounds, and a decrement refused at the group's
+// minimum in the words AWS answers TerminateInstanceInAutoScalingGroup with, as aws-cli's
+// and nomad-autoscaler's users have quoted it: the API reference names no message), and
+// SetInstanceHealth's replacement of an Unhealthy instance. The group is "sim-fleet"; its
+// hooks are "sim-launch" (when the scenario has one) and "sim-terminate".
 
+#include <map>
 #include <string>
 
 #include "messages/http_messages.hpp"
@@ -26,6 +30,9 @@ class autoscaling_service {
   http_response answer(const std::string& body, sim_seconds now);
 
  private:
+  using form = std::map<std::string, std::string>;
+  http_response set_instance_health(const form& parameters, std::size_t index, sim_seconds now);
+
   fleet_world& world_;
 };
 

@@ -46,6 +46,11 @@ void fleet_checker::runner_spawned(sim_seconds at, const sim_instance& instance,
     violate(
         at, fleet_invariant::two_runners,
         fmt::format("{}: a runner started while runner {} still runs", instance.id, previous.pid));
+  if (retirements_.contains(instance.id))
+    violate(at, fleet_invariant::runner_started_after_retirement,
+            fmt::format("{}: a runner started {:.0f}s after the instance's retirement was "
+                        "decided",
+                        instance.id, at - retirements_.at(instance.id)));
   if (draining)
     violate(at, fleet_invariant::runner_started_in_drain,
             fmt::format("{}: a fresh runner started during a drain (deadline {})", instance.id,
@@ -154,6 +159,7 @@ void fleet_checker::azure_event_approved(sim_seconds at, const sim_instance& app
 }
 
 void fleet_checker::instance_ticked(sim_seconds at, const sim_instance& instance) {
+  retirement_ended_in_time(at, instance);
   const auto& action = instance.terminate_action;
   if (instance.gone && instance.registered && instance.lifecycle_state == "Terminated" && action &&
       action->outcome == "CONTINUE" && at >= action->ended.value_or(at) + registration_grace &&

@@ -6,6 +6,7 @@
 // (fleet_invariants.hpp), keeping the violations for the report. It knows the scenario (the
 // group's bounds, when faults end) but changes nothing in the world.
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -16,6 +17,10 @@
 #include "src/sim/fleet_world.hpp"
 
 namespace runwarden {
+
+// How long after a retirement's decision its instance must be terminated
+// (retirement_not_ended; fleet_checker_retirement.cpp says why).
+sim_seconds retirement_end_bound(const fleet_scenario& scenario);
 
 class fleet_checker {
  public:
@@ -47,6 +52,12 @@ class fleet_checker {
   // `instance`'s Azure event was approved by `approver`'s runwarden.
   void azure_event_approved(sim_seconds at, const sim_instance& approver,
                             const sim_instance& instance);
+  // The instance's runwarden journaled its decision to retire the instance (a runner's end
+  // that retires it, or a drain with the retirement or replacement trigger).
+  void retirement_decided(sim_seconds at, const sim_instance& instance);
+  // `jobs` job(s) of the instance were killed, `why` as the world words it.
+  void jobs_killed(sim_seconds at, const sim_instance& instance, std::size_t jobs,
+                   const std::string& why);
   // Once a virtual second, per instance: what must hold for it at every moment.
   void instance_ticked(sim_seconds at, const sim_instance& instance);
   // The run ended: the liveness checks.
@@ -58,9 +69,12 @@ class fleet_checker {
   void violate(sim_seconds at, fleet_invariant invariant, std::string detail);
   void completed_in_time(sim_seconds at, const sim_instance& instance);
   bool faulty(sim_seconds at) const;
+  void retirement_ended_in_time(sim_seconds at, const sim_instance& instance);
 
   const fleet_scenario& scenario_;
-  std::set<std::string> reported_registered_;  // left_registered is reported once
+  std::set<std::string> reported_registered_;       // left_registered is reported once
+  std::map<std::string, sim_seconds> retirements_;  // by instance id: when it was decided
+  std::set<std::string> reported_unended_;          // retirement_not_ended is reported once
   std::vector<world_violation> violations_;
 };
 

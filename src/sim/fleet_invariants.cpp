@@ -11,7 +11,7 @@ namespace {
 
 using enum fleet_invariant;
 
-constexpr std::array<fleet_invariant_row, 13> rows{{
+constexpr std::array<fleet_invariant_row, 16> rows{{
     {job_killed_early, "job_killed_early",
      "runwarden's forceful signal never kills a job before the drain deadline it published"},
     {runner_started_in_drain, "runner_started_in_drain",
@@ -39,6 +39,15 @@ constexpr std::array<fleet_invariant_row, 13> rows{{
      "the group's desired capacity stays within its minimum and maximum"},
     {drain_not_finished, "drain_not_finished",
      "with the faults over, a drain with time to spare ends"},
+    {runner_started_after_retirement, "runner_started_after_retirement",
+     "no runner starts on an instance once its retirement was decided, a runwarden restarted "
+     "from its journal included"},
+    {retirement_not_ended, "retirement_not_ended",
+     "an instance whose retirement was decided is terminated within retirement_end_bound of "
+     "the decision (of the faults' end, when they outlast it)"},
+    {job_killed_by_retirement, "job_killed_by_retirement",
+     "no job is killed by a retirement: neither by its drain's signal nor by the instance's "
+     "end it asks for"},
 }};
 
 }  // namespace

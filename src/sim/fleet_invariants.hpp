@@ -24,6 +24,9 @@ enum class fleet_invariant : std::uint8_t {
   approved_by_another,
   capacity_out_of_bounds,
   drain_not_finished,
+  runner_started_after_retirement,
+  retirement_not_ended,
+  job_killed_by_retirement,
 };
 
 struct fleet_invariant_row {

@@ -8,6 +8,7 @@
 #include "caf/scheduler/test_coordinator.hpp"
 #include "src/assembly/instance.hpp"
 #include "src/assembly/instance_planning.hpp"
+#include "src/control/warden_bridge.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/logging/logging.hpp"
 #include "src/sim/fleet_checker.hpp"
@@ -98,6 +99,15 @@ instance_plan sim_plan(const fleet_scenario& scenario, const sim_instance& simul
   return std::move(*planned.plan);
 }
 
+// Whether a journaled event carries a decision to retire the instance: a runner's end that
+// retires it, or the drain a retirement or a replacement asked for (warden_retirement.hpp).
+bool decides_retirement(const drain_event& event) {
+  if (const auto* exited = std::get_if<runner_exited>(&event)) return exited->retire_by.has_value();
+  const auto* asked = std::get_if<shutdown_requested>(&event);
+  return asked != nullptr && (asked->source == trigger_source::retirement ||
+                              asked->source == trigger_source::replacement);
+}
+
 void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std::size_t index,
           const fleet_run_options& options) {
   const sim_port_wiring ports{run->world, index, run->start};
@@ -119,9 +129,11 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
           .http = [http] { return http; },
           .exit_listener = recorder,
           .journal =
-              [run, index](instant at, const drain_event& event,
-                           const std::vector<drain_effect>& effects) {
+              [run, index, &system](instant at, const drain_event& event,
+                                    const std::vector<drain_effect>& effects) {
                 run->instances[index].journal.push_back({at, event, effects});
+                if (decides_retirement(event))
+                  run->world->retirement_decided(index, sim_now(system.clock().now(), run->start));
                 return std::optional<std::string>{};
               },
           .recovered = std::move(recovered),
@@ -130,6 +142,28 @@ void boot(caf::actor_system& system, const std::shared_ptr<run_state>& run, std:
   actors.warden = actors.runwarden->warden();
   actors.ports = {caf::actor_cast<caf::actor>(http), caf::actor_cast<caf::actor>(recorder)};
   caf::anon_send(actors.warden, subscribe_atom::value, status_subscriber_actor{recorder});
+}
+
+// The runner's job hook ran `runwarden ctl job start|end ID`: the report takes the control
+// API's own path from there, as Warden.ReportJob takes it (warden_service.cpp): the job id
+// checked, then asked of the warden through the bridge the gRPC handlers use. No socket:
+// while its runwarden is down or gone, ctl cannot connect and the report is lost.
+void report_job(caf::actor_system& system, const std::shared_ptr<run_state>& run, std::size_t index,
+                job_report_kind kind, std::string job_id) {
+  if (index >= run->instances.size()) return;
+  const auto& actors = run->instances[index];
+  if (actors.down || actors.gone || !actors.warden || job_id_problem(job_id)) return;
+  const control_context context{.system = system,
+                                .warden = actors.warden,
+                                .token = std::nullopt,
+                                .warden_shutdown_open = true,
+                                .allow_link_local_callbacks = false,
+                                .wall_clock = nullptr,
+                                .watches = nullptr,
+                                .connections = nullptr};
+  ask_warden(
+      context, [](const warden_snapshot&) {}, [](const std::string&) {},
+      job_reported{kind, std::move(job_id)});
 }
 
 void stop(const std::shared_ptr<run_state>& run, std::size_t index) {
@@ -225,6 +259,9 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
     return run->instances[index].last_status >= warden_status::shutting_down;
   };
   world.on_runwarden_crash = [&](std::size_t index) { return crash(run, index); };
+  world.on_job_report = [&](std::size_t index, job_report_kind kind, std::string job_id) {
+    report_job(system, run, index, kind, std::move(job_id));
+  };
   world.on_shutdown_signal = [&](std::size_t index) {
     const auto& actors = run->instances[index];
     if (!actors.down && !actors.gone && actors.warden)
@@ -256,6 +293,7 @@ fleet_run_result run_fleet(const fleet_scenario& scenario, const fleet_run_optio
   world.draining_of = nullptr;
   world.on_runwarden_crash = nullptr;
   world.on_shutdown_signal = nullptr;
+  world.on_job_report = nullptr;
   return result;
 }
 

@@ -118,6 +118,29 @@ class reader {
     s_.target_tracking.metric_period = period;
   }
 
+  void after_exit(const toml::node& node, const std::string& key) {
+    const auto* text = node.as_string();
+    if (text && text->get() == "restart")
+      s_.after_exit = after_exit_action::restart;
+    else if (text && text->get() == "retire")
+      s_.after_exit = after_exit_action::retire;
+    else
+      refuse(node, key, "expected \"restart\" or \"retire\"");
+  }
+
+  void on_give_up(const toml::node& node, const std::string& key) {
+    const auto* text = node.as_string();
+    const std::string word = text ? text->get() : std::string{};
+    if (word == "exit")
+      s_.on_give_up = give_up_choice::exit;
+    else if (word == "unhealthy")
+      s_.on_give_up = give_up_choice::unhealthy;
+    else if (word == "retire")
+      s_.on_give_up = give_up_choice::retire;
+    else
+      refuse(node, key, "expected \"exit\", \"unhealthy\" or \"retire\"");
+  }
+
   using key_reader = std::function<void(const toml::node&, const std::string&)>;
 
   std::map<std::string, key_reader> readers() {
@@ -173,6 +196,22 @@ class reader {
              s_.api = runner_api::github;
            else
              refuse(n, k, "expected \"gitlab\" or \"github\"");
+         }},
+        {"runner.one_job", [&](const auto& n, const auto& k) { flag(n, k, s_.one_job); }},
+        {"runner.job_hooks", [&](const auto& n, const auto& k) { flag(n, k, s_.job_hooks); }},
+        {"runner.after_exit", [&](const auto& n, const auto& k) { after_exit(n, k); }},
+        {"runner.idle_retire_after",
+         [&](const auto& n, const auto& k) {
+           std::chrono::seconds after{0};
+           duration(n, k, after, false);
+           s_.idle_retire_after = after;
+         }},
+        {"runner.on_give_up", [&](const auto& n, const auto& k) { on_give_up(n, k); }},
+        {"runner.recycle_after_jobs",
+         [&](const auto& n, const auto& k) {
+           std::uint32_t jobs = 0;
+           number_in(n, k, jobs, 1, 1000000);
+           s_.recycle_after_jobs = jobs;
          }},
         {"load.jobs_per_minute",
          [&](const auto& n, const auto& k) { number_in(n, k, s_.jobs_per_minute, 0, 100000); }},
@@ -259,6 +298,25 @@ class reader {
       }
     check_cloud(root, at);
     check_scaler(root, at);
+    check_retirement(root, at);
+  }
+
+  // A one-job runner runs one job at a time; a retirement ends the instance through the
+  // Auto Scaling API (the simulated runwardens have no retire_command to run).
+  template <class locate>
+  void check_retirement(const toml::table& root, const locate& at) {
+    if (s_.one_job && s_.concurrency != 1)
+      refuse(at("runner.concurrency"), "runner.concurrency",
+             "must be 1 with runner.one_job: a one-job runner takes one job");
+    if (s_.cloud != fleet_cloud::aws)
+      for (const char* key :
+           {"runner.after_exit", "runner.on_give_up", "runner.recycle_after_jobs"})
+        if (root.at_path(key).node())
+          refuse(at(key), key,
+                 "only with group.cloud = \"aws\": the instance end calls Auto Scaling");
+    if (s_.idle_retire_after && s_.after_exit != after_exit_action::retire)
+      refuse(at("runner.idle_retire_after"), "runner.idle_retire_after",
+             "only with runner.after_exit = \"retire\"");
   }
 
   // The group's target tracking decides capacity alone: runwarden's own scaler would fight

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "src/retirement/retirement_policy.hpp"
 #include "src/sim/target_tracking_model.hpp"
 
 namespace runwarden {
@@ -85,6 +86,19 @@ struct fleet_scenario {
   std::chrono::seconds poll_interval{5};  // runwarden's metadata polling
   bool scaling = false;                   // runwarden's own [scaling]
   runner_api api = runner_api::gitlab;    // github: no metrics page, GitHub's runner API
+  // A one-job runner (GitHub's --ephemeral, gitlab-runner run-single --max-builds 1): it
+  // takes one job, finishes it and exits by itself a second later (GitHub then deletes an
+  // ephemeral runner's registration itself).
+  bool one_job = false;
+  // The runner reports each job's start and end with `runwarden ctl job start|end ID`, as
+  // GitHub's ACTIONS_RUNNER_HOOK_JOB_STARTED and _COMPLETED scripts would.
+  bool job_hooks = false;
+  // runwarden's own [runner] after_exit, idle_retire_after, on_give_up and
+  // recycle_after_jobs (AWS only: the instance end speaks the Auto Scaling API).
+  after_exit_action after_exit = after_exit_action::restart;
+  std::optional<std::chrono::seconds> idle_retire_after;
+  give_up_choice on_give_up = give_up_choice::exit;
+  std::optional<std::uint32_t> recycle_after_jobs;
   // The load: jobs per minute, and bursts.
   double jobs_per_minute = 30;
   std::vector<job_burst> bursts;

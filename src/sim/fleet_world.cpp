@@ -188,6 +188,8 @@ std::string fleet_world::reclaim_reason(const sim_lifecycle_action& action) cons
 
 void fleet_world::kill_jobs(std::size_t index, const std::string& why, sim_seconds now) {
   auto& instance = instances_[index];
+  if (!instance.runner.jobs.empty())
+    checker_->jobs_killed(now, instance, instance.runner.jobs.size(), why);
   for (const auto job_index : instance.runner.jobs) {
     auto& job = jobs_[job_index];
     job.ended = now;
@@ -301,13 +303,15 @@ void fleet_world::assign_jobs(sim_seconds now) {
     // GitHub hands an Actions runner one job at a time, once it counts the runner idle: a
     // runner waiting to be unregistered competes with the queue for that moment.
     if (scenario_.api == runner_api::github && instance.github_counts_busy(now)) continue;
-    while (runner.jobs.size() < scenario_.concurrency && !queue_.empty()) {
+    while (runner.jobs.size() < scenario_.concurrency && !queue_.empty() &&
+           !takes_no_more_jobs(runner)) {
       const auto job_index = queue_.front();
       queue_.erase(queue_.begin());
       auto& job = jobs_[job_index];
       job.started = now;
       runner.jobs.push_back(job_index);
       instance.lane.jobs.push_back({job.id, now, std::nullopt, false});
+      job_taken((first + k) % count, job);
     }
   }
 }
@@ -324,6 +328,7 @@ void fleet_world::finish_jobs(sim_seconds now) {
       instance.github_busy_until = now + github_idle_lag;
       for (auto& bar : instance.lane.jobs)
         if (bar.id == job.id) bar.end = now;
+      job_finished(index, job, now);
       return true;
     });
     // A draining gitlab-runner exits once its last job is done.
@@ -473,6 +478,7 @@ exit_status fleet_world::runner_end(std::size_t instance, std::int64_t pid) cons
 
 void fleet_world::tick(sim_seconds now) {
   arrivals(now);
+  one_job_exits(now);
   finish_jobs(now);
   for (std::size_t i = 0; i < instances_.size(); ++i) {
     auto& instance = instances_[i];

@@ -22,6 +22,7 @@
 
 #include "messages/http_messages.hpp"
 #include "src/drain/drain_vocabulary.hpp"
+#include "src/drain/job_ledger.hpp"
 #include "src/sim/fleet_invariants.hpp"
 #include "src/sim/fleet_scenario.hpp"
 #include "src/sim/fleet_timeline.hpp"
@@ -62,6 +63,10 @@ struct sim_runner {
   // Spawned and waiting at its start gate for runwarden's release (child_process_host.hpp):
   // it runs nothing, takes no job, and ends if runwarden dies first.
   bool gated = true;
+  // A one-job runner (scenario.one_job): the jobs it took, and when it exits on its own
+  // once its job is done.
+  std::uint32_t jobs_taken = 0;
+  std::optional<sim_seconds> exit_due = std::nullopt;
 };
 
 // One lifecycle action the group waits for.
@@ -84,8 +89,9 @@ struct sim_instance {
   std::string lifecycle_state = "Pending";  // as DescribeAutoScalingInstances says
   std::string target_state;                 // IMDS target-lifecycle-state; empty: 404
   bool protected_from_scale_in = false;
-  bool booted = false;  // runwarden and the runner run
-  bool gone = false;    // terminated: its actors are stopped
+  bool unhealthy = false;  // SetInstanceHealth Unhealthy: the group replaces it
+  bool booted = false;     // runwarden and the runner run
+  bool gone = false;       // terminated: its actors are stopped
   std::optional<sim_seconds> spot_reclaim_at;
   bool refresh_victim = false;
   bool azure_spot = false;  // Azure: a Spot VM of the scale set's Spot Priority Mix
@@ -169,6 +175,8 @@ class fleet_world {
   std::function<bool(std::size_t instance)> on_runwarden_crash;
   // SIGTERM to the instance's runwarden: Google Cloud's guest shutdown (ACPI soft-off).
   std::function<void(std::size_t instance)> on_shutdown_signal;
+  // The runner's job hook ran `runwarden ctl job start|end ID` (scenario.job_hooks).
+  std::function<void(std::size_t instance, job_report_kind, std::string job_id)> on_job_report;
 
   // Once a virtual second: arrivals, job ends, boots, hook timeouts, reclaims, refresh.
   void tick(sim_seconds now);
@@ -196,6 +204,10 @@ class fleet_world {
   // The simulated HTTP port. A request the world holds (held) is answered through `later`.
   world_answer answer(std::size_t instance, const http_request& request, sim_seconds now,
                       held_responder later = {});
+
+  // The instance's runwarden journaled a decision to retire it (fleet_run.cpp reads it off
+  // the journal): the checker holds every later moment of the instance against it.
+  void retirement_decided(std::size_t instance, sim_seconds now);
 
   // At the run's end: the liveness checks, the open spans closed.
   void finish(sim_seconds now);
@@ -240,6 +252,11 @@ class fleet_world {
   void arrivals(sim_seconds now);
   void assign_jobs(sim_seconds now);
   void finish_jobs(sim_seconds now);
+  // One-job runners (fleet_world_one_job.cpp).
+  bool takes_no_more_jobs(const sim_runner& runner) const;
+  void job_taken(std::size_t index, const sim_job& job);
+  void job_finished(std::size_t index, const sim_job& job, sim_seconds now);
+  void one_job_exits(sim_seconds now);
   void check_actions(sim_seconds now);
   void reconcile_capacity(sim_seconds now);
   void instance_refresh(sim_seconds now);

@@ -33,6 +33,13 @@ settings sim_settings(const fleet_scenario& scenario, bool broken) {
   config.unregister.retry_max = sim_retry_wait_max;
   config.unregister.attempts_max = 0;
   config.unregister.timeout = sim_unregister_timeout;
+  // The machine's life: [runner] after_exit, idle_retire_after, on_give_up and
+  // recycle_after_jobs as the scenario says.
+  config.retirement.after_exit = scenario.after_exit;
+  config.retirement.on_give_up = scenario.on_give_up;
+  config.retirement.recycle.after_jobs = scenario.recycle_after_jobs;
+  if (scenario.idle_retire_after)
+    config.retirement.idle_retire_after = std::chrono::milliseconds{*scenario.idle_retire_after};
   config.scaling.enabled = scenario.scaling;
   config.scaling.capacity = scenario.concurrency;
   // Under the group's target tracking, runwarden keeps only scale-in protection while busy

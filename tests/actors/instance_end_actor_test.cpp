@@ -23,6 +23,8 @@ struct end_script {
   std::vector<autoscaling_call> calls;
   std::map<std::string, std::deque<autoscaling_failure>> failures;  // by action
   std::optional<instance_end_outcome> outcome;
+  std::uint32_t identity_failures = 0;  // IMDS reads that fail before one succeeds
+  std::uint32_t identity_reads = 0;
 
   std::string parameter(std::size_t index, const std::string& name) const {
     for (const auto& [key, value] : calls.at(index).parameters)
@@ -80,6 +82,9 @@ autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor
         return outcome;
       },
       [=](identity_atom) -> caf::result<instance_identity> {
+        if (++script->identity_reads <= script->identity_failures)
+          return caf::make_error(caf::sec::runtime_error,
+                                 "the instance identity: the IMDSv2 token: no answer");
         return instance_identity{self_id, "eu-west-1", "123456789012"};
       },
   };
@@ -158,4 +163,32 @@ TEST_CASE_METHOD(instance_end_fixture, "a refused call is the answer, without a 
   REQUIRE(script->outcome);
   CHECK_FALSE(script->outcome->done);
   CHECK(script->outcome->detail == "missing permission");
+}
+
+TEST_CASE_METHOD(instance_end_fixture,
+                 "transient failures (the identity, a throttled call) are tried again, the "
+                 "waits doubling, until the instance ends",
+                 "[instance_end]") {
+  // Found by the one-job simulation: one lost IMDS read ended runwarden with its retired
+  // instance left running for good.
+  script->identity_failures = 2;
+  script->failures["TerminateInstanceInAutoScalingGroup"].push_back(
+      {autoscaling_failure_kind::retry_with_backoff, "Throttling", "Rate exceeded"});
+  ask({.end = instance_end::terminate, .decrement_desired_capacity = false, .reason = "r"});
+  CHECK(script->identity_reads == 1);
+  CHECK(script->calls.empty());
+  advance(2s);
+  CHECK(script->identity_reads == 2);
+  advance(3s);
+  CHECK(script->identity_reads == 2);  // the second wait is 4 s
+  advance(1s);
+  CHECK(script->identity_reads == 3);
+  CHECK(script->actions() == lines{"TerminateInstanceInAutoScalingGroup"});
+  CHECK_FALSE(script->outcome);
+  advance(8s);
+  CHECK(script->actions() ==
+        lines{"TerminateInstanceInAutoScalingGroup", "TerminateInstanceInAutoScalingGroup",
+              "DescribeAutoScalingInstances", "DescribeLifecycleHooks", "CompleteLifecycleAction"});
+  REQUIRE(script->outcome);
+  CHECK(script->outcome->done);
 }

@@ -38,7 +38,7 @@ TEST_CASE("every invariant is listed once, with its name and meaning", "[sim][ch
     CHECK_FALSE(row.meaning.empty());
     names.insert(row.name);
   }
-  CHECK(names.size() == 13);
+  CHECK(names.size() == 16);
   CHECK(name_of(fleet_invariant::job_killed_early) == "job_killed_early");
 }
 

@@ -107,6 +107,37 @@ disable_scale_in = true
   CHECK(plain.scenario->target_tracking.scale_in_datapoints == 15);
 }
 
+TEST_CASE("a one-job runner's keys are read", "[sim][scenario]") {
+  const auto read = parse_fleet_scenario(R"([runner]
+api = "github"
+concurrency = 1
+one_job = true
+job_hooks = true
+after_exit = "retire"
+idle_retire_after = "5m"
+on_give_up = "unhealthy"
+recycle_after_jobs = 3
+)",
+                                         "s.toml");
+  INFO((read.errors.empty() ? std::string{} : read.errors.front()));
+  REQUIRE(read.scenario);
+  const auto& s = *read.scenario;
+  CHECK(s.one_job);
+  CHECK(s.job_hooks);
+  CHECK(s.after_exit == after_exit_action::retire);
+  CHECK(s.idle_retire_after == 5min);
+  CHECK(s.on_give_up == give_up_choice::unhealthy);
+  CHECK(s.recycle_after_jobs == 3u);
+  const auto plain = parse_fleet_scenario("", "s.toml");
+  REQUIRE(plain.scenario);
+  CHECK_FALSE(plain.scenario->one_job);
+  CHECK_FALSE(plain.scenario->job_hooks);
+  CHECK(plain.scenario->after_exit == after_exit_action::restart);
+  CHECK_FALSE(plain.scenario->idle_retire_after);
+  CHECK(plain.scenario->on_give_up == give_up_choice::exit);
+  CHECK_FALSE(plain.scenario->recycle_after_jobs);
+}
+
 TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario]") {
   const std::vector<std::pair<std::string, std::string>> rows{
       {"[group]\nmaximum = 3", "s.toml:2: group.maximum: unknown key"},
@@ -159,6 +190,20 @@ TEST_CASE("bad scenarios are refused naming file, line and key", "[sim][scenario
        "only scale-in protection while busy, the group's policy sets the capacity"},
       {"[group]\ncloud = \"gcp\"\nscaler = \"target-tracking\"",
        "s.toml:3: group.scaler: \"target-tracking\" only with group.cloud = \"aws\""},
+      {"[runner]\nafter_exit = \"reboot\"",
+       "s.toml:2: runner.after_exit: expected \"restart\" or \"retire\""},
+      {"[runner]\none_job = true\nconcurrency = 2",
+       "s.toml:3: runner.concurrency: must be 1 with runner.one_job: a one-job runner takes one "
+       "job"},
+      {"[group]\ncloud = \"gcp\"\n[runner]\nafter_exit = \"retire\"",
+       "s.toml:4: runner.after_exit: only with group.cloud = \"aws\": the instance end calls "
+       "Auto Scaling"},
+      {"[runner]\non_give_up = \"reboot\"",
+       "s.toml:2: runner.on_give_up: expected \"exit\", \"unhealthy\" or \"retire\""},
+      {"[runner]\nrecycle_after_jobs = 0",
+       "s.toml:2: runner.recycle_after_jobs: 0 is not between 1 and 1000000"},
+      {"[runner]\nidle_retire_after = \"5m\"",
+       "s.toml:2: runner.idle_retire_after: only with runner.after_exit = \"retire\""},
   };
   for (const auto& [text, error] : rows) {
     CAPTURE(text);
