@@ -52,6 +52,8 @@ pb::TriggerSource to_wire(trigger_source source) {
       return pb::TRIGGER_SOURCE_RETIREMENT;
     case trigger_source::replacement:
       return pb::TRIGGER_SOURCE_REPLACEMENT;
+    case trigger_source::os_shutdown:
+      return pb::TRIGGER_SOURCE_OS_SHUTDOWN;
   }
   return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
