@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "src/aws/autoscaling_answers.hpp"
+#include "src/aws/instance_retention.hpp"
 #include "src/aws/lifecycle_hook_choice.hpp"
 #include "src/logging/logging.hpp"
 
@@ -117,6 +118,20 @@ void terminate(end_pointer self, bool decrement) {
        });
 }
 
+// The group abandoned its terminate hook already: nothing to complete after the call.
+void terminate_retained(end_pointer self) {
+  const auto& id = self->state.instance_id;
+  call(self, terminate_retained_instance(id), [=](const autoscaling_outcome& outcome) {
+    if (!outcome.succeeded)
+      return answer(
+          self, false,
+          "the group retains this instance and keeps billing it: " + outcome.failure.description);
+    answer(self, true,
+           outcome.action + " accepted for the retained instance " + self->state.instance_id +
+               ", the desired capacity kept");
+  });
+}
+
 void end_on_aws(end_pointer self, const instance_end_request& request) {
   self->request(self->state.wiring.autoscaling_client, self->state.wiring.call_budget,
                 identity_atom::value)
@@ -126,6 +141,8 @@ void end_on_aws(end_pointer self, const instance_end_request& request) {
             if (request.end == instance_end::mark_unhealthy) {
               call(self, set_instance_health(identity.instance_id, false, false),
                    [=](const autoscaling_outcome& outcome) { after_main_call(self, outcome); });
+            } else if (request.retained) {
+              terminate_retained(self);
             } else {
               terminate(self, request.decrement_desired_capacity);
             }
