@@ -1,8 +1,8 @@
 #pragma once
 // The instance end's vocabulary (actors/instance_end): once a retirement's drain reached
-// gone, the warden asks it to end the instance by the cloud's own route and waits for its
-// answer before it exits, so that the logs of the retirement are written first and the
-// exit comes after the call.
+// gone, or any drain whose instance the group retains (Terminating:Retained), the warden asks it to
+// end the instance by the cloud's own route and waits for its answer before it exits, so that the
+// logs of the retirement are written first and the exit comes after the call.
 //
 //   (end_instance_atom, instance_end_request) -> instance_end_outcome
 
@@ -20,6 +20,9 @@ struct instance_end_request {
   // AWS: ShouldDecrementDesiredCapacity, chosen by the warden (config, else by the cause).
   bool decrement_desired_capacity = false;
   std::string reason;
+  // The group retains the instance (src/aws/instance_retention.hpp): terminated without a
+  // decrement (it no longer counts), and no terminate hook is looked for (it was abandoned).
+  bool retained = false;
 };
 
 struct instance_end_outcome {

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "src/aws/autoscaling_answers.hpp"
+#include "src/aws/instance_retention.hpp"
 #include "src/aws/lifecycle_hook_choice.hpp"
 #include "src/logging/logging.hpp"
 
@@ -163,6 +164,22 @@ void mark_unhealthy(end_pointer self) {
        });
 }
 
+// The group abandoned its terminate hook already: nothing to complete after the call.
+void terminate_retained(end_pointer self) {
+  const auto& id = self->state.instance_id;
+  call(self, terminate_retained_instance(id), [=](const autoscaling_outcome& outcome) {
+    if (!outcome.succeeded && transient(outcome.failure))
+      return retry_later(self, outcome.failure.description, [=] { terminate_retained(self); });
+    if (!outcome.succeeded)
+      return answer(
+          self, false,
+          "the group retains this instance and keeps billing it: " + outcome.failure.description);
+    answer(self, true,
+           outcome.action + " accepted for the retained instance " + self->state.instance_id +
+               ", the desired capacity kept");
+  });
+}
+
 // The instance id comes from IMDS, whose failures (a lost token request, a 5xx) pass: it is
 // read again until it is known.
 void end_on_aws(end_pointer self, const instance_end_request& request) {
@@ -173,6 +190,8 @@ void end_on_aws(end_pointer self, const instance_end_request& request) {
             self->state.instance_id = identity.instance_id;
             if (request.end == instance_end::mark_unhealthy) {
               mark_unhealthy(self);
+            } else if (request.retained) {
+              terminate_retained(self);
             } else {
               terminate(self, request.decrement_desired_capacity);
             }

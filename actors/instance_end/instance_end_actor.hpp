@@ -11,6 +11,12 @@
 //                     would count a vanished instance as unhealthy and its hooks would not run.
 //     mark_unhealthy  SetInstanceHealth Unhealthy with ShouldRespectGracePeriod false: the
 //                     group terminates and replaces the instance on its own schedule.
+//     retained        (a terminate asked for an instance the group retains, whatever the
+//                     drain's trigger) TerminateInstanceInAutoScalingGroup without the
+//                     decrement: the instance no longer counts in the desired capacity. Its
+//                     terminate hook was abandoned, so none is looked for.
+//     Each call is the Auto Scaling client's, retried within its budget: the instance end
+//     is the one actor that ends an instance once its drain is over.
 //     Then a terminate lifecycle hook the group starts for this instance is completed at
 //     once with CONTINUE: the drain is over, nothing is left for the hook to wait for. The
 //     hook is looked for hook_looks_max times, hook_wait apart, since the group starts it

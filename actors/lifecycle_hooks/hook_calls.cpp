@@ -139,8 +139,9 @@ void complete_hook(hooks_pointer self, const std::string& hook_name, lifecycle_a
   const failure_handler failed = [=](const autoscaling_failure& failure) {
     if (failure.kind == autoscaling_failure_kind::already_done) {
       observe_completion(self, completion_result::already_done);
-      // Past the hook: a group that retains the instance keeps it until it is terminated.
-      return end_if_retained(self, failure.description, done);
+      // Past the hook: a group that retains the instance keeps it until it is terminated
+      // (the warden has the instance end do that once gone).
+      return read_retention(self, failure.description, done);
     }
     if (failure.kind == autoscaling_failure_kind::access_denied ||
         failure.kind == autoscaling_failure_kind::failed) {

@@ -153,7 +153,7 @@ void complete_for_warden(hooks_pointer self, const std::string& hook_name,
                                                           : lifecycle_action_result::abandon;
   const auto warden = self->state.wiring.warden;
   complete_hook(self, hook_name, answer, [=](bool confirmed, const std::string& detail) {
-    self->send(warden, lifecycle_action_completed{confirmed, detail});
+    self->send(warden, lifecycle_action_completed{confirmed, detail, self->state.retained});
   });
 }
 

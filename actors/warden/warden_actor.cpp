@@ -219,13 +219,16 @@ void recover(warden_pointer self, const std::vector<journal_entry>& entries) {
                         applied_deadline(machine, now_of(self)));
   reconcile(self);
   publish(self);
-  // Recycling by uptime counts from this start; the runner's jobs from the journal.
+  // The retirement bounds go on: the uptime bound from the machine's boot (or the journal's
+  // first start), an idle bound for what was left of it; the runner's jobs from the journal.
   if (state.retirement && machine.status != warden_status::gone)
     (void)observe_for_retirement(self, warden_started{}, 0, now_of(self));
-  // A retirement that reached gone before runwarden stopped: the instance is ended again
-  // (level-triggered: terminating twice is answered as done), and runwarden exits.
+  // A retirement (or a retained instance) that reached gone before runwarden stopped: the
+  // instance is ended again (level-triggered: terminating twice is answered as done), and
+  // runwarden exits.
   const bool retired = machine.drain_trigger == trigger_source::retirement ||
-                       machine.drain_trigger == trigger_source::replacement;
+                       machine.drain_trigger == trigger_source::replacement ||
+                       machine.instance_retained;
   if (machine.status == warden_status::gone && retired) {
     const warden_exited exited{machine.exit_code.value_or(0), machine.exit_reason,
                                machine.drain_trigger};
@@ -304,6 +307,7 @@ warden_implementation::behavior_type warden_behavior(warden_pointer self, warden
   if (wiring.retirement) state.retirement.emplace(std::move(*wiring.retirement));
   state.instance_end = std::move(wiring.instance_end);
   state.disk_check_interval = wiring.disk_check_interval;
+  state.machine_uptime = std::move(wiring.machine_uptime);
   if (state.retirement && state.retirement->policy().recycle.disk_used_percent_max) {
     state.disk_used_percent = std::move(wiring.disk_used_percent);
     if (state.disk_used_percent) self->send(self, disk_check_atom::value);

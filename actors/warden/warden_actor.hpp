@@ -78,6 +78,7 @@ struct warden_state {
   bool instance_ending = false;                        // asked once
   std::function<std::optional<std::uint32_t>(const std::string&)> disk_used_percent;
   std::chrono::milliseconds disk_check_interval{0};
+  std::function<std::optional<std::chrono::milliseconds>()> machine_uptime;  // warden_wiring
 };
 
 struct warden_wiring {
@@ -115,6 +116,10 @@ struct warden_wiring {
   // every disk_check_interval while a threshold is set.
   std::function<std::optional<std::uint32_t>(const std::string&)> disk_used_percent = {};
   std::chrono::milliseconds disk_check_interval{std::chrono::minutes{1}};
+  // The uptime port for recycle_after_uptime: how long the machine has been up (the host
+  // reads its kernel's boot clock), nothing when unreadable. Empty (the simulation, tests):
+  // the bound counts from runwarden's first start in its journal.
+  std::function<std::optional<std::chrono::milliseconds>()> machine_uptime = {};
 };
 
 // The warden as it runs: besides its peers' interface (warden_actor), the messages it sends

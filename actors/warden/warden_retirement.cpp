@@ -47,6 +47,19 @@ std::optional<retire_instance> carry_out(warden_pointer self,
   return decided;
 }
 
+// When the machine booted, on the actor clock: its uptime, read through the port, before now.
+std::optional<instant> machine_booted_at(warden_pointer self, instant now) {
+  if (!self->state.machine_uptime) return std::nullopt;
+  const auto uptime = self->state.machine_uptime();
+  if (!uptime) {
+    warden_logger()->warn(
+        "retirement: the machine's uptime cannot be read; recycling by uptime counts from "
+        "runwarden's first start in its journal");
+    return std::nullopt;
+  }
+  return now - std::chrono::duration_cast<duration>(*uptime);
+}
+
 // A decision made while the runner runs: a drain, unless one is under way already.
 std::optional<shutdown_requested> drain_for(warden_pointer self,
                                             const std::optional<retire_instance>& decided) {
@@ -54,6 +67,23 @@ std::optional<shutdown_requested> drain_for(warden_pointer self,
   const auto status = self->state.machine->state().status;
   if (status != warden_status::starting && status != warden_status::running) return std::nullopt;
   return shutdown_requested{.source = trigger_of(*decided), .reason = decided->reason};
+}
+
+// What a retirement's drain asks for: the end its trigger names, the decrement by the cause.
+instance_end_request retirement_request(warden_pointer self) {
+  const auto& state = self->state;
+  const auto& drain = state.machine->state();
+  const auto end = drain.drain_trigger == trigger_source::replacement ? instance_end::mark_unhealthy
+                                                                      : instance_end::terminate;
+  // The cause is this run's decision; after a recovery only the trigger is left, and a
+  // one-job runner's group shrinks as its default says.
+  const auto& policy = state.retirement ? state.retirement->policy() : retirement_policy{};
+  const bool consumes = state.retirement_decision
+                            ? cause_consumes_capacity(state.retirement_decision->cause)
+                            : policy.after_exit == after_exit_action::retire;
+  return {.end = end,
+          .decrement_desired_capacity = policy.end.decrement_desired_capacity.value_or(consumes),
+          .reason = drain.drain_reason};
 }
 
 }  // namespace
@@ -85,7 +115,8 @@ std::optional<shutdown_requested> observe_for_retirement(warden_pointer self,
   const auto& drain = state.machine->state();
   std::optional<retirement_event> learned;
   if (std::holds_alternative<warden_started>(event)) {
-    learned = retirement_watch_began{};
+    // A start folded from the journal is the first start's time; only this run reads the boot.
+    learned = retirement_watch_began{replaying ? std::nullopt : machine_booted_at(self, now)};
   } else if (const auto* spawned = std::get_if<runner_spawned>(&event)) {
     if (drain.runner == runner_state::alive && drain.runner_pid == spawned->pid)
       learned = runner_came_up{};
@@ -130,30 +161,31 @@ std::optional<shutdown_requested> on_disk_check(warden_pointer self, instant now
 bool end_instance_before_exit(warden_pointer self, std::function<void()> then_exit) {
   auto& state = self->state;
   const auto& drain = state.machine->state();
-  if (drain.drain_trigger != trigger_source::retirement &&
-      drain.drain_trigger != trigger_source::replacement)
-    return false;
+  const bool retiring = drain.drain_trigger == trigger_source::retirement ||
+                        drain.drain_trigger == trigger_source::replacement;
+  if (!retiring && !drain.instance_retained) return false;
   if (!state.instance_end) {
     warden_logger()->warn(
-        "retirement: nothing is configured to end the instance "
-        "(runner.retire_command, or cloud.provider = \"aws\"); runwarden "
-        "only exits, and its journal keeps the runner from starting again");
+        drain.instance_retained
+            ? "instance end: the group retains this instance, and nothing is wired to end it"
+            : "retirement: nothing is configured to end the instance "
+              "(runner.retire_command, or cloud.provider = \"aws\"); runwarden "
+              "only exits, and its journal keeps the runner from starting again");
     return false;
   }
   if (state.instance_ending) return true;
   state.instance_ending = true;
-  const auto end = drain.drain_trigger == trigger_source::replacement ? instance_end::mark_unhealthy
-                                                                      : instance_end::terminate;
-  // The cause is this run's decision; after a recovery only the trigger is left, and a
-  // one-job runner's group shrinks as its default says.
-  const auto& policy = state.retirement ? state.retirement->policy() : retirement_policy{};
-  const bool consumes = state.retirement_decision
-                            ? cause_consumes_capacity(state.retirement_decision->cause)
-                            : policy.after_exit == after_exit_action::retire;
-  const instance_end_request request{
-      .end = end,
-      .decrement_desired_capacity = policy.end.decrement_desired_capacity.value_or(consumes),
-      .reason = drain.drain_reason};
+  // A retained instance is terminated whatever the drain's trigger: the group no longer
+  // counts it (a decrement would shrink it once more) and keeps billing it.
+  const auto request =
+      drain.instance_retained
+          ? instance_end_request{.end = instance_end::terminate,
+                                 .decrement_desired_capacity = false,
+                                 .reason =
+                                     "the group retains this instance (its terminate "
+                                     "hook was abandoned) and the runner is gone",
+                                 .retained = true}
+          : retirement_request(self);
   self->request(state.instance_end, caf::infinite, end_instance_atom::value, request)
       .then([=](const instance_end_outcome&) { then_exit(); },
             [=](caf::error& error) {

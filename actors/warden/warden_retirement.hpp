@@ -42,8 +42,9 @@ std::optional<shutdown_requested> on_retirement_timer(warden_pointer self,
 // next reading is armed unless the machine decided.
 std::optional<shutdown_requested> on_disk_check(warden_pointer self, instant now);
 
-// At gone: true when the exit waits for the instance's end (a retirement's drain), which is
-// then asked for; `then_exit` runs once it answered.
+// At gone: true when the exit waits for the instance's end (a retirement's drain, or any
+// drain whose instance the group retains), which is then asked for; `then_exit` runs once it
+// answered.
 bool end_instance_before_exit(warden_pointer self, std::function<void()> then_exit);
 
 }  // namespace runwarden

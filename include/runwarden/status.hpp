@@ -50,6 +50,7 @@ enum class shutdown_trigger : std::uint8_t {
   gcp_host_maintenance,
   retirement,   // the machine's purpose ended ([runner] after_exit, recycling)
   replacement,  // past the restart budget, marked unhealthy ([runner] on_give_up)
+  os_shutdown,  // the operating system is shutting down (logind's PrepareForShutdown)
 };
 
 // "running", "draining", "host", ...: the words of `runwarden ctl status --json`.

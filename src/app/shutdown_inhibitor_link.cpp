@@ -13,8 +13,8 @@ namespace {
 
 // A shutdown logind announces drains at once: systemd sends its SIGTERM only once the delay
 // locks are gone. Not as a SIGTERM: systemd's own SIGTERM, when InhibitDelayMaxSec runs out
-// with jobs left, would then count as a second one and force the runner; as a request (the
-// control API's trigger, the reason naming logind) it joins the drain and the jobs go on. A
+// with jobs left, would then count as a second one and force the runner; as a request (its own
+// trigger, os_shutdown, the reason naming logind) it joins the drain and the jobs go on. A
 // cancelled shutdown cannot undo a drain and is only logged.
 std::shared_ptr<logind_shutdown_watch> watch_shutdowns(const warden_actor& warden) {
   auto watch = std::make_shared<logind_shutdown_watch>();
@@ -25,7 +25,7 @@ std::shared_ptr<logind_shutdown_watch> watch_shutdowns(const warden_actor& warde
     }
     caf::anon_send(
         warden,
-        shutdown_requested{.source = trigger_source::control_api,
+        shutdown_requested{.source = trigger_source::os_shutdown,
                            .reason = "the system is shutting down (logind PrepareForShutdown)"});
   });
   // Without a bus the lock's first take says so, once.

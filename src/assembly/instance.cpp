@@ -16,6 +16,26 @@
 
 namespace runwarden {
 
+namespace {
+
+// Detached only when it has a command to wait for (runner.retire_command): on AWS it only
+// sends, and under the simulation's deterministic scheduler nothing may be detached. Besides
+// a retirement, with lifecycle hooks it terminates an instance its group retains
+// (Terminating:Retained). None otherwise.
+instance_end_actor start_instance_end(caf::actor_system& system, const instance_plan& plan,
+                                      const autoscaling_client_actor& client) {
+  if (!plan.retirement && !(plan.lifecycle_hooks && client)) return {};
+  instance_end_wiring ending{
+      .autoscaling_client = client,
+      .command = plan.retirement ? plan.retirement->end.command : std::vector<std::string>{},
+      .dry_run = plan.dry_run};
+  if (ending.command.empty())
+    return instance_end_actor{system.spawn(instance_end_behavior, std::move(ending))};
+  return instance_end_actor{system.spawn<caf::detached>(instance_end_behavior, std::move(ending))};
+}
+
+}  // namespace
+
 instance instance::start(caf::actor_system& system, instance_plan plan, instance_ports ports) {
   RUNWARDEN_ASSERT(ports.process && ports.http && ports.exit_listener);
   // A dry run puts its port in front of every worker's: whatever a worker calls, only reads
@@ -46,18 +66,7 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
     wiring.wall_clock = ports.wall_clock;
     started.cloudwatch_client_ = system.spawn(autoscaling_client_behavior, std::move(wiring));
   }
-  // Detached only when it has a command to wait for (runner.retire_command): on AWS it only
-  // sends, and under the simulation's deterministic scheduler nothing may be detached.
-  if (plan.retirement) {
-    instance_end_wiring ending{.autoscaling_client = started.autoscaling_client_,
-                               .command = plan.retirement->end.command,
-                               .dry_run = plan.dry_run};
-    started.instance_end_ =
-        ending.command.empty()
-            ? instance_end_actor{system.spawn(instance_end_behavior, std::move(ending))}
-            : instance_end_actor{
-                  system.spawn<caf::detached>(instance_end_behavior, std::move(ending))};
-  }
+  started.instance_end_ = start_instance_end(system, plan, started.autoscaling_client_);
   started.warden_ = system.spawn(
       warden_behavior, warden_wiring{.config = plan.drain,
                                      .process_port = ports.process,
@@ -71,7 +80,8 @@ instance instance::start(caf::actor_system& system, instance_plan plan, instance
                                      .wall_clock = ports.wall_clock,
                                      .retirement = plan.retirement,
                                      .instance_end = started.instance_end_,
-                                     .disk_used_percent = disk_used_percent});
+                                     .disk_used_percent = disk_used_percent,
+                                     .machine_uptime = ports.machine_uptime});
   escalation_watch escalation{.warden = started.warden_, .supervisors = {}};
   for (auto& worker : declare_workers(
            plan, ports,

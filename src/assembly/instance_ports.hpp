@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "actors/warden/warden_actor.hpp"
@@ -33,6 +34,10 @@ struct instance_ports {
   std::function<std::chrono::system_clock::time_point()> wall_clock = [] {
     return std::chrono::system_clock::now();
   };
+  // How long the machine has been up, for the uptime recycling bound (warden_wiring); the
+  // daemon reads its kernel's boot clock, the simulation gives none (its journal's first
+  // start counts instead).
+  std::function<std::optional<std::chrono::milliseconds>()> machine_uptime = {};
 };
 
 }  // namespace runwarden

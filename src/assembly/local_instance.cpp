@@ -8,6 +8,7 @@
 #include "actors/process_port/process_port_actor.hpp"
 #include "src/assembly/instance_planning.hpp"
 #include "src/logging/logging.hpp"
+#include "src/ports/os/machine_uptime.hpp"
 #include "src/runner/signal_names.hpp"
 #include "src/util/assert.hpp"
 #include "src/util/exit_codes.hpp"
@@ -105,7 +106,8 @@ void local_instance::start(caf::actor_system& system, warden_exit_listener_actor
                            metrics_->observe_journal(journal_->health());
                            return stopped;
                          },
-                     .recovered = journal_->recovered()});
+                     .recovered = journal_->recovered(),
+                     .machine_uptime = machine_uptime});
   plan_.reset();
 }
 

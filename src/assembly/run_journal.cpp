@@ -42,6 +42,9 @@ bool finished(const journal_contents& contents) {
   for (const auto& entry : contents.entries) (void)machine.step(entry.event, entry.at);
   const auto trigger = machine.state().drain_trigger;
   if (trigger == trigger_source::retirement || trigger == trigger_source::replacement) return false;
+  // A retained instance still to be ended: recovered, so that it is (the journal goes once
+  // the instance end answered).
+  if (machine.state().instance_retained) return false;
   return machine.state().status == warden_status::gone;
 }
 

@@ -9,7 +9,8 @@
 // instances"; the API reference's RetentionTriggers). It is AWS's answer for drains longer
 // than a hook can wait; runwarden is that someone once the runner is gone.
 //
-// Pure: the lifecycle hooks actor reads the LifecycleState and makes the call.
+// Pure: the lifecycle hooks actor reads the LifecycleState, and the instance end
+// (actors/instance_end) makes the call once the runner is gone.
 
 #include <string>
 #include <string_view>

@@ -83,6 +83,8 @@ v1::Trigger trigger_of(trigger_source source) {
       return v1::TRIGGER_RETIREMENT;
     case trigger_source::replacement:
       return v1::TRIGGER_REPLACEMENT;
+    case trigger_source::os_shutdown:
+      return v1::TRIGGER_OS_SHUTDOWN;
   }
   return v1::TRIGGER_UNSPECIFIED;
 }

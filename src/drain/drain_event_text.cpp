@@ -56,7 +56,8 @@ struct event_text {
                            : std::string{});
   }
   std::string operator()(const lifecycle_action_completed& e) const {
-    return fmt::format("lifecycle_action_completed confirmed={} {}", e.confirmed, e.detail);
+    return fmt::format("lifecycle_action_completed confirmed={}{} {}", e.confirmed,
+                       e.instance_retained ? " retained" : "", e.detail);
   }
   std::string operator()(const lifecycle_lookup_ended& e) const {
     return fmt::format("lifecycle_lookup_ended {}", e.detail);

@@ -104,6 +104,7 @@ void finish_lifecycle_completion(drain_step& step, const lifecycle_action_comple
     return;
   }
   step.state.lifecycle_completion = step_progress::done;
+  step.state.instance_retained = event.instance_retained;
   say(step, event.confirmed ? report_level::info : report_level::error,
       (event.confirmed
            ? "lifecycle action completed"

@@ -157,6 +157,7 @@ struct drain_state {
   std::optional<lifecycle_action> lifecycle;
   step_progress lifecycle_lookup = step_progress::not_started;
   step_progress lifecycle_completion = step_progress::not_started;
+  bool instance_retained = false;           // as the completion said (lifecycle_action_completed)
   std::optional<exit_status> drained_exit;  // how the runner ended, once the drain ended it
   std::string unregistration_result;        // per runner, as the unregistrar told it
   // When the next lifecycle heartbeat is due, while one is armed (for status texts).
@@ -246,6 +247,10 @@ struct lifecycle_action_pending {
 struct lifecycle_action_completed {
   bool confirmed = true;
   std::string detail = {};
+  // The group retains the instance (Terminating:Retained: its terminate hook was abandoned)
+  // and no longer counts it: once gone, the instance end terminates it, keeping the desired
+  // capacity. Journaled, so that a restart at gone still ends it.
+  bool instance_retained = false;
   friend bool operator==(const lifecycle_action_completed&,
                          const lifecycle_action_completed&) = default;
 };

@@ -57,6 +57,8 @@ std::string_view to_string(trigger_source source) {
       return "retirement";
     case trigger_source::replacement:
       return "replacement (marked unhealthy)";
+    case trigger_source::os_shutdown:
+      return "the operating system's shutdown";
   }
   return "unknown";
 }
@@ -99,6 +101,8 @@ std::string_view trigger_token(trigger_source source) {
       return "retirement";
     case trigger_source::replacement:
       return "replacement";
+    case trigger_source::os_shutdown:
+      return "os_shutdown";
   }
   return "unknown";
 }

@@ -43,6 +43,9 @@ enum class trigger_source : std::uint8_t {
   // Past the restart budget with on_give_up = "unhealthy": once gone, the instance is marked
   // unhealthy so that its group replaces it.
   replacement,
+  // The operating system is shutting down or rebooting (logind's PrepareForShutdown): a
+  // request, as the control API's, so that systemd's own SIGTERM later is not a second one.
+  os_shutdown,
 };
 
 enum class timer_kind : std::uint8_t {

@@ -83,6 +83,8 @@ shutdown_trigger public_trigger(trigger_source source) {
       return shutdown_trigger::retirement;
     case trigger_source::replacement:
       return shutdown_trigger::replacement;
+    case trigger_source::os_shutdown:
+      return shutdown_trigger::os_shutdown;
   }
   return shutdown_trigger::host;
 }
@@ -129,7 +131,7 @@ std::string_view to_string(shutdown_phase phase) {
 }
 
 std::string_view to_string(shutdown_trigger trigger) {
-  return trigger_token(internal_of(trigger, public_trigger, trigger_source::replacement));
+  return trigger_token(internal_of(trigger, public_trigger, trigger_source::os_shutdown));
 }
 
 }  // namespace runwarden::embedded

@@ -52,6 +52,8 @@ pb::TriggerSource to_wire(trigger_source source) {
       return pb::TRIGGER_SOURCE_RETIREMENT;
     case trigger_source::replacement:
       return pb::TRIGGER_SOURCE_REPLACEMENT;
+    case trigger_source::os_shutdown:
+      return pb::TRIGGER_SOURCE_OS_SHUTDOWN;
   }
   return pb::TRIGGER_SOURCE_UNSPECIFIED;
 }
@@ -183,6 +185,7 @@ struct event_encoder {
     auto* completed = message.mutable_lifecycle_action_completed();
     completed->set_confirmed(e.confirmed);
     completed->set_detail(e.detail);
+    completed->set_instance_retained(e.instance_retained);
   }
   void operator()(const lifecycle_lookup_ended& e) const {
     message.mutable_lifecycle_lookup_ended()->set_detail(e.detail);
@@ -272,7 +275,8 @@ drain_event decode_event(const pb::Event& message) {
     }
     case pb::Event::kLifecycleActionCompleted:
       return lifecycle_action_completed{message.lifecycle_action_completed().confirmed(),
-                                        message.lifecycle_action_completed().detail()};
+                                        message.lifecycle_action_completed().detail(),
+                                        message.lifecycle_action_completed().instance_retained()};
     case pb::Event::kLifecycleLookupEnded:
       return lifecycle_lookup_ended{message.lifecycle_lookup_ended().detail()};
     case pb::Event::kRunnerSignalDelivered:

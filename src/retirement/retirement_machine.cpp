@@ -22,9 +22,17 @@ class retirement_machine::stepper {
 
   std::vector<retirement_effect> take_effects() { return std::move(effects_); }
 
-  void operator()(const retirement_watch_began&) {
-    if (decided() || !policy_.recycle.after_uptime) return;
-    state_.uptime_due = now_ + *policy_.recycle.after_uptime;
+  // A warden restarted from its journal comes here too: neither bound may start over, since
+  // a machine whose warden restarts more often than the bound would never recycle.
+  void operator()(const retirement_watch_began& event) {
+    if (decided()) return;
+    if (state_.idle_due)
+      effects_.push_back(arm_retirement_timer{retirement_timer::idle, *state_.idle_due});
+    if (!policy_.recycle.after_uptime) return;
+    if (event.machine_booted_at)
+      state_.uptime_due = *event.machine_booted_at + *policy_.recycle.after_uptime;
+    else if (!state_.uptime_due)
+      state_.uptime_due = now_ + *policy_.recycle.after_uptime;
     effects_.push_back(arm_retirement_timer{retirement_timer::uptime, *state_.uptime_due});
   }
 

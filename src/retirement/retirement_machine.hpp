@@ -57,10 +57,16 @@ enum class retirement_timer : std::uint8_t { idle, uptime };
 enum class restart_verdict : std::uint8_t { restart, policy_keeps_down, budget_spent };
 
 // Events, in the past tense.
-struct retirement_watch_began {};  // runwarden started on this machine (arms the uptime bound)
-struct runner_came_up {};          // a runner (re)started: it has taken no job yet
-struct job_began {};               // the runner reported a new job
-struct running_jobs_seen {         // its metrics' running count
+// Runwarden (re)started watching this machine: the uptime bound is armed to count from the
+// machine's boot when that is known (the host reads it; here it is only an input), else from
+// the first start this state has seen (a journal folded in before keeps its own). An idle
+// bound a folded journal left running is armed again for the time it was due.
+struct retirement_watch_began {
+  std::optional<instant> machine_booted_at;
+};
+struct runner_came_up {};   // a runner (re)started: it has taken no job yet
+struct job_began {};        // the runner reported a new job
+struct running_jobs_seen {  // its metrics' running count
   std::uint32_t running = 0;
 };
 struct runner_went_down {  // it ended outside a drain
@@ -102,8 +108,8 @@ struct retirement_state {
   std::uint64_t reported_starts = 0;          // this runner's
   std::uint64_t counted_rises = 0;            // this runner's
   std::uint32_t last_running = 0;
-  std::optional<instant> idle_due;
-  std::optional<instant> uptime_due;
+  std::optional<instant> idle_due;    // while a one-job runner waits for its job
+  std::optional<instant> uptime_due;  // once watching, while recycle.after_uptime is set
 };
 
 class retirement_machine {

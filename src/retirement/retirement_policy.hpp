@@ -33,8 +33,10 @@ enum class give_up_choice : std::uint8_t {
 
 // Recycling a long-lived instance: each bound is off when unset.
 struct recycle_bounds {
-  std::optional<std::uint32_t> after_jobs;                // jobs started over the instance's life
-  std::optional<std::chrono::milliseconds> after_uptime;  // since runwarden started here
+  std::optional<std::uint32_t> after_jobs;  // jobs started over the instance's life
+  // Since the machine booted (its kernel's uptime, CLOCK_BOOTTIME), across restarts of
+  // runwarden; where the boot is unknown, since runwarden's first start in its journal.
+  std::optional<std::chrono::milliseconds> after_uptime;
   // The builds' disk: past used_percent_max percent used on disk_path, the instance recycles.
   std::string disk_path;
   std::optional<std::uint32_t> disk_used_percent_max;

@@ -38,7 +38,7 @@ enum class publish_outcome : std::uint8_t { sent, throttled, rejected, failed, o
 
 inline constexpr std::size_t warden_status_count = 4;
 inline constexpr std::size_t drain_phase_count = 8;
-inline constexpr std::size_t trigger_source_count = 18;
+inline constexpr std::size_t trigger_source_count = 19;
 inline constexpr std::size_t signal_purpose_count = 4;
 inline constexpr std::size_t notification_kind_count = 5;
 inline constexpr std::size_t error_kind_count = 3;
@@ -49,7 +49,7 @@ inline constexpr std::size_t publish_outcome_count = 5;
 
 static_assert(static_cast<std::size_t>(warden_status::gone) + 1 == warden_status_count);
 static_assert(static_cast<std::size_t>(drain_phase::done) + 1 == drain_phase_count);
-static_assert(static_cast<std::size_t>(trigger_source::replacement) + 1 == trigger_source_count);
+static_assert(static_cast<std::size_t>(trigger_source::os_shutdown) + 1 == trigger_source_count);
 static_assert(static_cast<std::size_t>(signal_purpose::reload) + 1 == signal_purpose_count);
 static_assert(static_cast<std::size_t>(notification_kind::restart_budget_spent) + 1 ==
               notification_kind_count);

@@ -192,3 +192,21 @@ TEST_CASE_METHOD(instance_end_fixture,
   REQUIRE(script->outcome);
   CHECK(script->outcome->done);
 }
+
+// Instance retention (src/aws/instance_retention.hpp): the instance end terminates a retained
+// instance, as the lifecycle hooks actor once did with a retry loop of its own. Without the
+// decrement whatever is asked (the group no longer counts it), and no hook is looked for (the
+// group abandoned it already).
+TEST_CASE_METHOD(instance_end_fixture,
+                 "a retained instance is terminated without the decrement and without a hook",
+                 "[instance_end]") {
+  ask({.end = instance_end::terminate,
+       .decrement_desired_capacity = false,
+       .reason = "retained",
+       .retained = true});
+  CHECK(script->actions() == lines{"TerminateInstanceInAutoScalingGroup"});
+  CHECK(script->parameter(0, "ShouldDecrementDesiredCapacity") == "false");
+  CHECK(script->parameter(0, "InstanceId") == self_id);
+  REQUIRE(script->outcome);
+  CHECK(script->outcome->done);
+}

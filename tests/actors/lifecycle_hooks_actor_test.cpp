@@ -322,8 +322,10 @@ TEST_CASE_METHOD(hooks_fixture, "how a completion ends reaches the warden", "[li
 // Instance retention (src/aws/instance_retention.hpp): a hook abandoned during the drain in a
 // group that retains the instance. The heartbeat that finds no action reads the instance and
 // tells the warden its state; no heartbeat is asked any more; the completion, once the runner
-// is gone, finds no action either and terminates the instance without a decrement.
-TEST_CASE_METHOD(hooks_fixture, "a retained instance is shown, then terminated at the completion",
+// is gone, finds no action either and tells the warden the instance is retained. The hooks
+// actor terminates nothing itself: the instance end does, once the warden is gone (one actor
+// ends instances; it once had a retry loop of its own here).
+TEST_CASE_METHOD(hooks_fixture, "a retained instance is shown, then said so at the completion",
                  "[lifecycle_hooks]") {
   // At start (the launch hook's look), the terminate lookup, then after the heartbeat.
   script_->instance_states = {"InService", "Terminating:Wait", "Terminating:Retained"};
@@ -341,22 +343,14 @@ TEST_CASE_METHOD(hooks_fixture, "a retained instance is shown, then terminated a
   CHECK(script_->count("RecordLifecycleActionHeartbeat") == beats);  // none is left to keep
 
   script_->failures["CompleteLifecycleAction"] = {autoscaling_failure_kind::already_done};
-  script_->failures["TerminateInstanceInAutoScalingGroup"] = {
-      autoscaling_failure_kind::retry_with_backoff};
   caf::anon_send(hooks, complete_atom::value, std::string{"drain-runner"},
                  lifecycle_result::proceed);
   run();
   for (int second = 0; second < 30; ++second) advance(1s);
   REQUIRE(script_->completed.size() == 1);
   CHECK(script_->completed[0].confirmed);
-  REQUIRE(script_->count("TerminateInstanceInAutoScalingGroup") == 2);  // once throttled
-  const auto& terminate_call = script_->calls.back().second;
-  CHECK(terminate_call.action == "TerminateInstanceInAutoScalingGroup");
-  CHECK(terminate_call.parameters ==
-        form_parameter_list{{"Action", "TerminateInstanceInAutoScalingGroup"},
-                            {"Version", "2011-01-01"},
-                            {"InstanceId", "i-self"},
-                            {"ShouldDecrementDesiredCapacity", "false"}});
+  CHECK(script_->completed[0].instance_retained);
+  CHECK(script_->count("TerminateInstanceInAutoScalingGroup") == 0);
 }
 
 TEST_CASE_METHOD(hooks_fixture, "an instance not retained is not terminated at the completion",
@@ -369,6 +363,7 @@ TEST_CASE_METHOD(hooks_fixture, "an instance not retained is not terminated at t
   run();
   REQUIRE(script_->completed.size() == 1);
   CHECK(script_->completed[0].confirmed);
+  CHECK_FALSE(script_->completed[0].instance_retained);
   CHECK(script_->count("TerminateInstanceInAutoScalingGroup") == 0);
 }
 

@@ -64,6 +64,21 @@ process_port_actor::behavior_type scripted_port(
   };
 }
 
+// The instance end (actors/instance_end) as the warden sees it: every request, answered done.
+struct recording_end_state {
+  std::vector<instance_end_request> asked;
+};
+
+instance_end_actor::behavior_type recording_end(
+    instance_end_actor::stateful_pointer<recording_end_state> self) {
+  return {
+      [=](end_instance_atom, const instance_end_request& request) {
+        self->state.asked.push_back(request);
+        return instance_end_outcome{true, "ended"};
+      },
+  };
+}
+
 struct exit_listener_state {
   std::optional<warden_exited> exited;
   caf::timespan exited_at{};
@@ -124,8 +139,13 @@ class warden_fixture : public testing::deterministic_fixture {
 
   // As a runwarden restarted mid-drain does it: the journal's entries folded in.
   // Each append goes into order() as "journal EVENT".
-  void recovered_start(drain_config config, std::vector<journal_entry> entries) {
+  // With a retirement policy, and an uptime port when given (warden_wiring).
+  void recovered_start(
+      drain_config config, std::vector<journal_entry> entries,
+      std::optional<retirement_policy> retirement = std::nullopt,
+      std::function<std::optional<std::chrono::milliseconds>()> machine_uptime = {}) {
     port_ = spawn(scripted_port, std::int64_t{500}, order_);
+    ending_ = spawn(recording_end);
     listener_ = spawn(exit_listener, system().clock().now());
     warden_ = spawn(warden_behavior,
                     warden_wiring{.config = std::move(config),
@@ -137,17 +157,28 @@ class warden_fixture : public testing::deterministic_fixture {
                                         order->push_back("journal " + to_string(event));
                                         return std::optional<std::string>{};
                                       },
-                                  .recovered = std::move(entries)});
+                                  .recovered = std::move(entries),
+                                  .retirement = std::move(retirement),
+                                  .instance_end = ending_,
+                                  .machine_uptime = std::move(machine_uptime)});
     run();
   }
 
   const std::vector<std::string>& order() const { return *order_; }
+
+  // The trigger of the drain under way, as the warden's machine holds it.
+  std::optional<trigger_source> observed_trigger() {
+    return state_of<warden_state>(warden_).machine->state().drain_trigger;
+  }
 
   std::vector<int>& signals_after_gone() {
     return state_of<exit_listener_state>(listener_).signals_after_gone;
   }
 
   warden_implementation& warden() { return warden_; }
+  std::vector<instance_end_request>& ends_asked() {
+    return state_of<recording_end_state>(ending_).asked;
+  }
   observer_actor& observer() { return observer_; }
   observer_state& observed() { return state_of<observer_state>(observer_); }
 
@@ -169,6 +200,7 @@ class warden_fixture : public testing::deterministic_fixture {
   warden_exit_listener_actor listener_;
   observer_actor observer_;
   warden_implementation warden_;
+  instance_end_actor ending_;
 };
 
 drain_config config_for_test() {
@@ -480,4 +512,115 @@ TEST_CASE_METHOD(warden_fixture, "once gone, runwarden's own signals go to the e
   send(os_signal_received{SIGTERM});
   send(os_signal_received{SIGHUP});
   CHECK(signals_after_gone() == std::vector<int>{SIGTERM, SIGHUP});
+}
+
+// A one-job runner's idle bound was lost when the warden restarted while it ran: the fold of
+// the journal armed no timer, so a runner whose job was cancelled before pickup kept the
+// machine for good. The recovered warden arms it again for what was left of it.
+TEST_CASE_METHOD(warden_fixture, "recovered, the idle bound goes on for what was left of it") {
+  retirement_policy policy;
+  policy.after_exit = after_exit_action::retire;
+  policy.idle_retire_after = 15min;
+  advance(10min);
+  recovered_start(
+      config_for_test(),
+      {{1, instant{0s}, warden_started{}, {}}, {2, instant{0s}, runner_spawned{100}, {}}}, policy);
+  CHECK(port().adopted == std::vector<std::int64_t>{100});
+  advance(4min + 59s);
+  CHECK(port().signals.empty());
+  advance(1s);  // 15 min after the runner came up, not 15 min after the restart
+  REQUIRE(port().signals.size() == 1);
+  CHECK(port().signals[0].signal_number == SIGQUIT);
+  CHECK(observed_trigger() == trigger_source::retirement);
+}
+
+// The uptime bound counted from each start of the warden: a machine whose warden restarted
+// more often than the bound never recycled. It counts from the machine's boot, or without an
+// uptime port from the journal's first start.
+TEST_CASE_METHOD(warden_fixture,
+                 "recovered, the uptime bound counts from the journal's first "
+                 "start") {
+  retirement_policy policy;
+  policy.recycle.after_uptime = 6h;
+  advance(5h);
+  recovered_start(
+      config_for_test(),
+      {{1, instant{0s}, warden_started{}, {}}, {2, instant{0s}, runner_spawned{100}, {}}}, policy);
+  advance(59min);
+  CHECK(port().signals.empty());
+  advance(1min);
+  REQUIRE(port().signals.size() == 1);
+  CHECK(observed_trigger() == trigger_source::retirement);
+}
+
+TEST_CASE_METHOD(warden_fixture, "recovered, the uptime bound counts from the machine's boot") {
+  retirement_policy policy;
+  policy.recycle.after_uptime = 6h;
+  advance(2h);
+  // Up for 4 h at this start: booted 2 h before the journal's first start.
+  recovered_start(
+      config_for_test(),
+      {{1, instant{0s}, warden_started{}, {}}, {2, instant{0s}, runner_spawned{100}, {}}}, policy,
+      [] { return std::optional<std::chrono::milliseconds>{4h}; });
+  advance(1h + 59min);
+  CHECK(port().signals.empty());
+  advance(1min);  // 6 h after the boot
+  REQUIRE(port().signals.size() == 1);
+  CHECK(observed_trigger() == trigger_source::retirement);
+}
+
+// Instance retention: the lifecycle client's completion said the group retains the instance
+// (Terminating:Retained). The lifecycle hooks actor once terminated it itself, with a retry
+// loop of its own; now the instance end does, once gone, as for a retirement, and a warden
+// restarted at gone from its journal asks again before it exits.
+std::vector<journal_entry> journal_of_a_retained_drain() {
+  const lifecycle_action action{
+      .hook_name = "drain-runner", .heartbeat_timeout = 300s, .expires_at = instant{3600s}};
+  return {{1, instant{0s}, warden_started{}, {}},
+          {2, instant{0s}, runner_spawned{100}, {}},
+          {3, instant{1s}, shutdown_requested{.source = trigger_source::cloud_lifecycle}, {}},
+          {4, instant{1s}, lifecycle_action_pending{action}, {}},
+          {5, instant{2s}, runner_exited{100, exit_status{}}, {}},
+          {6, instant{3s}, lifecycle_action_completed{true, "no active action", true}, {}}};
+}
+
+// A completion under way waits for a lifecycle client (none is wired here).
+drain_config config_awaiting_the_hook() {
+  auto config = config_for_test();
+  config.await_lifecycle_lookup = true;
+  return config;
+}
+
+TEST_CASE_METHOD(warden_fixture,
+                 "recovered at gone with a retained instance, the instance end terminates it") {
+  advance(5s);
+  recovered_start(config_awaiting_the_hook(), journal_of_a_retained_drain());
+  REQUIRE(ends_asked().size() == 1);
+  CHECK(ends_asked()[0].end == instance_end::terminate);
+  CHECK(ends_asked()[0].retained);
+  CHECK_FALSE(ends_asked()[0].decrement_desired_capacity);
+  REQUIRE(exited());  // once the instance end answered
+  CHECK(exited()->trigger == trigger_source::cloud_lifecycle);
+}
+
+TEST_CASE_METHOD(warden_fixture, "a completion that says retained ends the instance once gone") {
+  auto entries = journal_of_a_retained_drain();
+  entries.pop_back();
+  advance(3s);
+  recovered_start(config_awaiting_the_hook(), entries);
+  CHECK(ends_asked().empty());
+  send(lifecycle_action_completed{true, "no active action", true});
+  REQUIRE(ends_asked().size() == 1);
+  CHECK(ends_asked()[0].retained);
+  REQUIRE(exited());
+}
+
+TEST_CASE_METHOD(warden_fixture, "a completion without retention ends no instance") {
+  auto entries = journal_of_a_retained_drain();
+  entries.pop_back();
+  advance(3s);
+  recovered_start(config_awaiting_the_hook(), entries);
+  send(lifecycle_action_completed{true, "completed"});
+  CHECK(ends_asked().empty());
+  REQUIRE(exited());
 }

@@ -11,6 +11,7 @@ MODE:
   jobs   take job-1, job-2, ... one after the other (each 0.3 s) until SIGTERM, the generic
          kind's graceful signal: then finish the job under way and exit 0
   hold   take job-1 and finish it, then stay up until SIGTERM (exit 0)
+  idle   take no job, stay up until SIGTERM (exit 0): a job cancelled before pickup
 Every step is appended to RECORD: "up PID" first, then "job-N start rc=..",
 "job-N end rc=..", "term", "exit N"."""
 
@@ -56,6 +57,11 @@ if mode == "crash":
     sys.exit(3)
 if mode == "one":
     job(1)
+    note("exit 0")
+    sys.exit(0)
+if mode == "idle":
+    while not terminated:
+        time.sleep(0.02)
     note("exit 0")
     sys.exit(0)
 number = 0

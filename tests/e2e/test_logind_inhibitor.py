@@ -14,8 +14,8 @@ fake_gitlab_runner.py (two jobs) in the shared DrainWorld.
   (the fake GitLab API fails first, so the warden is alive for seconds after): the release
   comes from the decision, not from the process's end. It is never taken again.
 - logind's PrepareForShutdown(true), as `shutdown -h` sends it: runwarden drains at once
-  (the reason names logind), the job count falls, the lock goes once the jobs are done, and
-  runwarden exits 0, all without a signal.
+  (trigger os_shutdown, the reason names logind), the job count falls, the lock goes once
+  the jobs are done, and runwarden exits 0, all without a signal.
 - A bus without logind (no fake): runwarden says so once, holds nothing, and drains as usual.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_logind_inhibitor.py
 """
@@ -138,6 +138,8 @@ class LogindInhibitorTest(unittest.TestCase):
         draining = self.world.wait_for(lambda s: s.get("state") == "shutting_down")
         self.assertIsNotNone(draining, "PrepareForShutdown started no drain")
         self.assertIn("PrepareForShutdown", draining["reason"])
+        # Its own trigger, not the control API's (a Watch client tells the two apart).
+        self.assertEqual("os_shutdown", draining["trigger"])
         self.assertEqual({"event": "released", "id": 1}, self.logind.next_event())
         self.assertEqual(0, warden.wait(timeout=WAIT_S))
         statuses = self.world.watch.wait_until_ended()

@@ -15,6 +15,9 @@ instance metadata service, with real processes: a generic runner that reports it
   decrement, since its capacity is still wanted.
 - A warden killed with SIGKILL after the decision (while its terminate call hangs) comes back
   from the journal and finishes the retirement without starting the runner again.
+- idle_retire_after: a one-job runner that takes no job retires its instance even when the
+  warden is killed while the bound runs (the restarted warden arms it again from its
+  journal; it was lost, and the runner idled for good).
 Nothing waits a fixed time: every wait reads the runner's record, the log or the fake.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_retirement.py
 """
@@ -127,6 +130,18 @@ class RetirementTest(GenericRunnerWorld, unittest.TestCase):
         self.assertIn("continuing from the journal", self.log())
         self.assertTrue(eventually(lambda: self.calls("TerminateInstanceInAutoScalingGroup")),
                         self.log())
+
+    def test_a_warden_killed_while_the_idle_bound_runs_still_retires(self):
+        keeper = self.start("idle", 'after_exit = "retire"\nidle_retire_after = "4s"')
+        self.assertTrue(eventually(lambda: self.steps()[:1] == ["up"]), self.log())
+        killed = kill_warden(keeper)
+        self.assertIsNotNone(killed, self.log())
+        self.assertEqual(0, keeper.wait(timeout=WAIT_S), self.log())
+        self.assertIn("continuing from the journal", self.log())
+        self.assertIn("took no job within", self.log())
+        self.assertEqual(["up", "term", "exit 0"], self.steps())
+        [terminate] = self.calls("TerminateInstanceInAutoScalingGroup")
+        self.assertEqual("true", terminate["ShouldDecrementDesiredCapacity"])
 
 
 if __name__ == "__main__":

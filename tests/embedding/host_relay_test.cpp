@@ -109,7 +109,8 @@ TEST_CASE("the public words are enums, each with the text runwarden ctl shows", 
   CHECK(to_string(shutdown_trigger::spot_interruption) == "spot_interruption");
   CHECK(to_string(shutdown_trigger::gcp_host_maintenance) == "gcp_host_maintenance");
   // Every internal trigger has its public word, the host's own included.
-  for (unsigned each = 0; each <= static_cast<unsigned>(trigger_source::replacement); ++each) {
+  CHECK(to_string(shutdown_trigger::os_shutdown) == "os_shutdown");
+  for (unsigned each = 0; each <= static_cast<unsigned>(trigger_source::os_shutdown); ++each) {
     warden_snapshot snapshot;
     snapshot.trigger = static_cast<trigger_source>(each);
     const auto word = public_status(snapshot).trigger;

@@ -57,7 +57,7 @@ TEST_CASE("every trigger source and timer kind survives the round trip", "[journ
       CHECK(decode_event(encode_event(event)) == event);
     }
   }
-  CHECK(triggers == 18);
+  CHECK(triggers == 19);
   CHECK(timers == 8);
 }
 

@@ -80,6 +80,7 @@ inline std::vector<drain_event> every_event_kind() {
                                                 .expires_at = instant{30s},
                                                 .wind_down_reserve = 0s}},
       lifecycle_action_completed{true, "no active lifecycle action"},
+      lifecycle_action_completed{true, "no active lifecycle action", true},  // retained
       lifecycle_lookup_ended{"the group has no terminate hook"},
       runner_signal_delivered{4711, SIGTERM}, lifecycle_client_unavailable{},
       job_reported{job_report_kind::started, "12345-1-build"},

@@ -140,7 +140,8 @@ TEST_CASE("a graceful drain counts its trigger, its signal, the exit and its dur
               "runwarden_drains_total{trigger=\"gcp_host_maintenance\"} 0",
               "runwarden_drains_total{trigger=\"host\"} 0",
               "runwarden_drains_total{trigger=\"retirement\"} 0",
-              "runwarden_drains_total{trigger=\"replacement\"} 0"});
+              "runwarden_drains_total{trigger=\"replacement\"} 0",
+              "runwarden_drains_total{trigger=\"os_shutdown\"} 0"});
   CHECK(fed.series("runwarden_runner_signals_sent_total") ==
         lines{"runwarden_runner_signals_sent_total{purpose=\"graceful\"} 1",
               "runwarden_runner_signals_sent_total{purpose=\"forceful\"} 0",

@@ -180,3 +180,52 @@ TEST_CASE("a one-job runner that takes no job within the idle bound retires", "[
   busy.step(job_began{}, 1min);
   CHECK(busy.step(retirement_timer_fired{}, 15min).empty());  // a job came: no idle bound
 }
+
+// A warden restarted from its journal starts watching again: the uptime bound must not start
+// over (a machine whose warden restarts more often than the bound would never recycle).
+TEST_CASE("the uptime bound counts from the machine's boot, across restarts", "[retirement]") {
+  retirement_policy policy;
+  policy.recycle.after_uptime = 6h;
+  retirement_machine first{policy};
+  const auto armed = first.step(retirement_watch_began{instant{-2h}}, 10s);
+  REQUIRE(armed.size() == 1);
+  CHECK(std::get<arm_retirement_timer>(armed.front()).at == 4h);
+  // Restarted (a fresh machine, as after a fold of the journal) 3 h later: the same bound.
+  retirement_machine restarted{policy};
+  restarted.step(retirement_watch_began{}, 10s);  // the journal's start, folded
+  const auto again = restarted.step(retirement_watch_began{instant{-2h}}, 3h);
+  REQUIRE(again.size() == 1);
+  CHECK(std::get<arm_retirement_timer>(again.front()).at == 4h);
+  // Already past the bound at the start: due at once.
+  retirement_machine late{policy};
+  const auto due = late.step(retirement_watch_began{instant{-7h}}, 10s);
+  CHECK(std::get<arm_retirement_timer>(due.front()).at == -1h);
+  REQUIRE(decision_in(late.step(retirement_timer_fired{retirement_timer::uptime}, 10s)));
+}
+
+TEST_CASE("with the boot unknown, the uptime bound counts from the first start it saw",
+          "[retirement]") {
+  retirement_policy policy;
+  policy.recycle.after_uptime = 6h;
+  retirement_machine machine{policy};
+  machine.step(retirement_watch_began{}, 10s);  // the journal's first start, folded
+  const auto armed = machine.step(retirement_watch_began{}, 5h);
+  REQUIRE(armed.size() == 1);
+  CHECK(std::get<arm_retirement_timer>(armed.front()).at == 10s + 6h);
+}
+
+TEST_CASE("a restart while the idle bound runs arms it again for what was left", "[retirement]") {
+  auto policy = one_job();
+  policy.idle_retire_after = 15min;
+  retirement_machine machine{policy};
+  machine.step(runner_came_up{}, 0s);  // folded from the journal
+  const auto armed = machine.step(retirement_watch_began{}, 10min);
+  REQUIRE(armed.size() == 1);
+  CHECK(std::get<arm_retirement_timer>(armed.front()).kind == retirement_timer::idle);
+  CHECK(std::get<arm_retirement_timer>(armed.front()).at == 15min);
+  // A job taken before the restart: nothing to arm.
+  retirement_machine busy{policy};
+  busy.step(runner_came_up{}, 0s);
+  busy.step(job_began{}, 1min);
+  CHECK(busy.step(retirement_watch_began{}, 10min).empty());
+}
