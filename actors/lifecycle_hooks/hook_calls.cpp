@@ -5,6 +5,7 @@
 
 #include "messages/lifecycle_messages.hpp"
 #include "src/aws/autoscaling_answers.hpp"
+#include "src/aws/autoscaling_failure.hpp"
 #include "src/logging/logging.hpp"
 #include "src/util/capped_backoff.hpp"
 #include "src/util/seeded_random.hpp"
@@ -143,8 +144,7 @@ void complete_hook(hooks_pointer self, const std::string& hook_name, lifecycle_a
       // (the warden has the instance end do that once gone).
       return read_retention(self, failure.description, done);
     }
-    if (failure.kind == autoscaling_failure_kind::access_denied ||
-        failure.kind == autoscaling_failure_kind::failed) {
+    if (!retrying_can_help(failure.kind)) {
       observe_completion(self, completion_result::refused);
       return done(false, failure.description);
     }
@@ -197,10 +197,7 @@ void record_heartbeat_attempt(hooks_pointer self, const std::string& hook_name,
            return warden_logger()->debug("lifecycle hooks: heartbeat recorded for {}", hook_name);
          }
          const auto kind = outcome.failure.kind;
-         const bool final = kind == autoscaling_failure_kind::already_done ||
-                            kind == autoscaling_failure_kind::access_denied ||
-                            kind == autoscaling_failure_kind::failed ||
-                            attempt >= heartbeat_attempts_max;
+         const bool final = !retrying_can_help(kind) || attempt >= heartbeat_attempts_max;
          warden_logger()->warn("lifecycle hooks: heartbeat for {}: {}{}", hook_name,
                                outcome.failure.description, final ? "" : "; asking again");
          if (final && observer) observer(heartbeat_outcome::failed);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "src/aws/autoscaling_failure.hpp"
 #include "src/logging/logging.hpp"
 
 namespace runwarden {
@@ -61,8 +62,7 @@ void wait_for_readiness(hooks_pointer self, const lifecycle_hook& hook) {
 }
 
 void launch_lookup_failed(hooks_pointer self, const autoscaling_failure& failure) {
-  if (failure.kind == autoscaling_failure_kind::access_denied ||
-      failure.kind == autoscaling_failure_kind::failed) {
+  if (!retrying_can_help(failure.kind)) {
     warden_logger()->error("lifecycle hooks: the launch hook: {}; it ends at its timeout",
                            failure.description);
     return;

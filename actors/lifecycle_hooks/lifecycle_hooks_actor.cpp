@@ -5,6 +5,7 @@
 #include "actors/lifecycle_hooks/hook_calls.hpp"
 #include "actors/lifecycle_hooks/launch_hook.hpp"
 #include "messages/lifecycle_messages.hpp"
+#include "src/aws/autoscaling_failure.hpp"
 #include "src/logging/logging.hpp"
 #include "src/util/assert.hpp"
 
@@ -38,8 +39,7 @@ void settle(hooks_pointer self, const std::string& why, bool as_error = false,
 }
 
 void lookup_failed(hooks_pointer self, const autoscaling_failure& failure) {
-  if (failure.kind == autoscaling_failure_kind::access_denied ||
-      failure.kind == autoscaling_failure_kind::failed)
+  if (!retrying_can_help(failure.kind))
     return settle(self,
                   failure.description +
                       "; the drain goes on without answering a hook, "

@@ -53,9 +53,12 @@ void call(scaler_pointer self, scaling_call which, autoscaling_call request, bod
               report_failure(self, which, outcome.failure);
           },
           [=](caf::error& error) {
-            report_failure(self, which,
-                           failure_of("no answer from the Auto Scaling client: " +
-                                      self->system().render(error)));
+            // No answer in time is transient, as a lost request is: counted with throttling,
+            // not with refusals, in runwarden_scaling_call_failures_total.
+            report_failure(
+                self, which,
+                {autoscaling_failure_kind::retry_with_backoff, "",
+                 "no answer from the Auto Scaling client: " + self->system().render(error)});
           });
 }
 

@@ -20,11 +20,29 @@ bool one_of(std::string_view code, std::initializer_list<std::string_view> codes
   return std::find(codes.begin(), codes.end(), code) != codes.end();
 }
 
+// Statuses that say "later" whatever the body: 408 Request Timeout and 429 Too Many Requests
+// (sent by proxies and endpoints in front of the service, often without an AWS envelope),
+// and every 5xx.
+bool transient_status(int http_status) {
+  return http_status == 408 || http_status == 429 || http_status >= 500;
+}
+
+// The throttling and transient codes of the AWS SDKs' standard retry mode (boto3's retry
+// guide, docs/source/guide/retries.rst in boto/boto3), less the DynamoDB-only ones and
+// LimitExceededException (a quota elsewhere), plus Auto Scaling's ResourceContention and
+// ServiceUnavailable, which some Query APIs send with a 4xx.
+bool transient_code(std::string_view code) {
+  return one_of(
+      code,
+      {"Throttling", "ThrottlingException", "ThrottledException", "RequestThrottledException",
+       "TooManyRequestsException", "RequestLimitExceeded", "BandwidthLimitExceeded",
+       "RequestThrottled", "SlowDown", "EC2ThrottledException", "PriorRequestNotComplete",
+       "RequestTimeout", "RequestTimeoutException", "ResourceContention", "ServiceUnavailable"});
+}
+
 autoscaling_failure_kind kind_of(const aws_error_envelope& envelope, int http_status) {
   const auto& code = envelope.code;
-  if (one_of(code,
-             {"Throttling", "ThrottlingException", "RequestLimitExceeded", "ResourceContention"}))
-    return autoscaling_failure_kind::retry_with_backoff;
+  if (transient_code(code)) return autoscaling_failure_kind::retry_with_backoff;
   if (code == "ScalingActivityInProgress") return autoscaling_failure_kind::retry_later;
   if (code == "ValidationError" && envelope.message.find(no_active_action) != std::string::npos)
     return autoscaling_failure_kind::already_done;
@@ -33,7 +51,7 @@ autoscaling_failure_kind kind_of(const aws_error_envelope& envelope, int http_st
   if (one_of(code, {"ExpiredToken", "ExpiredTokenException", "InvalidClientTokenId",
                     "SignatureDoesNotMatch", "RequestExpired", "IncompleteSignature"}))
     return autoscaling_failure_kind::credentials_rejected;
-  if (http_status >= 500) return autoscaling_failure_kind::retry_with_backoff;
+  if (transient_status(http_status)) return autoscaling_failure_kind::retry_with_backoff;
   return autoscaling_failure_kind::failed;
 }
 
@@ -51,8 +69,8 @@ autoscaling_failure classify_autoscaling_failure(const autoscaling_call& call, i
       "the " + call.action + " answer (HTTP " + std::to_string(http_status) + ")";
   const auto parse = parse_aws_error_envelope(body, what);
   if (!parse.envelope) {
-    const auto kind = http_status >= 500 ? autoscaling_failure_kind::retry_with_backoff
-                                         : autoscaling_failure_kind::failed;
+    const auto kind = transient_status(http_status) ? autoscaling_failure_kind::retry_with_backoff
+                                                    : autoscaling_failure_kind::failed;
     return {kind, {}, capped(parse.error)};
   }
   const auto& envelope = *parse.envelope;
@@ -82,6 +100,20 @@ std::string_view failure_kind_name(autoscaling_failure_kind kind) {
       return "failed";
   }
   return "failed";
+}
+
+bool retrying_can_help(autoscaling_failure_kind kind) {
+  switch (kind) {
+    case autoscaling_failure_kind::retry_with_backoff:
+    case autoscaling_failure_kind::retry_later:
+    case autoscaling_failure_kind::credentials_rejected:
+      return true;
+    case autoscaling_failure_kind::already_done:
+    case autoscaling_failure_kind::access_denied:
+    case autoscaling_failure_kind::failed:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace runwarden

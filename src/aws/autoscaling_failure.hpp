@@ -1,7 +1,9 @@
 #pragma once
 // What a failed Auto Scaling call means for the caller, decided from the HTTP status and the
 // error envelope. The classes are what the caller does next, not what AWS called the error:
-//   retry_with_backoff  throttling, resource contention, 5xx: the same call, later, backing off
+//   retry_with_backoff  throttling, resource contention, a timed-out request, 408, 429, 5xx:
+//                       the same call, later, backing off (the codes and statuses the AWS
+//                       SDKs retry, whatever status carries them)
 //   retry_later         a scaling activity is in progress: the call is fine, the moment is not
 //   already_done        "No active Lifecycle Action found": the hook was completed (by us,
 //                       before a restart) or timed out; completion is idempotent
@@ -39,5 +41,11 @@ autoscaling_failure classify_autoscaling_failure(const autoscaling_call& call, i
                                                  std::string_view body);
 
 std::string_view failure_kind_name(autoscaling_failure_kind kind);
+
+// Whether the same call, later, can still succeed: every caller asks this one question before
+// it gives up, so that a transient failure is never taken for a refusal (which ends a drain's
+// hook at its timeout, or leaves an instance running) and a refusal is not retried forever.
+// already_done is neither: the caller counts it as done.
+bool retrying_can_help(autoscaling_failure_kind kind);
 
 }  // namespace runwarden

@@ -186,6 +186,25 @@ TEST_CASE_METHOD(client_fixture,
   }
 }
 
+// A 429 from a proxy or an endpoint in front of Auto Scaling carries no AWS envelope, and an
+// SDK's transient codes come with a 400: the same call later, not a refusal that would leave
+// a lifecycle hook to time out.
+TEST_CASE_METHOD(client_fixture, "429, 408 and the transient codes are retried like throttling",
+                 "[autoscaling_client]") {
+  script_->autoscaling_answers = {
+      {.status_code = 429, .body = "Too Many Requests"},
+      {.status_code = 408, .body = ""},
+      {.status_code = 400, .body = error_body("PriorRequestNotComplete", "still working")},
+      {.status_code = 400, .body = error_body("RequestTimeout", "timed out")}};
+  const auto client = start(fixed_keys, "eu-west-1");
+  call(client, complete_lifecycle_action_call({"drain", "runners", "i-0123", {}},
+                                              lifecycle_action_result::proceed));
+  for (int i = 0; i < 60 && script_->outcomes.empty(); ++i) advance(1s);
+  REQUIRE(script_->outcomes.size() == 1);
+  CHECK(script_->outcomes[0].succeeded);
+  CHECK(script_->outcomes[0].attempts == 5);
+}
+
 TEST_CASE_METHOD(client_fixture,
                  "past the budget the last failure comes back, and no call after it",
                  "[autoscaling_client]") {

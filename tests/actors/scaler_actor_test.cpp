@@ -47,6 +47,8 @@ struct group_script {
       {self_id, "InService"}, {"i-other-1", "InService"}, {"i-other-2", "InService"}};
   std::map<std::string, bool> protected_instances;
   std::map<std::string, std::deque<autoscaling_failure>> failures;  // by action
+  std::map<std::string, int> answers_lost;                          // by action
+  std::vector<caf::response_promise> never_delivered;  // kept, so that no error answers them
   int identity_failures_left = 0;
   caf::actor_addr subscriber;  // what the warden stub was asked to feed (weak: no cycle)
   std::vector<recorded_call> calls;
@@ -113,8 +115,13 @@ autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor
                                                         std::shared_ptr<group_script> script) {
   return {
       [=](autoscaling_call_atom, const autoscaling_call& call,
-          std::chrono::milliseconds) -> autoscaling_outcome {
+          std::chrono::milliseconds) -> caf::result<autoscaling_outcome> {
         script->calls.push_back({self->clock().now() - script->start, call});
+        if (script->answers_lost[call.action] > 0) {
+          --script->answers_lost[call.action];
+          script->never_delivered.push_back(self->make_response_promise());
+          return script->never_delivered.back();
+        }
         auto& queued = script->failures[call.action];
         autoscaling_outcome outcome{
             .action = call.action, .succeeded = false, .body = {}, .failure = {}, .attempts = 1};
@@ -248,6 +255,23 @@ TEST_CASE_METHOD(scaler_fixture, "throttling is reported and retried with backof
   CHECK(sets[1].at > 67s);
   CHECK(sets[1].at <= 70s);
   CHECK(script->desired == 4);
+}
+
+// A client that never answers (its actor wedged, its answer lost) is a transient failure like
+// throttling: counted as one and retried, not counted as a refusal.
+TEST_CASE_METHOD(scaler_fixture, "a lost answer is counted as transient and retried", "[scaler]") {
+  start();
+  script->answers_lost["SetDesiredCapacity"] = 1;
+  jobs(2);
+  advance(60s);
+  REQUIRE(script->calls_of("SetDesiredCapacity").size() == 1);
+  advance(60s);  // the call budget (20 s) and the client's margin (30 s) run out
+  CHECK(script->failed[autoscaling_failure_kind::retry_with_backoff] == 1);
+  CHECK(script->failed[autoscaling_failure_kind::failed] == 0);
+  for (int i = 0; i < 30 && script->desired == 3; ++i) advance(1s);
+  CHECK(script->calls_of("SetDesiredCapacity").size() == 2);
+  CHECK(script->desired == 4);
+  script->never_delivered.clear();  // each holds the client, which holds the script
 }
 
 TEST_CASE_METHOD(scaler_fixture, "ScalingActivityInProgress is retried later, not dropped",

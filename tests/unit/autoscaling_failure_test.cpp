@@ -59,6 +59,42 @@ TEST_CASE("throttling and contention are retried with backoff", "[autoscaling]")
   }
 }
 
+// The codes and statuses the AWS SDKs retry (boto3's retry guide, docs/source/guide/retries.rst
+// in boto/boto3: standard mode's throttling and transient codes, legacy mode's 429), whatever
+// status carries them: a throttled or timed-out call is the same call later, never a refusal.
+TEST_CASE("every throttling and transient code, and 408 and 429, is retried", "[autoscaling]") {
+  for (const auto* code :
+       {"ThrottledException", "RequestThrottledException", "TooManyRequestsException",
+        "RequestThrottled", "SlowDown", "EC2ThrottledException", "BandwidthLimitExceeded",
+        "PriorRequestNotComplete", "RequestTimeout", "RequestTimeoutException",
+        "ServiceUnavailable"}) {
+    INFO(code);
+    CHECK(classify_autoscaling_failure(completion, 400, envelope(code, "later")).kind ==
+          autoscaling_failure_kind::retry_with_backoff);
+  }
+  for (const int status : {408, 429}) {
+    INFO(status);
+    CHECK(classify_autoscaling_failure(completion, status, "").kind ==
+          autoscaling_failure_kind::retry_with_backoff);
+    CHECK(classify_autoscaling_failure(completion, status, "<html>Too Many Requests</html>").kind ==
+          autoscaling_failure_kind::retry_with_backoff);
+    CHECK(classify_autoscaling_failure(completion, status, envelope("Weird", "slow down")).kind ==
+          autoscaling_failure_kind::retry_with_backoff);
+  }
+  // A quota is not throttling: Auto Scaling's LimitExceeded stays a refusal.
+  CHECK(classify_autoscaling_failure(completion, 400, envelope("LimitExceeded", "quota")).kind ==
+        autoscaling_failure_kind::failed);
+}
+
+TEST_CASE("only what the same call later can change is worth another attempt", "[autoscaling]") {
+  CHECK(retrying_can_help(autoscaling_failure_kind::retry_with_backoff));
+  CHECK(retrying_can_help(autoscaling_failure_kind::retry_later));
+  CHECK(retrying_can_help(autoscaling_failure_kind::credentials_rejected));
+  CHECK_FALSE(retrying_can_help(autoscaling_failure_kind::already_done));
+  CHECK_FALSE(retrying_can_help(autoscaling_failure_kind::access_denied));
+  CHECK_FALSE(retrying_can_help(autoscaling_failure_kind::failed));
+}
+
 TEST_CASE("a 5xx is retried with backoff, envelope or not", "[autoscaling]") {
   CHECK(classify_autoscaling_failure(completion, 500, envelope("InternalFailure", "oops")).kind ==
         autoscaling_failure_kind::retry_with_backoff);
