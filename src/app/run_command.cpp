@@ -10,8 +10,6 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <future>
-#include <memory>
 
 #include "actors/notifier/webhook_notifier.hpp"
 #include "messages/child_ids.hpp"
@@ -184,15 +182,6 @@ int run_warden(const settings& requested) {
     warden_logger()->error("{}", http.error);
     return exit_unavailable;
   }
-  // CAF's start (its threads) overlaps the journal's creation, which mostly waits for the
-  // disk's flushes (bench/README.md, issue 35). Nothing of the journal changes: the actors
-  // start only once it exists, as before.
-  caf::actor_system_config actor_config;
-  actor_config.set("scheduler.policy", caf::atom("sharing"));
-  actor_config.set("scheduler.max-threads", 1);
-  auto starting_actors = std::async(std::launch::async, [&actor_config] {
-    return std::make_unique<caf::actor_system>(actor_config);
-  });
   auto prepared = local_instance::prepare(config, metrics);
   if (!prepared.instance) {
     warden_logger()->error("{}", prepared.error);
@@ -210,8 +199,10 @@ int run_warden(const settings& requested) {
         config.log.format == log_format::json);
   else
     become_subreaper();
-  const auto actor_system = starting_actors.get();
-  caf::actor_system& system = *actor_system;
+  caf::actor_system_config actor_config;
+  actor_config.set("scheduler.policy", caf::atom("sharing"));
+  actor_config.set("scheduler.max-threads", 1);
+  caf::actor_system system{actor_config};
   caf::scoped_actor waiter{system};
   // A blocking actor has no typed interface: what it receives is what wait_for_gone and
   // linger match.
