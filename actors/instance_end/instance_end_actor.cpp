@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "src/aws/autoscaling_answers.hpp"
+#include "src/aws/autoscaling_failure.hpp"
 #include "src/aws/instance_retention.hpp"
 #include "src/aws/lifecycle_hook_choice.hpp"
 #include "src/logging/logging.hpp"
@@ -52,12 +53,6 @@ void call(end_pointer self, autoscaling_call request,
             });
 }
 
-bool transient(const autoscaling_failure& failure) {
-  return failure.kind == autoscaling_failure_kind::retry_with_backoff ||
-         failure.kind == autoscaling_failure_kind::retry_later ||
-         failure.kind == autoscaling_failure_kind::credentials_rejected;
-}
-
 // A transient failure: `step` again after a wait doubling from hook_wait to retry_wait_max.
 void retry_later(end_pointer self, const std::string& problem, std::function<void()> step) {
   auto& state = self->state;
@@ -70,60 +65,68 @@ void retry_later(end_pointer self, const std::string& problem, std::function<voi
 }
 
 // Completes every terminate hook of the group for this instance; "no active lifecycle
-// action" means the hook has not started yet (looked for again) or was completed already.
+// action" means the hook has not started yet (looked for again, hook_looks_max times at most)
+// or was completed already. A transient failure (throttling, a 5xx, no answer) is no answer
+// about the hook: it is tried again after the doubling wait and uses up none of those looks.
 void look_for_hooks(end_pointer self) {
-  auto& state = self->state;
-  ++state.hook_looks;
-  call(self, describe_lifecycle_hooks(state.group_name), [=](const autoscaling_outcome& hooks) {
-    if (!hooks.succeeded && self->state.hook_looks < self->state.wiring.hook_looks_max) {
-      self->delayed_send(self, self->state.wiring.hook_wait, look_for_hook_atom::value);
-      return;
-    }
-    if (!hooks.succeeded)
-      return answer(self, true,
-                    self->state.done_detail +
-                        "; the terminate "
-                        "hooks could not be read: " +
-                        hooks.failure.description);
-    const auto answer_hooks = parse_describe_lifecycle_hooks(hooks.body);
-    auto pending = std::make_shared<std::size_t>(0);
-    auto completed = std::make_shared<bool>(false);
-    for (const auto& hook : answer_hooks.items)
-      if (hook.transition == terminating_transition) ++*pending;
-    if (*pending == 0) return answer(self, true, self->state.done_detail);
-    for (const auto& hook : answer_hooks.items) {
-      if (hook.transition != terminating_transition) continue;
-      const lifecycle_action_target target{hook.hook_name, self->state.group_name,
-                                           self->state.instance_id, std::nullopt};
-      call(self, complete_lifecycle_action_call(target, lifecycle_action_result::proceed),
-           [=, name = hook.hook_name](const autoscaling_outcome& outcome) {
-             if (outcome.succeeded) {
-               *completed = true;
-               warden_logger()->info("instance end: terminate hook {} completed (CONTINUE)", name);
-             }
-             if (--*pending > 0) return;
-             auto& state = self->state;
-             if (*completed || state.hook_looks >= state.wiring.hook_looks_max)
-               return answer(self, true, state.done_detail);
-             self->delayed_send(self, state.wiring.hook_wait, look_for_hook_atom::value);
-           });
-    }
-  });
+  call(self, describe_lifecycle_hooks(self->state.group_name),
+       [=](const autoscaling_outcome& hooks) {
+         if (!hooks.succeeded && retrying_can_help(hooks.failure.kind))
+           return retry_later(self, hooks.failure.description, [=] { look_for_hooks(self); });
+         if (!hooks.succeeded)
+           return answer(self, true,
+                         self->state.done_detail + "; the terminate hooks could not be read: " +
+                             hooks.failure.description);
+         ++self->state.hook_looks;
+         const auto answer_hooks = parse_describe_lifecycle_hooks(hooks.body);
+         auto pending = std::make_shared<std::size_t>(0);
+         auto completed = std::make_shared<bool>(false);
+         auto unanswered = std::make_shared<std::optional<std::string>>();
+         for (const auto& hook : answer_hooks.items)
+           if (hook.transition == terminating_transition) ++*pending;
+         if (*pending == 0) return answer(self, true, self->state.done_detail);
+         for (const auto& hook : answer_hooks.items) {
+           if (hook.transition != terminating_transition) continue;
+           const lifecycle_action_target target{hook.hook_name, self->state.group_name,
+                                                self->state.instance_id, std::nullopt};
+           call(self, complete_lifecycle_action_call(target, lifecycle_action_result::proceed),
+                [=, name = hook.hook_name](const autoscaling_outcome& outcome) {
+                  if (outcome.succeeded) {
+                    *completed = true;
+                    warden_logger()->info("instance end: terminate hook {} completed (CONTINUE)",
+                                          name);
+                  } else if (retrying_can_help(outcome.failure.kind)) {
+                    *unanswered = outcome.failure.description;
+                  }
+                  if (--*pending > 0) return;
+                  auto& state = self->state;
+                  if (*completed) return answer(self, true, state.done_detail);
+                  if (*unanswered) {
+                    --state.hook_looks;
+                    return retry_later(self, **unanswered, [=] { look_for_hooks(self); });
+                  }
+                  if (state.hook_looks >= state.wiring.hook_looks_max)
+                    return answer(self, true, state.done_detail);
+                  self->delayed_send(self, state.wiring.hook_wait, look_for_hook_atom::value);
+                });
+         }
+       });
 }
 
-// The group the instance is in, for its hooks; looked for as often as the hooks are.
+// The group the instance is in, for its hooks; read again after transient failures until
+// it is known.
 void find_group(end_pointer self) {
   call(self, describe_auto_scaling_instances({self->state.instance_id}),
        [=](const autoscaling_outcome& described) {
          auto& state = self->state;
-         if (!described.succeeded && transient(described.failure) &&
-             ++state.hook_looks < state.wiring.hook_looks_max)
+         if (!described.succeeded && retrying_can_help(described.failure.kind))
            return retry_later(self, described.failure.description, [=] { find_group(self); });
          if (!described.succeeded) return answer(self, true, state.done_detail);
          const auto found = parse_describe_auto_scaling_instances(described.body);
          if (found.items.empty()) return answer(self, true, state.done_detail);
          state.group_name = found.items.front().group_name;
          state.hook_looks = 0;
+         state.retries = 0;
          look_for_hooks(self);
        });
 }
@@ -132,7 +135,7 @@ void find_group(end_pointer self) {
 // tried again (`again`), a refusal is the answer.
 void after_main_call(end_pointer self, const autoscaling_outcome& outcome,
                      std::function<void()> again) {
-  if (!outcome.succeeded && transient(outcome.failure))
+  if (!outcome.succeeded && retrying_can_help(outcome.failure.kind))
     return retry_later(self, outcome.failure.description, std::move(again));
   if (!outcome.succeeded) return answer(self, false, outcome.failure.description);
   self->state.done_detail = outcome.action + " accepted for " + self->state.instance_id;
@@ -168,7 +171,7 @@ void mark_unhealthy(end_pointer self) {
 void terminate_retained(end_pointer self) {
   const auto& id = self->state.instance_id;
   call(self, terminate_retained_instance(id), [=](const autoscaling_outcome& outcome) {
-    if (!outcome.succeeded && transient(outcome.failure))
+    if (!outcome.succeeded && retrying_can_help(outcome.failure.kind))
       return retry_later(self, outcome.failure.description, [=] { terminate_retained(self); });
     if (!outcome.succeeded)
       return answer(

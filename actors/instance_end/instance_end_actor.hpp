@@ -20,7 +20,8 @@
 //     Then a terminate lifecycle hook the group starts for this instance is completed at
 //     once with CONTINUE: the drain is over, nothing is left for the hook to wait for. The
 //     hook is looked for hook_looks_max times, hook_wait apart, since the group starts it
-//     moments after the call (for an Unhealthy instance, at its next health pass).
+//     moments after the call (for an Unhealthy instance, at its next health pass); only
+//     answers count as looks, a transient failure of a lookup or a completion does not.
 //     A transient failure (no identity from IMDS yet, throttling, 5xx, no answer within the
 //     call's budget, credentials to fetch again) is not an answer: the same step is tried
 //     again after a wait that doubles from hook_wait up to retry_wait_max, for as long as

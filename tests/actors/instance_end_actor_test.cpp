@@ -4,6 +4,7 @@
 // queued for the action. An asker actor sends the one request and keeps the answer.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -207,6 +208,27 @@ TEST_CASE_METHOD(instance_end_fixture,
   CHECK(script->actions() == lines{"TerminateInstanceInAutoScalingGroup"});
   CHECK(script->parameter(0, "ShouldDecrementDesiredCapacity") == "false");
   CHECK(script->parameter(0, "InstanceId") == self_id);
+  REQUIRE(script->outcome);
+  CHECK(script->outcome->done);
+}
+
+TEST_CASE_METHOD(instance_end_fixture,
+                 "throttled hook lookups and completions use up none of the hook's looks: the "
+                 "hook is completed however long AWS throttles",
+                 "[instance_end]") {
+  // More throttled lookups than hook_looks_max (15): each was once counted as a look, and
+  // the answer came back "done" with the hook left to time out and the instance billed.
+  for (int i = 0; i < 20; ++i)
+    script->failures["DescribeLifecycleHooks"].push_back(
+        {autoscaling_failure_kind::retry_with_backoff, "Throttling", "Rate exceeded"});
+  script->failures["CompleteLifecycleAction"].push_back(
+      {autoscaling_failure_kind::retry_with_backoff, "", "HTTP 503"});
+  ask({.end = instance_end::terminate, .decrement_desired_capacity = false, .reason = "r"});
+  for (int second = 0; second < 3600 && !script->outcome; ++second) advance(1s);
+  const auto actions = script->actions();
+  CHECK(std::count(actions.begin(), actions.end(), "DescribeLifecycleHooks") == 22);
+  CHECK(std::count(actions.begin(), actions.end(), "CompleteLifecycleAction") == 2);
+  CHECK(actions.back() == "CompleteLifecycleAction");
   REQUIRE(script->outcome);
   CHECK(script->outcome->done);
 }
