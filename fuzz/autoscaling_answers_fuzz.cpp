@@ -3,9 +3,11 @@
 // is items or an error, never both: a half-read group must not become a scaling decision.
 // A hook read becomes a lifecycle action whose end lies within AWS's 48 hours, whatever its
 // timeouts say (a hundred heartbeat timeouts once overflowed the nanoseconds it is counted in).
+// The same bytes read as a group's retention trigger (retention_policy.hpp).
 #include "fuzz/fuzz_promise.hpp"
 #include "src/aws/autoscaling_answers.hpp"
 #include "src/aws/lifecycle_hook_choice.hpp"
+#include "src/aws/retention_policy.hpp"
 #include "src/util/time_bounds.hpp"
 
 namespace {
@@ -37,5 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(groups);
   for (const auto& group : groups.items)
     fuzz::require(group.min_size >= 0 && group.max_size >= 0 && group.desired_capacity >= 0);
+  // The retention trigger: read or an error, never both (an error keeps the hook's deadline).
+  const auto retention = parse_retention_on_abandon(body, "runners");
+  fuzz::require(retention.error.empty() == retention.on_abandon.has_value());
   return 0;
 }

@@ -2,6 +2,7 @@
 // launch_hook.cpp, what both use in hook_calls.cpp.
 #include "actors/lifecycle_hooks/lifecycle_hooks_actor.hpp"
 
+#include "actors/lifecycle_hooks/group_retention.hpp"
 #include "actors/lifecycle_hooks/hook_calls.hpp"
 #include "actors/lifecycle_hooks/launch_hook.hpp"
 #include "messages/lifecycle_messages.hpp"
@@ -62,15 +63,19 @@ void lookup_failed(hooks_pointer self, const autoscaling_failure& failure) {
 
 void hand_over(hooks_pointer self, const lifecycle_hook& hook) {
   auto& state = self->state;
-  const auto action = lifecycle_action_for(hook, now_of(self), state.wiring.seen_late_by);
+  auto action = lifecycle_action_for(hook, now_of(self), state.wiring.seen_late_by);
   settle(self,
          "hook " + hook.hook_name + " of group " + hook.group_name +
              " waits for this instance (heartbeat timeout " +
              std::to_string(hook.heartbeat_timeout.count()) + " s)",
          false, true);
-  // The hook has waited since before the metadata said so: its heartbeat clock restarts now.
+  // The hook has waited since before the metadata said so: its heartbeat clock restarts now,
+  // before the group's policy is read, so that the read takes nothing from the hook.
   record_heartbeat(self, hook.hook_name);
-  self->send(state.wiring.warden, lifecycle_action_pending{action});
+  read_group_retention(self, hook, [=](bool retained) mutable {
+    action.retained_when_abandoned = retained;
+    self->send(self->state.wiring.warden, lifecycle_action_pending{action});
+  });
 }
 
 // The API still lags after the quick looks: a terminate hook, if the group has one, waits

@@ -3,7 +3,8 @@
 // instance starts terminating (the warden passes on the watcher's terminate transition or
 // spot notice, and a restarted hooks actor sees it in the warden's snapshot) it finds its
 // group and terminate hook through the Auto Scaling client, records a heartbeat at once
-// (the hook has waited since before the metadata said so) and tells the warden
+// (the hook has waited since before the metadata said so), reads whether the group retains
+// the instance past the hook (group_retention.hpp) and tells the warden
 // lifecycle_action_pending; the drain machine then paces heartbeats and asks for the
 // completion once the runner is gone and unregistered. A look that finds no hook ends in
 // lifecycle_lookup_ended, so that the drain, which waits for the look, can end.

@@ -48,12 +48,14 @@ struct event_text {
     return fmt::format("unregistration_finished confirmed={} {}", e.confirmed, e.detail);
   }
   std::string operator()(const lifecycle_action_pending& e) const {
-    return fmt::format("lifecycle_action_pending hook={} heartbeat={}ns expires={}ns{}",
+    // The retention mark only when set, so that older replays read the same text.
+    return fmt::format("lifecycle_action_pending hook={} heartbeat={}ns expires={}ns{}{}",
                        e.action.hook_name, e.action.heartbeat_timeout.count(),
                        e.action.expires_at.count(),
                        e.action.wind_down_reserve
                            ? fmt::format(" reserve={}ns", e.action.wind_down_reserve->count())
-                           : std::string{});
+                           : std::string{},
+                       e.action.retained_when_abandoned ? " retained_when_abandoned" : "");
   }
   std::string operator()(const lifecycle_action_completed& e) const {
     return fmt::format("lifecycle_action_completed confirmed={}{} {}", e.confirmed,

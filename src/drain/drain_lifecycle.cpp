@@ -19,6 +19,15 @@ void schedule_heartbeat(drain_step& step) {
   const auto next = step.now + state.lifecycle->heartbeat_timeout / heartbeat_divisor;
   // A heartbeat cannot stretch the hook past its global timeout; none is sent that late.
   // From here the hook expires at its global timeout unless the wind-down completes it.
+  if (next >= state.lifecycle->expires_at && state.lifecycle->retained_when_abandoned) {
+    // Nothing is lost at the timeout: the group keeps the instance, so no alert goes out.
+    say(step, report_level::info,
+        "lifecycle hook " + state.lifecycle->hook_name +
+            " cannot be extended again; it expires in " +
+            describe_duration(state.lifecycle->expires_at - step.now) +
+            " and the group then retains the instance while the drain goes on");
+    return;
+  }
   if (next >= state.lifecycle->expires_at) {
     say(step, report_level::warning,
         "lifecycle hook " + state.lifecycle->hook_name +
@@ -31,9 +40,8 @@ void schedule_heartbeat(drain_step& step) {
   arm(step, state.timers.lifecycle_heartbeat, timer_kind::lifecycle_heartbeat, next);
 }
 
-// Keeps `action` for completion and heartbeats; returns the drain deadline it implies,
-// or nothing when the same action was already known.
-std::optional<instant> adopt_lifecycle_action(drain_step& step, const lifecycle_action& action) {
+// Keeps `action` for completion and heartbeats; false when an action was already known.
+bool adopt_lifecycle_action(drain_step& step, const lifecycle_action& action) {
   auto& state = step.state;
   state.lifecycle_lookup = step_progress::done;
   if (state.lifecycle) {
@@ -44,18 +52,29 @@ std::optional<instant> adopt_lifecycle_action(drain_step& step, const lifecycle_
       say(step, report_level::warning,
           "lifecycle hook " + action.hook_name + " ignored: this drain already answers hook " +
               state.lifecycle->hook_name);
-    return std::nullopt;
+    return false;
   }
   state.lifecycle = action;
   say(step, report_level::info,
       "lifecycle hook " + action.hook_name + " waits for this drain; it " + "expires in " +
-          describe_duration(action.expires_at - step.now));
+          describe_duration(action.expires_at - step.now) +
+          (action.retained_when_abandoned
+               ? ", past which the group retains the instance: the hook sets no drain deadline"
+               : ""));
   arm(step, state.timers.lifecycle_expiry, timer_kind::lifecycle_expiry, action.expires_at);
   schedule_heartbeat(step);
+  return true;
+}
+
+// The drain deadline the action implies: room for the wind-down before it expires, or none
+// when the group retains the instance past its expiry (a job is never cut short for it).
+std::optional<instant> hook_deadline(const drain_step& step, const lifecycle_action& action) {
+  if (action.retained_when_abandoned) return std::nullopt;
   return action.expires_at - action.wind_down_reserve.value_or(step.config.wind_down_reserve);
 }
 
-shutdown_requested hook_trigger(const lifecycle_action_pending& event, instant deadline) {
+shutdown_requested hook_trigger(const lifecycle_action_pending& event,
+                                std::optional<instant> deadline) {
   return shutdown_requested{.source = trigger_source::cloud_lifecycle,
                             .deadline = deadline,
                             .reason = "lifecycle hook " + event.action.hook_name};
@@ -74,15 +93,13 @@ void expect_lifecycle_lookup(drain_step& step, const shutdown_requested& event) 
 
 // A terminate hook waits for this instance: drain, heartbeat, complete.
 void begin_drain_for_hook(drain_step& step, const lifecycle_action_pending& event) {
-  const auto deadline = adopt_lifecycle_action(step, event.action);
-  if (!deadline) return;
-  begin_drain(step, hook_trigger(event, *deadline));
+  if (!adopt_lifecycle_action(step, event.action)) return;
+  begin_drain(step, hook_trigger(event, hook_deadline(step, event.action)));
 }
 
 void join_drain_for_hook(drain_step& step, const lifecycle_action_pending& event) {
-  const auto deadline = adopt_lifecycle_action(step, event.action);
-  if (!deadline) return;
-  join_drain(step, hook_trigger(event, *deadline));
+  if (!adopt_lifecycle_action(step, event.action)) return;
+  join_drain(step, hook_trigger(event, hook_deadline(step, event.action)));
   if (winding_down(step)) continue_wind_down(step);  // the runner stopped while it was looked up
 }
 
@@ -164,9 +181,23 @@ void send_lifecycle_heartbeat(drain_step& step, const timer_fired&) {
   schedule_heartbeat(step);
 }
 
+// Past its global timeout the hook is abandoned and the group retains the instance: the
+// drain goes on, and its wind-down still asks for the completion, which finds no active
+// action and terminates the retained instance (actors/lifecycle_hooks/retained_instance).
+void keep_retained_instance(drain_step& step) {
+  auto& state = step.state;
+  state.timers.lifecycle_heartbeat.reset();
+  say(step, report_level::info,
+      "lifecycle hook " + state.lifecycle->hook_name +
+          " reached its global timeout; the group retains the instance "
+          "(Terminating:Retained) and it is terminated once the runner is gone");
+}
+
 void expire_lifecycle_action(drain_step& step, const timer_fired&) {
   auto& state = step.state;
   if (state.lifecycle_completion == step_progress::done) return;
+  // A completion under way ends the wait with its answer, as it would for any hook.
+  if (state.lifecycle->retained_when_abandoned) return keep_retained_instance(step);
   state.lifecycle_completion = step_progress::done;
   state.timers.lifecycle_heartbeat.reset();
   say(step, report_level::error,

@@ -25,7 +25,8 @@
 //
 //   A pending lifecycle action (a terminate hook) is kept alive with heartbeats until it is
 //   completed or the cloud's own timeout passes; the drain deadline leaves room before that
-//   timeout for the wind-down.
+//   timeout for the wind-down. A group that retains the instance past that timeout
+//   (retained_when_abandoned) gives the drain no deadline: the jobs finish, however long.
 
 #include <chrono>
 #include <cstdint>
@@ -112,6 +113,11 @@ struct lifecycle_action {
   // Kept free before expires_at for the wind-down; unset: drain_config::wind_down_reserve.
   // An Azure event brings its own drain deadline, so it keeps none.
   std::optional<duration> wind_down_reserve = std::nullopt;
+  // The group retains the instance when the action is abandoned or times out (an Auto
+  // Scaling instance lifecycle policy, src/aws/retention_policy.hpp): the drain takes no
+  // deadline from the action, heartbeats it to its global timeout, and past that the
+  // instance stays Terminating:Retained until the wind-down's completion ends it.
+  bool retained_when_abandoned = false;
   friend bool operator==(const lifecycle_action&, const lifecycle_action&) = default;
 };
 

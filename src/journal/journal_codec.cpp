@@ -180,6 +180,7 @@ struct event_encoder {
     pending->set_expires_at_ns(e.action.expires_at.count());
     if (e.action.wind_down_reserve)
       pending->set_wind_down_reserve_ns(e.action.wind_down_reserve->count());
+    pending->set_retained_when_abandoned(e.action.retained_when_abandoned);
   }
   void operator()(const lifecycle_action_completed& e) const {
     auto* completed = message.mutable_lifecycle_action_completed();
@@ -268,7 +269,8 @@ drain_event decode_event(const pb::Event& message) {
       const auto& pending = message.lifecycle_action_pending();
       lifecycle_action action{.hook_name = pending.hook_name(),
                               .heartbeat_timeout = duration{pending.heartbeat_timeout_ns()},
-                              .expires_at = instant{pending.expires_at_ns()}};
+                              .expires_at = instant{pending.expires_at_ns()},
+                              .retained_when_abandoned = pending.retained_when_abandoned()};
       if (pending.has_wind_down_reserve_ns())
         action.wind_down_reserve = duration{pending.wind_down_reserve_ns()};
       return lifecycle_action_pending{std::move(action)};

@@ -34,6 +34,10 @@ struct hook_spec {
 
 struct world {
   caf::actor_clock::time_point start;
+  // The group's TerminateHookAbandon (empty: no instance lifecycle policy) and the terminate
+  // hooks' DefaultResult.
+  std::string retain_on_abandon;
+  std::string default_result = "CONTINUE";
   std::deque<std::string> instance_states{"Terminating:Wait"};  // one per lookup; last repeats
   std::vector<hook_spec> hooks{{"drain-runner", "autoscaling:EC2_INSTANCE_TERMINATING"},
                                {"warm-up", "autoscaling:EC2_INSTANCE_LAUNCHING"}};
@@ -66,7 +70,22 @@ std::string instances_body(const std::string& state) {
          "</DescribeAutoScalingInstancesResult></DescribeAutoScalingInstancesResponse>";
 }
 
-std::string hooks_body(const std::vector<hook_spec>& hooks) {
+std::string groups_body(const std::string& retain_on_abandon) {
+  const std::string policy =
+      retain_on_abandon.empty()
+          ? ""
+          : "<InstanceLifecyclePolicy><RetentionTriggers><TerminateHookAbandon>" +
+                retain_on_abandon +
+                "</TerminateHookAbandon></RetentionTriggers></InstanceLifecyclePolicy>";
+  return "<DescribeAutoScalingGroupsResponse><DescribeAutoScalingGroupsResult>"
+         "<AutoScalingGroups><member><AutoScalingGroupName>runners</AutoScalingGroupName>"
+         "<MinSize>0</MinSize><MaxSize>4</MaxSize><DesiredCapacity>1</DesiredCapacity>" +
+         policy +
+         "</member></AutoScalingGroups></DescribeAutoScalingGroupsResult>"
+         "</DescribeAutoScalingGroupsResponse>";
+}
+
+std::string hooks_body(const std::vector<hook_spec>& hooks, const std::string& default_result) {
   std::string members;
   for (const auto& hook : hooks)
     members += "<member><LifecycleHookName>" + hook.name +
@@ -74,8 +93,8 @@ std::string hooks_body(const std::vector<hook_spec>& hooks) {
                "<LifecycleTransition>" +
                hook.transition +
                "</LifecycleTransition><HeartbeatTimeout>300</HeartbeatTimeout>"
-               "<GlobalTimeout>3600</GlobalTimeout><DefaultResult>CONTINUE</DefaultResult>"
-               "</member>";
+               "<GlobalTimeout>3600</GlobalTimeout><DefaultResult>" +
+               default_result + "</DefaultResult></member>";
   return "<DescribeLifecycleHooksResponse><DescribeLifecycleHooksResult><LifecycleHooks>" +
          members +
          "</LifecycleHooks></DescribeLifecycleHooksResult></DescribeLifecycleHooksResponse>";
@@ -98,7 +117,9 @@ autoscaling_client_actor::behavior_type scripted_client(autoscaling_client_actor
           body = instances_body(script->instance_states.front());
           if (script->instance_states.size() > 1) script->instance_states.pop_front();
         } else if (call.action == "DescribeLifecycleHooks") {
-          body = hooks_body(script->hooks);
+          body = hooks_body(script->hooks, script->default_result);
+        } else if (call.action == "DescribeAutoScalingGroups") {
+          body = groups_body(script->retain_on_abandon);
         }
         return autoscaling_outcome{call.action, true, body, {}, 1};
       },
@@ -188,6 +209,37 @@ TEST_CASE_METHOD(hooks_fixture, "a terminate transition finds the hook, beats on
   terminate(hooks);
   CHECK(script_->pending.size() == 1);
   CHECK(script_->count("DescribeAutoScalingInstances") == 2);  // one at start (launch hook)
+}
+
+// Issue 33: a group that retains an abandoned instance, with a hook that abandons at its
+// timeout, lets the drain outlast the hook; any other combination, or a failed look at the
+// group, keeps the hook's deadline, and the hook is handed over all the same.
+TEST_CASE_METHOD(hooks_fixture, "the group's retention policy goes over with the hook",
+                 "[lifecycle_hooks][retention]") {
+  using combination = std::tuple<std::string, std::string, bool>;
+  for (const auto& [policy, default_result, retained] :
+       {combination{"retain", "ABANDON", true}, combination{"retain", "CONTINUE", false},
+        combination{"terminate", "ABANDON", false}, combination{"", "ABANDON", false}}) {
+    CAPTURE(policy, default_result);
+    script_ = std::make_shared<world>();
+    script_->retain_on_abandon = policy;
+    script_->default_result = default_result;
+    terminate(start());
+    REQUIRE(script_->pending.size() == 1);
+    CHECK(script_->pending[0].action.retained_when_abandoned == retained);
+    CHECK(script_->count("DescribeAutoScalingGroups") == 1);
+  }
+}
+
+TEST_CASE_METHOD(hooks_fixture, "a failed look at the group keeps the hook's deadline",
+                 "[lifecycle_hooks][retention]") {
+  script_->retain_on_abandon = "retain";
+  script_->default_result = "ABANDON";
+  script_->failures["DescribeAutoScalingGroups"] = {autoscaling_failure_kind::access_denied};
+  terminate(start());
+  REQUIRE(script_->pending.size() == 1);
+  CHECK_FALSE(script_->pending[0].action.retained_when_abandoned);
+  CHECK(script_->count("RecordLifecycleActionHeartbeat") == 1);
 }
 
 TEST_CASE_METHOD(hooks_fixture, "a rebalance recommendation looks for no hook",

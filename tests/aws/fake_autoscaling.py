@@ -46,6 +46,7 @@ ABANDON (CompleteLifecycleAction ABANDON, a timeout with default result ABANDON,
 timeout) leaves the instance Terminating:Retained instead (the fake skips the Proceed that
 AWS passes through). A retained instance stays until TerminateInstanceInAutoScalingGroup,
 which sends it on to Terminating:Proceed without running its hooks again.
+DescribeAutoScalingGroups answers the group's policy as InstanceLifecyclePolicy, as given.
 
 A fault answers one call of its action, in order, after the signature check:
     {"status": 400, "code": "Throttling", "message": "Rate exceeded"}  the error envelope
@@ -147,6 +148,7 @@ def load(scenario, now):
             "desired": group["desired"], "hooks": hooks,
             "az": group.get("availability_zone", scenario["region"] + "a"),
             "launch_template": group.get("launch_template"),
+            "policy": group.get("instance_lifecycle_policy"),
             "retain": group.get("instance_lifecycle_policy", {}).get("RetentionTriggers", {})
                            .get("TerminateHookAbandon") == "retain"}
         for instance in group.get("instances", []):
@@ -276,13 +278,21 @@ def describe_lifecycle_hooks(params, now):
 def describe_auto_scaling_groups(params, now):
     names = members(params, "AutoScalingGroupNames") or list(World.groups)
     groups = [World.groups[name] for name in names if name in World.groups]
-    return {"AutoScalingGroups": [{
+    return {"AutoScalingGroups": [group_fields(g) for g in groups]}
+
+
+def group_fields(g):
+    fields = {
         "AutoScalingGroupName": g["name"], "MinSize": g["min"], "MaxSize": g["max"],
         "DesiredCapacity": g["desired"], "DefaultCooldown": 300, "AvailabilityZones": [g["az"]],
         "HealthCheckType": "EC2",
         "Instances": [instance_fields(i, i["health"]) for i in World.instances.values()
                       if i["group"] == g["name"]],
-        "CreatedTime": World.started} for g in groups]}
+        "CreatedTime": World.started}
+    # The last member of AutoScalingGroup in botocore's model (1.43), so written last.
+    if g["policy"] is not None:
+        fields["InstanceLifecyclePolicy"] = g["policy"]
+    return fields
 
 
 def find_action(params):
@@ -433,10 +443,21 @@ def iso8601(moment):
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (moment.microsecond // 1000)
 
 
+def unmodelled_xml(value):
+    """A member newer than the installed botocore's model (Debian's lacks
+    InstanceLifecyclePolicy: structures of strings, RetentionTriggers -> TerminateHookAbandon
+    in botocore 1.43's), written as the Query protocol writes structures and strings."""
+    if isinstance(value, dict):
+        return "".join("<%s>%s</%s>" % (name, unmodelled_xml(member), name)
+                       for name, member in value.items())
+    return escape(str(value))
+
+
 def to_xml(shape, value):
     if shape.type_name == "structure":
-        return "".join("<%s>%s</%s>" % (name, to_xml(shape.members[name], member), name)
-                       for name, member in value.items())
+        return "".join("<%s>%s</%s>" % (
+            name, to_xml(shape.members[name], member) if name in shape.members
+            else unmodelled_xml(member), name) for name, member in value.items())
     if shape.type_name == "list":
         return "".join("<member>%s</member>" % to_xml(shape.member, item) for item in value)
     if shape.type_name == "boolean":

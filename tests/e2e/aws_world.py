@@ -52,13 +52,13 @@ class JsonLinesFake:
 
 
 class AwsWorld:
-    def __init__(self, heartbeat_timeout, launching=False, retain=False):
+    def __init__(self, heartbeat_timeout, launching=False, retain=False, global_timeout=600):
         """`launching`: the instance starts in Pending:Wait with a launch hook to answer.
         `retain`: the group's instance lifecycle policy retains an instance whose terminate
-        hook is abandoned (Terminating:Retained)."""
+        hook is abandoned (Terminating:Retained). `global_timeout`: the terminate hook's."""
         self.imds = JsonLinesFake([FAKE_IMDS])
         hooks = [{"name": "drain-runner", "transition": "terminating",
-                  "heartbeat_timeout": heartbeat_timeout, "global_timeout": 600,
+                  "heartbeat_timeout": heartbeat_timeout, "global_timeout": global_timeout,
                   "default_result": "ABANDON"}]
         if launching:
             hooks.append({"name": "warm-up", "transition": "launching",

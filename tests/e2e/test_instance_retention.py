@@ -16,6 +16,14 @@ the group retains the instance.
   TerminateInstanceInAutoScalingGroup for this instance with ShouldDecrementDesiredCapacity
   false: a retained instance no longer counts in the desired capacity. The fake sends the
   instance on to Terminating:Proceed, and runwarden exits 0.
+
+A job longer than the hook's global timeout (issue 33), the hook timing out by itself:
+- With the policy, DescribeAutoScalingGroups tells runwarden that the group retains the
+  instance, so the hook sets no drain deadline: heartbeats go on to the global timeout, the
+  instance is retained, the job finishes (never signalled forcefully), and the instance is
+  terminated once the runner is gone.
+- Without it, today's behaviour: the drain deadline leaves the wind-down reserve before the
+  hook's timeout, so the runner is stopped forcefully, and nothing is terminated by hand.
   RUNWARDEN_BINARY=build/runwarden /usr/bin/python3 tests/e2e/test_instance_retention.py
 """
 
@@ -78,6 +86,69 @@ class InstanceRetentionTest(unittest.TestCase):
         [instance] = [i for i in state["instances"] if i["id"] == INSTANCE_ID]
         self.assertEqual("Terminating:Proceed", instance["state"])
         self.assertIn("retains it", self.world.log())
+
+
+# The hook's global timeout, shorter than the job; a few heartbeats fit before it.
+SHORT_GLOBAL_TIMEOUT = 4
+LONG_JOB_SECONDS = 10.0
+
+
+class LongJobTest(unittest.TestCase):
+    def start(self, retain):
+        self.aws = AwsWorld(HEARTBEAT_TIMEOUT, retain=retain,
+                            global_timeout=SHORT_GLOBAL_TIMEOUT)
+        self.world = DrainWorld([], jobs=1, job_seconds=LONG_JOB_SECONDS,
+                                extra_config=self.aws.config())
+        self.warden = self.world.start_warden(env=self.aws.environment())
+        self.assertIsNotNone(self.world.wait_for(lambda s: s.get("jobs_running") == 1),
+                             "the runner's job never showed in status")
+        self.aws.autoscaling.command(terminate=INSTANCE_ID)
+        self.aws.imds.command(lifecycle_state="Terminated")
+
+    def tearDown(self):
+        self.world.close()
+        self.aws.close()
+
+    def actions(self):
+        return [r["action"] for r in self.aws.autoscaling_requests()]
+
+    def test_with_the_policy_a_job_longer_than_the_hook_finishes(self):
+        self.start(retain=True)
+        retained = self.world.wait_for(
+            lambda s: s.get("instance_lifecycle_state") == "Terminating:Retained")
+        # Seen by the completion that finds no active action: no heartbeat goes past the
+        # global timeout to find it earlier.
+        self.assertIsNotNone(retained, "status never showed the retained instance")
+
+        self.assertEqual(0, self.warden.wait(timeout=WAIT_S + LONG_JOB_SECONDS))
+        self.assertEqual(["exit 0"], self.world.runner_record()[1:], "the job was cut short")
+        actions = self.actions()
+        self.assertIn("DescribeAutoScalingGroups", actions)
+        self.assertGreaterEqual(actions.count("RecordLifecycleActionHeartbeat"), 2, actions)
+        terminations = [r for r in self.aws.autoscaling_requests()
+                        if r["action"] == "TerminateInstanceInAutoScalingGroup"]
+        self.assertEqual(1, len(terminations), actions)
+        self.assertEqual("false", terminations[0]["params"]["ShouldDecrementDesiredCapacity"])
+        self.assertLess(actions.index("CompleteLifecycleAction"),
+                        actions.index("TerminateInstanceInAutoScalingGroup"))
+        [instance] = [i for i in self.aws.autoscaling_state()["instances"]
+                      if i["id"] == INSTANCE_ID]
+        self.assertEqual("Terminating:Proceed", instance["state"])
+        log = self.world.log()
+        self.assertIn("the hook sets no drain deadline", log)
+        self.assertIn("reached its global timeout; the group retains the instance", log)
+        self.assertNotIn("expired before it was completed", log)
+        self.assertNotIn("forceful", log)
+
+    def test_without_the_policy_the_hook_still_bounds_the_drain(self):
+        self.start(retain=False)
+        self.assertEqual(1, self.warden.wait(timeout=WAIT_S + LONG_JOB_SECONDS))
+        self.assertEqual(["exit 1"], self.world.runner_record()[1:],
+                         "the runner should have been stopped forcefully")
+        actions = self.actions()
+        self.assertIn("DescribeAutoScalingGroups", actions)
+        self.assertNotIn("TerminateInstanceInAutoScalingGroup", actions)
+        self.assertNotIn("the hook sets no drain deadline", self.world.log())
 
 
 if __name__ == "__main__":

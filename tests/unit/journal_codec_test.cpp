@@ -76,6 +76,22 @@ TEST_CASE("absent and empty optional fields stay apart", "[journal][codec]") {
   CHECK_FALSE(decode_event(encode_event(with_empty)) == without);
 }
 
+// A journal written before retention was known has no retained_when_abandoned: its hook
+// keeps the drain deadline it had then.
+TEST_CASE("an older lifecycle record reads as not retained", "[journal][codec]") {
+  journal::v1::Event older;
+  auto* pending = older.mutable_lifecycle_action_pending();
+  pending->set_hook_name("drain");
+  pending->set_heartbeat_timeout_ns(std::chrono::nanoseconds{std::chrono::seconds{300}}.count());
+  pending->set_expires_at_ns(std::chrono::nanoseconds{std::chrono::seconds{30000}}.count());
+  const auto event = decode_event(older);
+  REQUIRE(std::holds_alternative<lifecycle_action_pending>(event));
+  CHECK_FALSE(std::get<lifecycle_action_pending>(event).action.retained_when_abandoned);
+  CHECK(to_string(event) ==
+        "lifecycle_action_pending hook=drain heartbeat=300000000000ns "
+        "expires=30000000000000ns");
+}
+
 TEST_CASE("the header keeps every drain config field", "[journal][codec]") {
   auto config = journal_test_config();
   SECTION("with a drain timeout") {}

@@ -74,6 +74,11 @@ inline std::vector<drain_event> every_event_kind() {
       unregistration_finished{false, "gave up after 3 attempts"},
       lifecycle_action_pending{lifecycle_action{
           .hook_name = "drain", .heartbeat_timeout = 300s, .expires_at = instant{30000s}}},
+      // A terminate hook whose group retains the instance past its timeout.
+      lifecycle_action_pending{lifecycle_action{.hook_name = "drain",
+                                                .heartbeat_timeout = 300s,
+                                                .expires_at = instant{30000s},
+                                                .retained_when_abandoned = true}},
       // An Azure scheduled event to approve: no heartbeats, a reserve of its own.
       lifecycle_action_pending{lifecycle_action{.hook_name = "C7061BAC-AFDC-4513",
                                                 .heartbeat_timeout = 0s,
