@@ -40,18 +40,19 @@ TEST_CASE("only a running runner, outside a drain, is compacted", "[journal][com
   const auto config = journal_test_config();
   drain_machine machine{config};
   const instant t{1s};
-  CHECK_FALSE(compacted_steps(config, machine.state(), t));  // starting, spawning
+  const journal_history started{t};
+  CHECK_FALSE(compacted_steps(config, machine.state(), started, t));  // starting, spawning
   (void)machine.step(warden_started{}, t);
-  CHECK_FALSE(compacted_steps(config, machine.state(), t));
+  CHECK_FALSE(compacted_steps(config, machine.state(), started, t));
   (void)machine.step(runner_spawned{77}, t);
   (void)machine.step(runner_load_observed{3u}, t);
-  const auto steps = compacted_steps(config, machine.state(), t);
+  const auto steps = compacted_steps(config, machine.state(), started, t);
   REQUIRE(steps);
   REQUIRE(steps->size() == 3);
   CHECK(steps->at(1).event == drain_event{runner_spawned{77}});
   CHECK(steps->at(2).event == drain_event{runner_load_observed{3u}});
   (void)machine.step(shutdown_requested{}, t);
-  CHECK_FALSE(compacted_steps(config, machine.state(), t));
+  CHECK_FALSE(compacted_steps(config, machine.state(), started, t));
 }
 
 TEST_CASE("a journal past its size is compacted to the present, and recovers to it",
