@@ -236,6 +236,9 @@ std::optional<std::string> run_journal::write_refused(instant now, const std::st
 std::optional<std::string> run_journal::compact(instant now) {
   auto steps = compacted_steps(config_, shadow_->state(), history_, now);
   if (!steps) return std::nullopt;  // a drain is under way: its history is the drain
+  // Jobs written again may make it no shorter (a small compact_bytes): then it is not
+  // rewritten on every append.
+  if (steps->size() * 2 >= writer_->next_sequence()) return std::nullopt;
   const auto file = journal_file(directory_);
   const auto beside = directory_ / "journal.compacting";
   std::error_code ignored;
