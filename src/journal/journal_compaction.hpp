@@ -15,10 +15,12 @@
 //
 // During a drain nothing is compacted: deadlines, heartbeats and the wind-down all live in
 // its history, and a drain's journal is retired at gone anyway. Nor while restarts still
-// count against the restart budget (within its window): the budget lives in them. What
-// compaction forgets: the restart count and the last exit of runners before this one. The
-// jobs taken are written again as such (journal_history), so that recycling after N jobs
-// and the idle bound decide after a compaction as before it.
+// count against the restart budget (within its window): the budget lives in them. The jobs
+// taken are written again as such (journal_history), so that recycling after N jobs and the
+// idle bound decide after a compaction as before it. What compaction forgets, shown in the
+// status only: the restart count, the last exit and the running-since time of the runners
+// before this one (status then says since this runner's spawn); and where the restart
+// backoff's jitter had got to (it draws again from the seed).
 
 #include <cstddef>
 #include <cstdint>
@@ -49,8 +51,8 @@ struct journal_history {
 void observe_entry(journal_history& history, const drain_event& event, instant at,
                    const drain_state& after, std::size_t reported_before);
 
-// Reported jobs that ended, written again as a start and an end each: past this many, the
-// history is kept (a runner's reports would outgrow the journal they replace).
+// This runner's reported jobs that ended, written again as a start and an end each: past
+// this many, the history is kept (a runner's reports would outgrow the journal they replace).
 inline constexpr std::uint64_t compacted_ended_jobs_max = 64;
 
 struct compacted_step {
