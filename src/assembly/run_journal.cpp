@@ -73,7 +73,13 @@ run_journal::run_journal(std::filesystem::path directory, int lock, journal_writ
       shadow_(std::make_unique<drain_machine>(config_)),
       compact_bytes_(compact_bytes),
       policy_(policy) {
-  for (const auto& entry : recovered_) (void)shadow_->step(entry.event, entry.at);
+  for (const auto& entry : recovered_) follow(entry.event, entry.at);
+}
+
+void run_journal::follow(const drain_event& event, instant at) {
+  const auto reported_before = shadow_->state().jobs_reported.jobs().size();
+  (void)shadow_->step(event, at);
+  observe_entry(history_, event, at, shadow_->state(), reported_before);
 }
 
 run_journal::run_journal(run_journal&& other) noexcept
@@ -84,6 +90,7 @@ run_journal::run_journal(run_journal&& other) noexcept
       recovered_(std::move(other.recovered_)),
       config_(std::move(other.config_)),
       shadow_(std::move(other.shadow_)),
+      history_(other.history_),
       compact_bytes_(other.compact_bytes_),
       policy_(other.policy_),
       unrecorded_(std::move(other.unrecorded_)),
@@ -193,7 +200,7 @@ std::optional<std::string> run_journal::write_unrecorded(instant now) {
     const auto& next = unrecorded_.front();
     if (auto error = writer_->append(next.at, next.event, next.effects))
       return write_refused(now, *error);
-    (void)shadow_->step(next.event, next.at);
+    follow(next.event, next.at);
     unrecorded_.pop_front();
   }
   if (refusals_in_a_row_ > 0)
@@ -227,8 +234,11 @@ std::optional<std::string> run_journal::write_refused(instant now, const std::st
 // The compacted journal is written whole beside the old one, synced, then renamed over it:
 // a crash at any point leaves one whole journal, the old or the new.
 std::optional<std::string> run_journal::compact(instant now) {
-  auto steps = compacted_steps(config_, shadow_->state(), now);
+  auto steps = compacted_steps(config_, shadow_->state(), history_, now);
   if (!steps) return std::nullopt;  // a drain is under way: its history is the drain
+  // Jobs written again may make it no shorter (a small compact_bytes): then it is not
+  // rewritten on every append.
+  if (steps->size() * 2 >= writer_->next_sequence()) return std::nullopt;
   const auto file = journal_file(directory_);
   const auto beside = directory_ / "journal.compacting";
   std::error_code ignored;
@@ -236,7 +246,7 @@ std::optional<std::string> run_journal::compact(instant now) {
   auto created = journal_writer::create(beside, header_for(config_), policy_);
   if (!created.writer) return "compacting the journal: " + created.error;
   for (const auto& step : *steps)
-    if (auto error = created.writer->append(now, step.event, step.effects))
+    if (auto error = created.writer->append(step.at, step.event, step.effects))
       return "compacting the journal: " + *error;
   if (auto error = created.writer->sync()) return "compacting the journal: " + *error;
   const auto before = writer_->size_bytes();
@@ -251,7 +261,8 @@ std::optional<std::string> run_journal::compact(instant now) {
   if (!reopened.writer) return "compacting the journal: " + reopened.error;
   writer_ = std::move(reopened.writer);
   shadow_ = std::make_unique<drain_machine>(config_);
-  for (const auto& step : *steps) (void)shadow_->step(step.event, now);
+  // The history stays as it was: the compacted journal keeps the first start's time.
+  for (const auto& step : *steps) (void)shadow_->step(step.event, step.at);
   warden_logger()->info("journal compacted from {} to {} bytes ({} entries)", before,
                         writer_->size_bytes(), steps->size());
   return std::nullopt;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "src/config/settings.hpp"
+#include "src/journal/journal_compaction.hpp"
 #include "src/journal/journal_health.hpp"
 #include "src/journal/journal_writer.hpp"
 #include "src/util/process_environment.hpp"
@@ -78,6 +79,8 @@ class run_journal {
   // The held entries, oldest first, while the disk takes them; an error when it stops.
   std::optional<std::string> write_unrecorded(instant now);
   std::optional<std::string> write_refused(instant now, const std::string& error);
+  // The shadow and the history take one entry.
+  void follow(const drain_event& event, instant at);
   // Past compact_bytes and outside a drain: the journal rewritten as the present.
   std::optional<std::string> compact(instant now);
 
@@ -89,6 +92,8 @@ class run_journal {
   drain_config config_;
   // Follows every entry, so that compaction knows the present without asking the warden.
   std::unique_ptr<drain_machine> shadow_;
+  // Beside it, what the state does not keep and compaction must (runwarden's first start).
+  journal_history history_;
   std::uint64_t compact_bytes_;
   journal_sync_policy policy_;
   std::deque<unrecorded_entry> unrecorded_;

@@ -11,9 +11,13 @@
 
 #include "actors/warden/warden_actor.hpp"
 #include "messages/child_ids.hpp"
+#include "src/assembly/run_journal.hpp"
 #include "src/drain/drain_event_text.hpp"
 #include "src/journal/journal_entry.hpp"
+#include "src/journal/journal_location.hpp"
+#include "src/journal/journal_reader.hpp"
 #include "tests/actors/deterministic_fixture.hpp"
+#include "tests/unit/journal_samples.hpp"
 
 namespace {
 
@@ -529,6 +533,44 @@ TEST_CASE_METHOD(warden_fixture, "recovered, the idle bound goes on for what was
   advance(4min + 59s);
   CHECK(port().signals.empty());
   advance(1s);  // 15 min after the runner came up, not 15 min after the restart
+  REQUIRE(port().signals.size() == 1);
+  CHECK(port().signals[0].signal_number == SIGQUIT);
+  CHECK(observed_trigger() == trigger_source::retirement);
+}
+
+// Compaction stamped its entries with its own time, so a warden restarted after one counted
+// the idle bound from the compaction, not from the runner's start: periodic compactions
+// postponed it for good. The journal here is written and compacted as `runwarden run` does.
+TEST_CASE_METHOD(warden_fixture, "recovered after a compaction, the idle bound keeps its time") {
+  retirement_policy policy;
+  policy.after_exit = after_exit_action::retire;
+  policy.idle_retire_after = 15min;
+  testing::journal_temp_dir dir;
+  settings compacting;
+  compacting.journal.state_directory = dir.path().string();
+  compacting.journal.compact_bytes = 2048;
+  std::vector<journal_entry> entries;
+  {
+    auto opened = run_journal::open(compacting, config_for_test(), {});
+    REQUIRE(opened.journal);
+    drain_machine live{config_for_test()};
+    const auto record = [&](instant at, const drain_event& event) {
+      REQUIRE_FALSE(opened.journal->append(at, event, live.step(event, at)));
+    };
+    record(instant{0s}, warden_started{});
+    record(instant{0s}, runner_spawned{100});
+    for (int i = 1; i <= 100; ++i) record(instant{i * 5s}, runner_load_observed{0u});
+    const auto read = read_journal(journal_file(dir.path()));
+    REQUIRE(read.contents);
+    entries = read.contents->entries;
+  }
+  REQUIRE(entries.size() < 60);  // compacted
+  advance(10min);
+  recovered_start(config_for_test(), entries, policy);
+  CHECK(port().adopted == std::vector<std::int64_t>{100});
+  advance(4min + 59s);
+  CHECK(port().signals.empty());
+  advance(1s);  // 15 min after the runner came up, whatever the compactions since
   REQUIRE(port().signals.size() == 1);
   CHECK(port().signals[0].signal_number == SIGQUIT);
   CHECK(observed_trigger() == trigger_source::retirement);

@@ -38,20 +38,43 @@ settings compacting_at(const std::filesystem::path& directory, std::uint64_t byt
 
 TEST_CASE("only a running runner, outside a drain, is compacted", "[journal][compaction]") {
   const auto config = journal_test_config();
-  drain_machine machine{config};
+  followed_machine machine{config};
   const instant t{1s};
-  CHECK_FALSE(compacted_steps(config, machine.state(), t));  // starting, spawning
+  CHECK_FALSE(machine.compacted(t));  // starting, spawning
   (void)machine.step(warden_started{}, t);
-  CHECK_FALSE(compacted_steps(config, machine.state(), t));
+  CHECK_FALSE(machine.compacted(t));
   (void)machine.step(runner_spawned{77}, t);
   (void)machine.step(runner_load_observed{3u}, t);
-  const auto steps = compacted_steps(config, machine.state(), t);
+  const auto steps = machine.compacted(t);
   REQUIRE(steps);
   REQUIRE(steps->size() == 3);
   CHECK(steps->at(1).event == drain_event{runner_spawned{77}});
   CHECK(steps->at(2).event == drain_event{runner_load_observed{3u}});
   (void)machine.step(shutdown_requested{}, t);
-  CHECK_FALSE(compacted_steps(config, machine.state(), t));
+  CHECK_FALSE(machine.compacted(t));
+}
+
+// The entries keep the times of the facts they stand for, and restarts the budget still
+// counts keep the history.
+TEST_CASE("compacted entries keep the first start's and the spawn's times",
+          "[journal][compaction]") {
+  const auto config = journal_test_config();
+  followed_machine machine{config};
+  (void)machine.step(warden_started{}, instant{10s});
+  (void)machine.step(runner_spawned{77}, instant{11s});
+  (void)machine.step(runner_exited{77, exit_status{.value = 1}}, instant{20s});
+  REQUIRE(machine.state().timers.restart_backoff);
+  const auto backoff = *machine.state().timers.restart_backoff;
+  (void)machine.step(timer_fired{timer_kind::restart_backoff, backoff.id}, backoff.at);
+  (void)machine.step(runner_spawned{78}, backoff.at + 5ms);
+  (void)machine.step(runner_load_observed{1u}, instant{40s});
+  CHECK_FALSE(machine.compacted(instant{60s}));  // the restart at 20 s counts for 90 s
+  const auto steps = machine.compacted(instant{2h});
+  REQUIRE(steps);
+  CHECK(steps->front().at == instant{10s});
+  CHECK(steps->at(1).at == backoff.at + 5ms);
+  CHECK(steps->at(1).event == drain_event{runner_spawned{78}});
+  CHECK(steps->back().at == instant{2h});
 }
 
 TEST_CASE("a journal past its size is compacted to the present, and recovers to it",

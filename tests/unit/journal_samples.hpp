@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "src/drain/drain_machine.hpp"
+#include "src/journal/journal_compaction.hpp"
 #include "src/journal/journal_writer.hpp"
 
 namespace runwarden::testing {
@@ -124,6 +125,27 @@ inline void write_recorded_drain(const std::filesystem::path& file,
       throw std::runtime_error{*error};
   }
 }
+
+// A drain machine with the history compaction folds beside it, as run_journal keeps them.
+class followed_machine {
+ public:
+  explicit followed_machine(const drain_config& config) : machine_(config) {}
+  std::vector<drain_effect> step(const drain_event& event, instant at) {
+    const auto reported_before = machine_.state().jobs_reported.jobs().size();
+    auto effects = machine_.step(event, at);
+    observe_entry(history_, event, at, machine_.state(), reported_before);
+    return effects;
+  }
+  const drain_state& state() const { return machine_.state(); }
+  const journal_history& history() const { return history_; }
+  std::optional<std::vector<compacted_step>> compacted(instant now) const {
+    return compacted_steps(machine_.config(), machine_.state(), history_, now);
+  }
+
+ private:
+  drain_machine machine_;
+  journal_history history_;
+};
 
 class journal_temp_dir {
  public:
