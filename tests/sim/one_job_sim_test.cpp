@@ -217,7 +217,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a runner that keeps crashing spends its budget; the instance is marked Unhealthy "
+    "a runner that keeps crashing spends its budget, and the instance is marked Unhealthy "
     "and the group replaces it",
     "[sim][one_job]") {
   fleet_scenario scenario;
