@@ -73,12 +73,14 @@ struct recording_end_state {
   std::vector<instance_end_request> asked;
 };
 
+// Answers every request with `answer`. (An argument also keeps CAF 0.17's spawn from its
+// null init-function tuple, which UBSan reports for an actor spawned without one.)
 instance_end_actor::behavior_type recording_end(
-    instance_end_actor::stateful_pointer<recording_end_state> self) {
+    instance_end_actor::stateful_pointer<recording_end_state> self, instance_end_outcome answer) {
   return {
       [=](end_instance_atom, const instance_end_request& request) {
         self->state.asked.push_back(request);
-        return instance_end_outcome{true, "ended"};
+        return answer;
       },
   };
 }
@@ -149,7 +151,7 @@ class warden_fixture : public testing::deterministic_fixture {
       std::optional<retirement_policy> retirement = std::nullopt,
       std::function<std::optional<std::chrono::milliseconds>()> machine_uptime = {}) {
     port_ = spawn(scripted_port, std::int64_t{500}, order_);
-    ending_ = spawn(recording_end);
+    ending_ = spawn(recording_end, instance_end_outcome{true, "ended"});
     listener_ = spawn(exit_listener, system().clock().now());
     warden_ = spawn(warden_behavior,
                     warden_wiring{.config = std::move(config),
